@@ -1,0 +1,736 @@
+//! Extraction for TypeScript, TSX and JavaScript (the grammars share their node kinds): ES imports and
+//! re-exports, CommonJS `require`, classes, interfaces, functions (including `const f = () => …`),
+//! member chains, `new` expressions, type annotations and local bindings.
+
+use tree_sitter::Node;
+
+use super::{named_children, Builder};
+use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, SymbolKind, TypeRelKind};
+
+pub(crate) fn extract(b: &mut Builder, root: Node) {
+    for child in named_children(root) {
+        statement(b, child, false);
+    }
+    // `export { a, b as c }` marks the local declarations exported.
+    let exported: Vec<String> = b.facts.export_names.iter().map(|(local, _)| local.clone()).collect();
+    for sym in b.facts.symbols.iter_mut() {
+        if sym.container.is_none() && exported.contains(&sym.name) {
+            sym.exported = true;
+        }
+    }
+}
+
+/// A statement at file level or in a block; `exported` is set under `export`.
+fn statement(b: &mut Builder, node: Node, exported: bool) {
+    if !b.descend() {
+        return;
+    }
+    match node.kind() {
+        "import_statement" => import_statement(b, node),
+        "export_statement" => export_statement(b, node),
+        "function_declaration" | "generator_function_declaration" | "function_signature" => {
+            function(b, node, node.child_by_field_name("name"), SymbolKind::Function, exported)
+        }
+        "class_declaration" | "abstract_class_declaration" | "class" => class(b, node, exported),
+        "interface_declaration" => interface(b, node, exported),
+        "type_alias_declaration" => {
+            if let Some(name) = node.child_by_field_name("name") {
+                let idx = b.add_symbol(node, name, SymbolKind::Type, exported);
+                b.within(idx, |b| walk_children_except(b, node, name));
+            }
+        }
+        "enum_declaration" => {
+            if let Some(name) = node.child_by_field_name("name") {
+                let idx = b.add_symbol(node, name, SymbolKind::Enum, exported);
+                if let Some(body) = node.child_by_field_name("body") {
+                    b.within(idx, |b| {
+                        for member in named_children(body) {
+                            let name = if member.kind() == "enum_assignment" { member.child_by_field_name("name") } else { Some(member) };
+                            if let Some(name) = name.filter(|n| n.kind() == "property_identifier") {
+                                b.add_symbol(member, name, SymbolKind::Constant, exported);
+                            }
+                        }
+                    });
+                }
+            }
+        }
+        "internal_module" | "module" => {
+            match node.child_by_field_name("name").filter(|n| n.kind() == "identifier") {
+                Some(name) => {
+                    let idx = b.add_symbol(node, name, SymbolKind::Module, exported);
+                    if let Some(body) = node.child_by_field_name("body") {
+                        b.within(idx, |b| named_children(body).into_iter().for_each(|c| statement(b, c, exported)));
+                    }
+                }
+                None => walk_children(b, node),
+            }
+        }
+        "lexical_declaration" | "variable_declaration" => declaration(b, node, exported),
+        "expression_statement" => walk_children(b, node),
+        "ambient_declaration" => named_children(node).into_iter().for_each(|c| statement(b, c, true)),
+        _ => expr(b, node),
+    }
+    b.ascend();
+}
+
+fn import_statement(b: &mut Builder, node: Node) {
+    let Some(source) = node.child_by_field_name("source") else { return };
+    let module = string_value(b, source);
+    let pos = b.pos(node);
+    let Some(clause) = named_children(node).into_iter().find(|c| c.kind() == "import_clause") else {
+        // `import x = require("y")` carries an import_require_clause; plain `import "y"` binds nothing.
+        if let Some(req) = named_children(node).into_iter().find(|c| c.kind() == "import_require_clause") {
+            if let Some(id) = named_children(req).into_iter().find(|c| c.kind() == "identifier") {
+                let item = ImportItem { name: String::new(), alias: b.text(id).to_string(), pos: b.pos(id) };
+                b.add_import(module, ImportKind::Namespace, vec![item], pos, false);
+                return;
+            }
+        }
+        b.add_import(module, ImportKind::SideEffect, Vec::new(), pos, false);
+        return;
+    };
+    for part in named_children(clause) {
+        match part.kind() {
+            "identifier" => {
+                let item = ImportItem { name: "default".into(), alias: b.text(part).to_string(), pos: b.pos(part) };
+                b.add_import(module.clone(), ImportKind::Default, vec![item], pos, false);
+            }
+            "namespace_import" => {
+                if let Some(id) = named_children(part).into_iter().find(|c| c.kind() == "identifier") {
+                    let item = ImportItem { name: String::new(), alias: b.text(id).to_string(), pos: b.pos(id) };
+                    b.add_import(module.clone(), ImportKind::Namespace, vec![item], pos, false);
+                }
+            }
+            "named_imports" => {
+                let items = specifiers(b, part, "import_specifier");
+                b.add_import(module.clone(), ImportKind::Named, items, pos, false);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `{ a, b as c }` in an import or export clause.
+fn specifiers(b: &Builder, clause: Node, kind: &str) -> Vec<ImportItem> {
+    named_children(clause)
+        .into_iter()
+        .filter(|s| s.kind() == kind)
+        .filter_map(|s| {
+            let name = s.child_by_field_name("name")?;
+            let alias = s.child_by_field_name("alias").unwrap_or(name);
+            Some(ImportItem { name: unquote(b.text(name)), alias: unquote(b.text(alias)), pos: b.pos(name) })
+        })
+        .collect()
+}
+
+fn export_statement(b: &mut Builder, node: Node) {
+    let pos = b.pos(node);
+    if let Some(source) = node.child_by_field_name("source") {
+        let module = string_value(b, source);
+        let children = named_children(node);
+        if let Some(clause) = children.iter().find(|c| c.kind() == "export_clause") {
+            let items = specifiers(b, *clause, "export_specifier");
+            b.add_import(module, ImportKind::Named, items, pos, true);
+        } else if let Some(ns) = children.iter().find(|c| c.kind() == "namespace_export") {
+            if let Some(id) = named_children(*ns).into_iter().last() {
+                let item = ImportItem { name: String::new(), alias: unquote(b.text(id)), pos: b.pos(id) };
+                b.add_import(module, ImportKind::Namespace, vec![item], pos, true);
+            }
+        } else {
+            b.add_import(module, ImportKind::Glob, Vec::new(), pos, true);
+        }
+        return;
+    }
+    let is_default = super::has_token(node, "default");
+    if let Some(decl) = node.child_by_field_name("declaration") {
+        let before = b.facts.symbols.len();
+        statement(b, decl, true);
+        if is_default {
+            if let Some(sym) = b.facts.symbols.get_mut(before) {
+                sym.default_export = true;
+            }
+        }
+        return;
+    }
+    if let Some(value) = node.child_by_field_name("value") {
+        // `export default function () {}` / `export default class {}` have no name; `export default X`
+        // exports a local name.
+        if value.kind() == "identifier" {
+            let name = b.text(value).to_string();
+            b.facts.export_names.push((name, "default".into()));
+            b.add_ref(vec![b.seg(value)], false, false);
+        } else if matches!(value.kind(), "function_expression" | "class" | "arrow_function") {
+            let before = b.facts.symbols.len();
+            match value.kind() {
+                "class" => class(b, value, true),
+                _ => function(b, value, value.child_by_field_name("name"), SymbolKind::Function, true),
+            }
+            if let Some(sym) = b.facts.symbols.get_mut(before) {
+                sym.default_export = true;
+            }
+        } else {
+            expr(b, value);
+        }
+        return;
+    }
+    for clause in named_children(node).into_iter().filter(|c| c.kind() == "export_clause") {
+        for item in specifiers(b, clause, "export_specifier") {
+            b.facts.export_names.push((item.name.clone(), item.alias.clone()));
+            b.add_ref(vec![(item.name, item.pos)], false, false);
+        }
+    }
+}
+
+/// A function, method or arrow function bound to a name. Anonymous ones still get their body walked.
+fn function(b: &mut Builder, node: Node, name: Option<Node>, kind: SymbolKind, exported: bool) {
+    let Some(name) = name else {
+        function_body(b, node);
+        return;
+    };
+    let idx = b.add_symbol(node, name, kind, exported);
+    if let Some(ret) = node.child_by_field_name("return_type") {
+        b.symbol_mut(idx).returns = type_path(b, ret);
+    }
+    b.within(idx, |b| function_body(b, node));
+}
+
+/// Parameters (as locals), return type and body of a function-like node, in the current scope.
+fn function_body(b: &mut Builder, node: Node) {
+    if let Some(params) = node.child_by_field_name("parameters") {
+        parameters(b, params);
+    } else if let Some(param) = node.child_by_field_name("parameter") {
+        // `x => …`
+        b.add_local(b.text(param), LocalOrigin::Unknown);
+    }
+    if let Some(ret) = node.child_by_field_name("return_type") {
+        expr(b, ret);
+    }
+    if let Some(tp) = node.child_by_field_name("type_parameters") {
+        expr(b, tp);
+    }
+    if let Some(body) = node.child_by_field_name("body") {
+        block(b, body);
+    }
+}
+
+fn block(b: &mut Builder, body: Node) {
+    if body.kind() == "statement_block" {
+        for child in named_children(body) {
+            statement(b, child, false);
+        }
+    } else {
+        expr(b, body);
+    }
+}
+
+fn parameters(b: &mut Builder, params: Node) {
+    for p in named_children(params) {
+        match p.kind() {
+            "required_parameter" | "optional_parameter" => {
+                let pattern = p.child_by_field_name("pattern");
+                let ty = p.child_by_field_name("type");
+                let origin = ty.and_then(|t| type_path(b, t)).map_or(LocalOrigin::Unknown, LocalOrigin::Declared);
+                if let Some(pattern) = pattern {
+                    bind_pattern(b, pattern, origin);
+                }
+                if let Some(ty) = ty {
+                    expr(b, ty);
+                }
+                if let Some(value) = p.child_by_field_name("value") {
+                    expr(b, value);
+                }
+            }
+            "identifier" | "object_pattern" | "array_pattern" | "rest_pattern" | "assignment_pattern" => {
+                bind_pattern(b, p, LocalOrigin::Unknown)
+            }
+            _ => expr(b, p),
+        }
+    }
+}
+
+/// Declares every name bound by a pattern as a local. Only a plain identifier keeps the origin.
+fn bind_pattern(b: &mut Builder, pattern: Node, origin: LocalOrigin) {
+    match pattern.kind() {
+        "identifier" | "shorthand_property_identifier_pattern" => b.add_local(b.text(pattern), origin),
+        "assignment_pattern" => {
+            if let Some(left) = pattern.child_by_field_name("left") {
+                bind_pattern(b, left, origin);
+            }
+            if let Some(right) = pattern.child_by_field_name("right") {
+                expr(b, right);
+            }
+        }
+        "pair_pattern" => {
+            if let Some(value) = pattern.child_by_field_name("value") {
+                bind_pattern(b, value, LocalOrigin::Unknown);
+            }
+        }
+        "this" => {}
+        _ => {
+            if !b.descend() {
+                return;
+            }
+            for child in named_children(pattern) {
+                bind_pattern(b, child, LocalOrigin::Unknown);
+            }
+            b.ascend();
+        }
+    }
+}
+
+/// `const a = …, b = …` at file level (symbols) or in a function (locals).
+fn declaration(b: &mut Builder, node: Node, exported: bool) {
+    let at_file_level = b.enclosing().is_none_or(|s| b.facts.symbols[s as usize].kind == SymbolKind::Module);
+    let is_const = super::has_token(node, "const");
+    for decl in named_children(node).into_iter().filter(|d| d.kind() == "variable_declarator") {
+        let Some(name) = decl.child_by_field_name("name") else { continue };
+        let value = decl.child_by_field_name("value");
+        let ty = decl.child_by_field_name("type");
+        if let Some(require) = value.and_then(|v| require_call(b, v)) {
+            require_binding(b, name, require);
+            continue;
+        }
+        let is_fn = value.is_some_and(|v| matches!(v.kind(), "arrow_function" | "function_expression" | "function"));
+        if at_file_level && name.kind() == "identifier" {
+            if is_fn {
+                let value = value.expect("checked above");
+                let idx = b.add_symbol(decl, name, SymbolKind::Function, exported);
+                if let Some(ret) = value.child_by_field_name("return_type") {
+                    b.symbol_mut(idx).returns = type_path(b, ret);
+                }
+                b.within(idx, |b| function_body(b, value));
+                continue;
+            }
+            let text = b.text(name);
+            let kind = if is_const && text.len() > 1 && text.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit()) {
+                SymbolKind::Constant
+            } else {
+                SymbolKind::Variable
+            };
+            let idx = b.add_symbol(decl, name, kind, exported);
+            let declared = ty.and_then(|t| type_path(b, t)).or_else(|| value.and_then(|v| constructed_type(b, v)));
+            b.symbol_mut(idx).returns = declared;
+        } else {
+            let origin = local_origin(b, ty, value);
+            bind_pattern(b, name, origin);
+        }
+        if let Some(ty) = ty {
+            expr(b, ty);
+        }
+        if let Some(value) = value {
+            expr(b, value);
+        }
+    }
+}
+
+/// How a local's type is known from its annotation or initialiser.
+fn local_origin(b: &Builder, ty: Option<Node>, value: Option<Node>) -> LocalOrigin {
+    if let Some(path) = ty.and_then(|t| type_path(b, t)) {
+        return LocalOrigin::Declared(path);
+    }
+    let Some(mut value) = value else { return LocalOrigin::Unknown };
+    if value.kind() == "await_expression" {
+        match value.named_child(0) {
+            Some(inner) => value = inner,
+            None => return LocalOrigin::Unknown,
+        }
+    }
+    match value.kind() {
+        "new_expression" => value
+            .child_by_field_name("constructor")
+            .and_then(|c| chain(b, c))
+            .map_or(LocalOrigin::Unknown, |segs| LocalOrigin::Constructed(texts(segs))),
+        "call_expression" => value
+            .child_by_field_name("function")
+            .and_then(|f| chain(b, f))
+            .map_or(LocalOrigin::Unknown, |segs| LocalOrigin::CallResult(texts(segs))),
+        _ => LocalOrigin::Unknown,
+    }
+}
+
+fn constructed_type(b: &Builder, value: Node) -> Option<Vec<String>> {
+    match local_origin(b, None, Some(value)) {
+        LocalOrigin::Constructed(path) => Some(path),
+        _ => None,
+    }
+}
+
+/// `require("./x")` → the module string.
+fn require_call(b: &Builder, value: Node) -> Option<String> {
+    if value.kind() != "call_expression" {
+        return None;
+    }
+    let func = value.child_by_field_name("function")?;
+    if func.kind() != "identifier" || b.text(func) != "require" {
+        return None;
+    }
+    let args = value.child_by_field_name("arguments")?;
+    let first = args.named_child(0)?;
+    (first.kind() == "string").then(|| string_value(b, first))
+}
+
+/// `const x = require("m")` (namespace) or `const { a, b: c } = require("m")` (named).
+fn require_binding(b: &mut Builder, name: Node, module: String) {
+    let pos = b.pos(name);
+    match name.kind() {
+        "identifier" => {
+            let item = ImportItem { name: String::new(), alias: b.text(name).to_string(), pos };
+            b.add_import(module, ImportKind::Namespace, vec![item], pos, false);
+        }
+        "object_pattern" => {
+            let mut items = Vec::new();
+            for prop in named_children(name) {
+                match prop.kind() {
+                    "shorthand_property_identifier_pattern" => {
+                        items.push(ImportItem { name: b.text(prop).into(), alias: b.text(prop).into(), pos: b.pos(prop) })
+                    }
+                    "pair_pattern" => {
+                        if let (Some(k), Some(v)) = (prop.child_by_field_name("key"), prop.child_by_field_name("value")) {
+                            items.push(ImportItem { name: b.text(k).into(), alias: b.text(v).into(), pos: b.pos(k) });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            b.add_import(module, ImportKind::Named, items, pos, false);
+        }
+        _ => {}
+    }
+}
+
+fn class(b: &mut Builder, node: Node, exported: bool) {
+    let Some(name) = node.child_by_field_name("name") else {
+        walk_children(b, node);
+        return;
+    };
+    let idx = b.add_symbol(node, name, SymbolKind::Class, exported);
+    for part in named_children(node) {
+        match part.kind() {
+            "class_heritage" => heritage(b, idx, part),
+            "type_parameters" | "decorator" => expr(b, part),
+            _ => {}
+        }
+    }
+    if let Some(body) = node.child_by_field_name("body") {
+        b.within(idx, |b| class_body(b, body, exported));
+    }
+}
+
+fn heritage(b: &mut Builder, class: u32, node: Node) {
+    for clause in named_children(node) {
+        let kind = if clause.kind() == "implements_clause" { TypeRelKind::Implements } else { TypeRelKind::Extends };
+        if clause.kind() != "extends_clause" && clause.kind() != "implements_clause" {
+            // The JavaScript grammar puts the superclass expression directly under class_heritage.
+            relation_to(b, class, clause, TypeRelKind::Extends);
+            continue;
+        }
+        for target in named_children(clause) {
+            relation_to(b, class, target, kind);
+        }
+    }
+}
+
+fn relation_to(b: &mut Builder, class: u32, target: Node, kind: TypeRelKind) {
+    let base = if target.kind() == "generic_type" { target.child_by_field_name("name").unwrap_or(target) } else { target };
+    if let Some(segs) = chain(b, base).or_else(|| type_segments(b, base)) {
+        let pos = segs.last().map(|s| s.1).unwrap_or_default();
+        b.add_relation(class, kind, texts(segs), pos);
+    }
+    expr(b, target);
+}
+
+fn class_body(b: &mut Builder, body: Node, exported: bool) {
+    for member in named_children(body) {
+        let private = member_is_private(b, member);
+        let member_exported = exported && !private;
+        match member.kind() {
+            "method_definition" | "method_signature" | "abstract_method_signature" => {
+                let name = member.child_by_field_name("name");
+                function(b, member, name, SymbolKind::Method, member_exported);
+            }
+            "public_field_definition" | "property_signature" | "field_definition" => {
+                let Some(name) = member.child_by_field_name("name").or_else(|| member.child_by_field_name("property")) else {
+                    continue;
+                };
+                let value = member.child_by_field_name("value");
+                if let Some(value) = value.filter(|v| matches!(v.kind(), "arrow_function" | "function_expression")) {
+                    let idx = b.add_symbol(member, name, SymbolKind::Method, member_exported);
+                    b.within(idx, |b| function_body(b, value));
+                    continue;
+                }
+                let idx = b.add_symbol(member, name, SymbolKind::Field, member_exported);
+                let ty = member.child_by_field_name("type");
+                let declared = ty.and_then(|t| type_path(b, t)).or_else(|| value.and_then(|v| constructed_type(b, v)));
+                b.symbol_mut(idx).returns = declared;
+                if let Some(ty) = ty {
+                    expr(b, ty);
+                }
+                if let Some(value) = value {
+                    b.within(idx, |b| expr(b, value));
+                }
+            }
+            "decorator" => expr(b, member),
+            _ => expr(b, member),
+        }
+    }
+}
+
+fn member_is_private(b: &Builder, member: Node) -> bool {
+    let name_private = member.child_by_field_name("name").is_some_and(|n| n.kind() == "private_property_identifier");
+    name_private
+        || named_children(member).iter().any(|c| c.kind() == "accessibility_modifier" && b.text(*c) != "public")
+}
+
+fn interface(b: &mut Builder, node: Node, exported: bool) {
+    let Some(name) = node.child_by_field_name("name") else { return };
+    let idx = b.add_symbol(node, name, SymbolKind::Interface, exported);
+    for part in named_children(node) {
+        if part.kind() == "extends_type_clause" {
+            for target in named_children(part) {
+                relation_to(b, idx, target, TypeRelKind::Extends);
+            }
+        }
+    }
+    if let Some(body) = node.child_by_field_name("body") {
+        b.within(idx, |b| class_body(b, body, exported));
+    }
+}
+
+/// The segments of a pure name chain: `a`, `this`, `a.b.c`, `A.B` (types). None when any part is
+/// not a name.
+fn chain<'t>(b: &Builder, node: Node<'t>) -> Option<Vec<(String, Pos)>> {
+    match node.kind() {
+        "identifier" | "this" | "super" | "type_identifier" | "property_identifier" | "private_property_identifier" => {
+            Some(vec![b.seg(node)])
+        }
+        "member_expression" | "nested_type_identifier" | "nested_identifier" => {
+            let object = node.child_by_field_name("object").or_else(|| node.child_by_field_name("module"))?;
+            let property = node.child_by_field_name("property").or_else(|| node.child_by_field_name("name"))?;
+            let mut segs = chain(b, object)?;
+            segs.push(b.seg(property));
+            Some(segs)
+        }
+        _ => None,
+    }
+}
+
+fn type_segments(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
+    match node.kind() {
+        "generic_type" => chain(b, node.child_by_field_name("name")?),
+        _ => chain(b, node),
+    }
+}
+
+fn texts(segs: Vec<(String, Pos)>) -> Vec<String> {
+    segs.into_iter().map(|s| s.0).collect()
+}
+
+/// The type a type annotation names, as a path: `: Circle`, `: geo.Circle`, `: Promise<Circle>`
+/// (a promise's value type), `: Circle[]` and `: Circle | null` (the one named type).
+fn type_path(b: &Builder, node: Node) -> Option<Vec<String>> {
+    match node.kind() {
+        "type_annotation" | "parenthesized_type" => type_path(b, node.named_child(0)?),
+        "type_identifier" | "nested_type_identifier" => chain(b, node).map(texts),
+        "generic_type" => {
+            let name = chain(b, node.child_by_field_name("name")?).map(texts)?;
+            if name == ["Promise"] {
+                let args = node.child_by_field_name("type_arguments")?;
+                return type_path(b, args.named_child(0)?);
+            }
+            Some(name)
+        }
+        "array_type" => type_path(b, node.named_child(0)?),
+        "union_type" => {
+            let named: Vec<Vec<String>> = named_children(node).into_iter().filter_map(|c| type_path(b, c)).collect();
+            (named.len() == 1).then(|| named.into_iter().next().expect("one element"))
+        }
+        _ => None,
+    }
+}
+
+/// Walks an expression (or any node that is not a declaration), recording references.
+fn expr(b: &mut Builder, node: Node) {
+    if !b.descend() {
+        return;
+    }
+    match node.kind() {
+        "identifier" | "type_identifier" | "this" | "super" | "shorthand_property_identifier" => {
+            b.add_ref(vec![b.seg(node)], false, false)
+        }
+        "member_expression" | "nested_type_identifier" => reference(b, node, false),
+        "call_expression" => {
+            if let Some(func) = node.child_by_field_name("function") {
+                if require_call(b, node).is_some() {
+                    // A bare `require("x")` outside a declaration is still a dependency.
+                    let module = require_call(b, node).expect("checked");
+                    b.add_import(module, ImportKind::SideEffect, Vec::new(), b.pos(node), false);
+                } else if matches!(func.kind(), "identifier" | "member_expression") {
+                    reference(b, func, true);
+                } else {
+                    expr(b, func);
+                }
+            }
+            for part in ["type_arguments", "arguments"] {
+                if let Some(args) = node.child_by_field_name(part) {
+                    expr(b, args);
+                }
+            }
+        }
+        "new_expression" => {
+            if let Some(ctor) = node.child_by_field_name("constructor") {
+                reference(b, ctor, true);
+            }
+            if let Some(args) = node.child_by_field_name("arguments") {
+                expr(b, args);
+            }
+        }
+        "arrow_function" | "function_expression" | "function" | "generator_function" => function_body(b, node),
+        "class" => class(b, node, false),
+        "function_declaration" | "generator_function_declaration" | "class_declaration" | "lexical_declaration"
+        | "variable_declaration" | "import_statement" | "export_statement" | "interface_declaration"
+        | "type_alias_declaration" | "enum_declaration" => statement(b, node, false),
+        "for_in_statement" => {
+            if let Some(left) = node.child_by_field_name("left") {
+                bind_pattern(b, left, LocalOrigin::Unknown);
+            }
+            for field in ["right", "body"] {
+                if let Some(part) = node.child_by_field_name(field) {
+                    expr(b, part);
+                }
+            }
+        }
+        "catch_clause" => {
+            if let Some(param) = node.child_by_field_name("parameter") {
+                bind_pattern(b, param, LocalOrigin::Unknown);
+            }
+            if let Some(body) = node.child_by_field_name("body") {
+                expr(b, body);
+            }
+        }
+        "pair" => {
+            // Object keys are not references; values are.
+            if let Some(value) = node.child_by_field_name("value") {
+                expr(b, value);
+            }
+        }
+        "jsx_opening_element" | "jsx_self_closing_element" => {
+            if let Some(name) = node.child_by_field_name("name") {
+                // Lower-case tags are intrinsic elements (`div`), not components.
+                if b.text(name).chars().next().is_some_and(|c| c.is_uppercase()) {
+                    reference(b, name, false);
+                }
+            }
+            for attr in named_children(node).into_iter().filter(|c| c.kind() == "jsx_attribute") {
+                for value in named_children(attr).into_iter().skip(1) {
+                    expr(b, value);
+                }
+            }
+        }
+        "jsx_closing_element" | "string" | "template_string" | "comment" | "regex" | "number"
+        | "property_identifier" | "predefined_type" | "literal_type" | "statement_identifier" => {
+            if node.kind() == "template_string" {
+                for sub in named_children(node).into_iter().filter(|c| c.kind() == "template_substitution") {
+                    expr(b, sub);
+                }
+            }
+        }
+        "statement_block" => block(b, node),
+        _ => walk_children(b, node),
+    }
+    b.ascend();
+}
+
+/// A name, member chain or type reference; a chain with a non-name head records its tail as opaque.
+fn reference(b: &mut Builder, node: Node, call: bool) {
+    if let Some(segs) = chain(b, node) {
+        b.add_ref(segs, call, false);
+        return;
+    }
+    let mut tail = Vec::new();
+    let mut cur = node;
+    while cur.kind() == "member_expression" {
+        match (cur.child_by_field_name("object"), cur.child_by_field_name("property")) {
+            (Some(object), Some(property)) => {
+                tail.push(b.seg(property));
+                cur = object;
+            }
+            _ => break,
+        }
+    }
+    expr(b, cur);
+    tail.reverse();
+    b.add_ref(tail, call, true);
+}
+
+fn walk_children(b: &mut Builder, node: Node) {
+    for child in named_children(node) {
+        expr(b, child);
+    }
+}
+
+fn walk_children_except(b: &mut Builder, node: Node, skip: Node) {
+    for child in named_children(node) {
+        if child.id() != skip.id() {
+            expr(b, child);
+        }
+    }
+}
+
+/// The contents of a string literal node.
+fn string_value(b: &Builder, node: Node) -> String {
+    unquote(b.text(node))
+}
+
+fn unquote(s: &str) -> String {
+    s.trim_matches(|c| c == '"' || c == '\'' || c == '`').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::extract;
+    use crate::facts::*;
+    use crate::lang::Language;
+
+    fn names(facts: &FileFacts) -> Vec<(String, SymbolKind, Option<u32>, bool)> {
+        facts.symbols.iter().map(|s| (s.name.clone(), s.kind, s.container, s.exported)).collect()
+    }
+
+    #[test]
+    fn classes_methods_and_exports() {
+        let src = "import { a as b } from './x';\nexport class C extends B implements I {\n  m(): void { this.n(); b(); }\n  private n() {}\n}\nfunction f() {}\nexport { f };\n";
+        let facts = extract(Language::TypeScript, src);
+        assert_eq!(
+            names(&facts),
+            vec![
+                ("C".into(), SymbolKind::Class, None, true),
+                ("m".into(), SymbolKind::Method, Some(0), true),
+                ("n".into(), SymbolKind::Method, Some(0), false),
+                ("f".into(), SymbolKind::Function, None, true),
+            ]
+        );
+        assert_eq!(facts.imports[0].items[0].name, "a");
+        assert_eq!(facts.imports[0].items[0].alias, "b");
+        let calls: Vec<Vec<String>> =
+            facts.refs.iter().filter(|r| r.call).map(|r| r.segments.iter().map(|s| s.0.clone()).collect()).collect();
+        assert_eq!(calls, vec![vec!["this".to_string(), "n".into()], vec!["b".into()]]);
+        assert_eq!(facts.relations.len(), 2);
+        assert_eq!(facts.relations[1].kind, TypeRelKind::Implements);
+    }
+
+    #[test]
+    fn locals_know_constructed_types() {
+        let src = "function g() { const c = new Circle(2); c.area(); }";
+        let facts = extract(Language::TypeScript, src);
+        assert_eq!(facts.locals[0].origin, LocalOrigin::Constructed(vec!["Circle".into()]));
+        let area = facts.refs.iter().find(|r| r.segments.len() == 2).expect("c.area");
+        assert_eq!(area.segments[1].1, Pos { line: 1, col: 43 });
+        assert!(area.call);
+    }
+
+    #[test]
+    fn opaque_heads_keep_their_tail() {
+        let facts = extract(Language::JavaScript, "f().g.h();");
+        let tail = facts.refs.iter().find(|r| r.opaque_head).expect("tail");
+        assert_eq!(tail.segments.iter().map(|s| s.0.as_str()).collect::<Vec<_>>(), vec!["g", "h"]);
+    }
+}

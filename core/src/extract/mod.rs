@@ -1,0 +1,252 @@
+//! Extraction: one file's bytes → `FileFacts`, with tree-sitter. This module owns the parts every
+//! language shares (positions in Unicode columns, the enclosing-symbol stack, the nesting guard);
+//! each language module owns its grammar's node kinds. Extraction is pure and per file, so it runs in
+//! parallel on native and gives byte-identical facts on wasm.
+
+mod go;
+mod java;
+mod js;
+mod python;
+mod rust;
+
+use tree_sitter::{Node, Parser};
+
+use crate::facts::{
+    FileFacts, Import, ImportItem, ImportKind, LocalBinding, LocalOrigin, Pos, RefChain, Symbol,
+    SymbolKind, TypeRelKind, TypeRelation,
+};
+use crate::lang::Language;
+
+/// Syntax trees nested deeper than this are not walked further: a 10,000-deep bracket file must not
+/// exhaust the stack (1 MiB on wasm). What lies deeper is left out, and the facts say so.
+pub(crate) const MAX_WALK_DEPTH: usize = 200;
+
+/// Signatures are the first line of a declaration, cut to this many characters.
+const MAX_SIGNATURE_CHARS: usize = 200;
+
+/// Parses `src` as `lang` and extracts its facts.
+pub fn extract(lang: Language, src: &str) -> FileFacts {
+    let mut parser = Parser::new();
+    if parser.set_language(&lang.grammar()).is_err() {
+        return FileFacts::default();
+    }
+    let Some(tree) = parser.parse(src, None) else {
+        return FileFacts::default();
+    };
+    let mut b = Builder::new(src);
+    let root = tree.root_node();
+    match lang {
+        Language::TypeScript | Language::Tsx | Language::JavaScript => js::extract(&mut b, root),
+        Language::Python => python::extract(&mut b, root),
+        Language::Rust => rust::extract(&mut b, root),
+        Language::Go => go::extract(&mut b, root),
+        Language::Java => java::extract(&mut b, root),
+    }
+    if root.has_error() {
+        b.facts.error_nodes = count_errors(root);
+    }
+    b.facts.truncated_depth = b.depth_exceeded;
+    b.facts
+}
+
+fn count_errors(root: Node) -> u32 {
+    let mut count = 0;
+    let mut cursor = root.walk();
+    // Iterative pre-order walk: error counting must not recurse on deeply nested input.
+    loop {
+        let node = cursor.node();
+        if node.is_error() || node.is_missing() {
+            count += 1;
+        }
+        if node.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return count;
+            }
+        }
+    }
+}
+
+/// The state of one extraction: the source, a line index for column conversion, the facts so far and
+/// the stack of enclosing symbols.
+pub(crate) struct Builder<'a> {
+    pub src: &'a str,
+    line_starts: Vec<usize>,
+    pub facts: FileFacts,
+    scope: Vec<u32>,
+    depth: usize,
+    pub depth_exceeded: bool,
+}
+
+impl<'a> Builder<'a> {
+    pub fn new(src: &'a str) -> Builder<'a> {
+        let mut line_starts = vec![0];
+        line_starts.extend(src.match_indices('\n').map(|(i, _)| i + 1));
+        Builder { src, line_starts, facts: FileFacts::default(), scope: Vec::new(), depth: 0, depth_exceeded: false }
+    }
+
+    /// The source text of a node.
+    pub fn text(&self, node: Node) -> &'a str {
+        self.src.get(node.start_byte()..node.end_byte()).unwrap_or("")
+    }
+
+    /// A byte offset in the file → 1-based line and Unicode column.
+    pub fn pos_of_byte(&self, byte: usize) -> Pos {
+        let line = self.line_starts.partition_point(|&s| s <= byte).max(1) - 1;
+        let start = self.line_starts[line];
+        let col = self.src.get(start..byte).map_or(byte - start, |s| s.chars().count());
+        Pos { line: line as u32 + 1, col: col as u32 + 1 }
+    }
+
+    pub fn pos(&self, node: Node) -> Pos {
+        self.pos_of_byte(node.start_byte())
+    }
+
+    pub fn end_pos(&self, node: Node) -> Pos {
+        self.pos_of_byte(node.end_byte())
+    }
+
+    /// The innermost enclosing symbol.
+    pub fn enclosing(&self) -> Option<u32> {
+        self.scope.last().copied()
+    }
+
+    /// Runs `f` with `symbol` as the innermost enclosing symbol.
+    pub fn within<R>(&mut self, symbol: u32, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.scope.push(symbol);
+        let r = f(self);
+        self.scope.pop();
+        r
+    }
+
+    /// Enters one level of the syntax tree; false (and the facts marked) when the walk is too deep.
+    pub fn descend(&mut self) -> bool {
+        if self.depth >= MAX_WALK_DEPTH {
+            self.depth_exceeded = true;
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    pub fn ascend(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Records a declaration. `decl` spans the whole declaration, `name` is its name node.
+    pub fn add_symbol(&mut self, decl: Node, name: Node, kind: SymbolKind, exported: bool) -> u32 {
+        let name_text = self.text(name).to_string();
+        self.add_symbol_named(decl, name_text, self.pos(name), kind, exported)
+    }
+
+    /// Records a declaration whose name is not a single node (or is synthesised).
+    pub fn add_symbol_named(&mut self, decl: Node, name: String, name_pos: Pos, kind: SymbolKind, exported: bool) -> u32 {
+        let signature = first_line(self.text(decl));
+        self.facts.symbols.push(Symbol {
+            name,
+            kind,
+            container: self.enclosing(),
+            impl_of: None,
+            impl_trait: None,
+            start: self.pos(decl),
+            end: self.end_pos(decl),
+            name_pos,
+            exported,
+            signature,
+            returns: None,
+            default_export: false,
+        });
+        (self.facts.symbols.len() - 1) as u32
+    }
+
+    pub fn symbol_mut(&mut self, idx: u32) -> &mut Symbol {
+        &mut self.facts.symbols[idx as usize]
+    }
+
+    /// Records a use of a name or a chain of names.
+    pub fn add_ref(&mut self, segments: Vec<(String, Pos)>, call: bool, opaque_head: bool) {
+        if segments.is_empty() {
+            return;
+        }
+        let enclosing = self.enclosing();
+        self.facts.refs.push(RefChain { segments, opaque_head, call, enclosing });
+    }
+
+    /// Records a local name of the innermost enclosing function.
+    pub fn add_local(&mut self, name: &str, origin: LocalOrigin) {
+        let scope = self.enclosing();
+        self.facts.locals.push(LocalBinding { name: name.to_string(), scope, origin });
+    }
+
+    pub fn add_import(&mut self, module: String, kind: ImportKind, items: Vec<ImportItem>, pos: Pos, reexport: bool) {
+        let scope = self.enclosing();
+        self.facts.imports.push(Import { module, kind, items, pos, reexport, scope });
+    }
+
+    pub fn add_relation(&mut self, symbol: u32, kind: TypeRelKind, target: Vec<String>, pos: Pos) {
+        if !target.is_empty() {
+            self.facts.relations.push(TypeRelation { symbol, subject: None, kind, target, pos });
+        }
+    }
+
+    /// A name segment: the node's text and position.
+    pub fn seg(&self, node: Node) -> (String, Pos) {
+        (self.text(node).to_string(), self.pos(node))
+    }
+}
+
+/// The first line of a declaration, trimmed and bounded.
+fn first_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("").trim();
+    if line.chars().count() > MAX_SIGNATURE_CHARS {
+        let cut: String = line.chars().take(MAX_SIGNATURE_CHARS).collect();
+        format!("{cut}…")
+    } else {
+        line.to_string()
+    }
+}
+
+/// Named children of a node, collected (tree-sitter cursors borrow; a Vec keeps walkers simple).
+pub(crate) fn named_children(node: Node) -> Vec<Node> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).collect()
+}
+
+/// All children (named and anonymous).
+pub(crate) fn children(node: Node) -> Vec<Node> {
+    let mut cursor = node.walk();
+    node.children(&mut cursor).collect()
+}
+
+/// Whether `node` has an anonymous child token with text `kind` (e.g. `export`, `static`).
+pub(crate) fn has_token(node: Node, kind: &str) -> bool {
+    children(node).iter().any(|c| !c.is_named() && c.kind() == kind)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_count_unicode_characters() {
+        let b = Builder::new("let é = 1;\nlet x = 2;");
+        assert_eq!(b.pos_of_byte(0), Pos { line: 1, col: 1 });
+        // "é" is two bytes; the `=` after it is the 7th character.
+        assert_eq!(b.pos_of_byte(7), Pos { line: 1, col: 7 });
+        assert_eq!(b.pos_of_byte(12), Pos { line: 2, col: 1 });
+    }
+
+    #[test]
+    fn deep_nesting_is_bounded_not_fatal() {
+        let src = format!("x = {}1{}", "[".repeat(10_000), "]".repeat(10_000));
+        let facts = extract(Language::Python, &src);
+        assert!(facts.truncated_depth);
+        let js = format!("const x = {}1{};", "[".repeat(10_000), "]".repeat(10_000));
+        assert!(extract(Language::JavaScript, &js).truncated_depth);
+    }
+}

@@ -1,0 +1,511 @@
+//! Extraction for Python: `import`/`from … import` (absolute and relative), classes with their bases,
+//! functions and methods, module- and class-level assignments, attribute chains, calls and local
+//! bindings typed by annotations or by the call that initialises them.
+
+use tree_sitter::Node;
+
+use super::{named_children, Builder};
+use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, SymbolKind, TypeRelKind};
+
+pub(crate) fn extract(b: &mut Builder, root: Node) {
+    block(b, root);
+}
+
+fn block(b: &mut Builder, node: Node) {
+    for child in named_children(node) {
+        statement(b, child);
+    }
+}
+
+/// Where a statement sits decides what a name bound there is.
+#[derive(Clone, Copy, PartialEq)]
+enum Place {
+    Module,
+    Class,
+    Function,
+}
+
+fn place(b: &Builder) -> Place {
+    match b.enclosing().map(|s| b.facts.symbols[s as usize].kind) {
+        None => Place::Module,
+        Some(SymbolKind::Class) => Place::Class,
+        Some(_) => Place::Function,
+    }
+}
+
+fn is_public(name: &str) -> bool {
+    !name.starts_with('_') || (name.starts_with("__") && name.ends_with("__"))
+}
+
+fn container_exported(b: &Builder) -> bool {
+    b.enclosing().is_none_or(|s| b.facts.symbols[s as usize].exported)
+}
+
+fn statement(b: &mut Builder, node: Node) {
+    if !b.descend() {
+        return;
+    }
+    match node.kind() {
+        "import_statement" => import_statement(b, node),
+        "import_from_statement" | "future_import_statement" => import_from(b, node),
+        "function_definition" => function(b, node, node),
+        "class_definition" => class(b, node, node),
+        "decorated_definition" => {
+            for child in named_children(node) {
+                match child.kind() {
+                    "decorator" => expr(b, child),
+                    "function_definition" => function(b, node, child),
+                    "class_definition" => class(b, node, child),
+                    _ => {}
+                }
+            }
+        }
+        "expression_statement" => {
+            for child in named_children(node) {
+                match child.kind() {
+                    "assignment" => assignment(b, child),
+                    _ => expr(b, child),
+                }
+            }
+        }
+        "for_statement" => {
+            if let Some(left) = node.child_by_field_name("left") {
+                bind_target(b, left, LocalOrigin::Unknown);
+            }
+            if let Some(right) = node.child_by_field_name("right") {
+                expr(b, right);
+            }
+            for part in ["body", "alternative"] {
+                if let Some(body) = node.child_by_field_name(part) {
+                    statement(b, body);
+                }
+            }
+        }
+        "block" | "if_statement" | "elif_clause" | "else_clause" | "while_statement" | "try_statement"
+        | "finally_clause" | "with_statement" | "with_clause" | "match_statement" | "case_clause" => {
+            for child in named_children(node) {
+                statement(b, child);
+            }
+        }
+        "except_clause" => {
+            for child in named_children(node) {
+                if child.kind() == "as_pattern" {
+                    as_pattern(b, child);
+                } else {
+                    statement(b, child);
+                }
+            }
+        }
+        "with_item" => {
+            for child in named_children(node) {
+                if child.kind() == "as_pattern" {
+                    as_pattern(b, child);
+                } else {
+                    expr(b, child);
+                }
+            }
+        }
+        "global_statement" | "nonlocal_statement" | "pass_statement" | "comment" | "break_statement"
+        | "continue_statement" => {}
+        _ => expr(b, node),
+    }
+    b.ascend();
+}
+
+fn as_pattern(b: &mut Builder, node: Node) {
+    let children = named_children(node);
+    if let Some(value) = children.first() {
+        expr(b, *value);
+    }
+    if let Some(target) = node.child_by_field_name("alias") {
+        for id in named_children(target).into_iter().chain(std::iter::once(target)) {
+            if id.kind() == "identifier" {
+                b.add_local(b.text(id), LocalOrigin::Unknown);
+            }
+        }
+    }
+}
+
+fn dotted(b: &Builder, node: Node) -> String {
+    b.text(node).split_whitespace().collect()
+}
+
+/// `import a.b.c` binds `a` (the top package); `import a.b.c as x` binds `x` to `a.b.c`.
+fn import_statement(b: &mut Builder, node: Node) {
+    let pos = b.pos(node);
+    for name in named_children(node) {
+        match name.kind() {
+            "dotted_name" => {
+                let module = dotted(b, name);
+                let top = module.split('.').next().unwrap_or("").to_string();
+                let item = ImportItem { name: top.clone(), alias: top, pos: b.pos(name) };
+                b.add_import(module, ImportKind::Namespace, vec![item], pos, false);
+            }
+            "aliased_import" => {
+                let (Some(module), Some(alias)) = (name.child_by_field_name("name"), name.child_by_field_name("alias")) else {
+                    continue;
+                };
+                let last = named_children(module).last().copied().unwrap_or(module);
+                let item = ImportItem { name: String::new(), alias: b.text(alias).into(), pos: b.pos(last) };
+                b.add_import(dotted(b, module), ImportKind::Namespace, vec![item], pos, false);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `from m import a, b as c`, `from . import x`, `from ..m import *`.
+fn import_from(b: &mut Builder, node: Node) {
+    let pos = b.pos(node);
+    let module = node.child_by_field_name("module_name").map(|m| dotted(b, m)).unwrap_or_else(|| "__future__".into());
+    let mut items = Vec::new();
+    let mut glob = false;
+    let module_id = node.child_by_field_name("module_name").map(|m| m.id());
+    for child in named_children(node) {
+        if Some(child.id()) == module_id {
+            continue;
+        }
+        match child.kind() {
+            "dotted_name" => {
+                let name = dotted(b, child);
+                items.push(ImportItem { name: name.clone(), alias: name, pos: b.pos(child) });
+            }
+            "aliased_import" => {
+                if let (Some(name), Some(alias)) = (child.child_by_field_name("name"), child.child_by_field_name("alias")) {
+                    items.push(ImportItem { name: dotted(b, name), alias: b.text(alias).into(), pos: b.pos(name) });
+                }
+            }
+            "wildcard_import" => glob = true,
+            _ => {}
+        }
+    }
+    if glob {
+        b.add_import(module, ImportKind::Glob, Vec::new(), pos, false);
+    } else {
+        b.add_import(module, ImportKind::Named, items, pos, false);
+    }
+}
+
+fn function(b: &mut Builder, decl: Node, node: Node) {
+    let Some(name) = node.child_by_field_name("name") else { return };
+    let kind = if place(b) == Place::Class { SymbolKind::Method } else { SymbolKind::Function };
+    let exported = place(b) != Place::Function && is_public(b.text(name)) && container_exported(b);
+    let idx = b.add_symbol(decl, name, kind, exported);
+    if let Some(ret) = node.child_by_field_name("return_type") {
+        b.symbol_mut(idx).returns = annotation_path(b, ret);
+        expr(b, ret);
+    }
+    b.within(idx, |b| {
+        if let Some(params) = node.child_by_field_name("parameters") {
+            parameters(b, params, kind == SymbolKind::Method);
+        }
+        if let Some(body) = node.child_by_field_name("body") {
+            block(b, body);
+        }
+    });
+}
+
+fn parameters(b: &mut Builder, params: Node, is_method: bool) {
+    for (i, p) in named_children(params).into_iter().enumerate() {
+        let (name, ty, value) = match p.kind() {
+            "identifier" => (Some(p), None, None),
+            "typed_parameter" => (named_children(p).into_iter().find(|c| c.kind() == "identifier"), p.child_by_field_name("type"), None),
+            "default_parameter" | "typed_default_parameter" => {
+                (p.child_by_field_name("name"), p.child_by_field_name("type"), p.child_by_field_name("value"))
+            }
+            "list_splat_pattern" | "dictionary_splat_pattern" => (p.named_child(0), None, None),
+            _ => (None, None, None),
+        };
+        if let Some(ty) = ty {
+            expr(b, ty);
+        }
+        if let Some(value) = value {
+            expr(b, value);
+        }
+        let Some(name) = name.filter(|n| n.kind() == "identifier") else { continue };
+        // `self`/`cls` are resolved to the enclosing class by the resolver, not bound as locals.
+        if is_method && i == 0 && matches!(b.text(name), "self" | "cls") {
+            continue;
+        }
+        let origin = ty.and_then(|t| annotation_path(b, t)).map_or(LocalOrigin::Unknown, LocalOrigin::Declared);
+        b.add_local(b.text(name), origin);
+    }
+}
+
+fn class(b: &mut Builder, decl: Node, node: Node) {
+    let Some(name) = node.child_by_field_name("name") else { return };
+    let exported = place(b) != Place::Function && is_public(b.text(name)) && container_exported(b);
+    let idx = b.add_symbol(decl, name, SymbolKind::Class, exported);
+    if let Some(bases) = node.child_by_field_name("superclasses") {
+        for base in named_children(bases) {
+            if base.kind() == "keyword_argument" {
+                if let Some(value) = base.child_by_field_name("value") {
+                    expr(b, value);
+                }
+                continue;
+            }
+            if let Some(segs) = chain(b, base) {
+                let pos = segs.last().map(|s| s.1).unwrap_or_default();
+                let target: Vec<String> = segs.iter().map(|s| s.0.clone()).collect();
+                if target != ["object"] {
+                    b.add_relation(idx, TypeRelKind::Extends, target, pos);
+                }
+            }
+            expr(b, base);
+        }
+    }
+    if let Some(body) = node.child_by_field_name("body") {
+        b.within(idx, |b| block(b, body));
+    }
+}
+
+/// `x = …`, `x: T = …`, `a, b = …`, `self.x = …`.
+fn assignment(b: &mut Builder, node: Node) {
+    let left = node.child_by_field_name("left");
+    let right = node.child_by_field_name("right");
+    let ty = node.child_by_field_name("type");
+    if let Some(ty) = ty {
+        expr(b, ty);
+    }
+    if let Some(right) = right {
+        if right.kind() == "assignment" {
+            assignment(b, right);
+        } else {
+            expr(b, right);
+        }
+    }
+    let Some(left) = left else { return };
+    if left.kind() != "identifier" {
+        match place(b) {
+            Place::Function => bind_target(b, left, LocalOrigin::Unknown),
+            // `a, b = …` at module level: the names are still module attributes.
+            _ => {
+                for id in named_children(left).into_iter().filter(|c| c.kind() == "identifier") {
+                    let text = b.text(id);
+                    let kind = if place(b) == Place::Class { SymbolKind::Field } else { SymbolKind::Variable };
+                    let exported = is_public(text) && container_exported(b);
+                    b.add_symbol(node, id, kind, exported);
+                }
+                if !matches!(left.kind(), "pattern_list" | "tuple_pattern") {
+                    expr(b, left);
+                }
+            }
+        }
+        return;
+    }
+    let origin = ty
+        .and_then(|t| annotation_path(b, t))
+        .map(LocalOrigin::Declared)
+        .or_else(|| right.and_then(|r| call_origin(b, r)))
+        .unwrap_or(LocalOrigin::Unknown);
+    match place(b) {
+        Place::Function => b.add_local(b.text(left), origin),
+        p => {
+            let text = b.text(left);
+            if p == Place::Module && text == "__all__" {
+                return;
+            }
+            let is_constant = text.len() > 1 && text.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit());
+            let kind = match (p, is_constant) {
+                (Place::Class, _) => SymbolKind::Field,
+                (_, true) => SymbolKind::Constant,
+                _ => SymbolKind::Variable,
+            };
+            let exported = is_public(text) && container_exported(b);
+            let idx = b.add_symbol(node, left, kind, exported);
+            if let LocalOrigin::Declared(path) | LocalOrigin::Constructed(path) = origin {
+                b.symbol_mut(idx).returns = Some(path);
+            }
+        }
+    }
+}
+
+fn call_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
+    let value = if value.kind() == "await" { value.named_child(0)? } else { value };
+    if value.kind() != "call" {
+        return None;
+    }
+    let segs = chain(b, value.child_by_field_name("function")?)?;
+    Some(LocalOrigin::CallResult(segs.into_iter().map(|s| s.0).collect()))
+}
+
+fn bind_target(b: &mut Builder, target: Node, origin: LocalOrigin) {
+    match target.kind() {
+        "identifier" => b.add_local(b.text(target), origin),
+        "pattern_list" | "tuple_pattern" | "list_pattern" | "list_splat_pattern" | "parenthesized_expression" => {
+            if !b.descend() {
+                return;
+            }
+            for child in named_children(target) {
+                bind_target(b, child, LocalOrigin::Unknown);
+            }
+            b.ascend();
+        }
+        _ => expr(b, target),
+    }
+}
+
+/// An annotation's named type: `Order`, `"Order"`, `models.Order`, `Optional[Order]`, `Order | None`.
+fn annotation_path(b: &Builder, node: Node) -> Option<Vec<String>> {
+    match node.kind() {
+        "type" => annotation_path(b, node.named_child(0)?),
+        "identifier" | "attribute" => {
+            let segs: Vec<String> = chain(b, node)?.into_iter().map(|s| s.0).collect();
+            (!matches!(segs.as_slice(), [s] if is_builtin_type(s))).then_some(segs)
+        }
+        "string" => {
+            let text = b.text(node).trim_matches(|c| c == '"' || c == '\'');
+            let segs: Vec<String> = text.split('.').map(str::to_string).collect();
+            segs.iter().all(|s| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(segs)
+        }
+        "subscript" | "generic_type" => {
+            let value = node.child_by_field_name("value").or_else(|| node.named_child(0))?;
+            let head: Vec<String> = chain(b, value).map(|s| s.into_iter().map(|s| s.0).collect()).unwrap_or_default();
+            if head == ["Optional"] {
+                let inner = named_children(node).into_iter().nth(1)?;
+                let inner = if inner.kind() == "type_parameter" { inner.named_child(0)? } else { inner };
+                return annotation_path(b, inner);
+            }
+            None
+        }
+        "binary_operator" => {
+            let named: Vec<Vec<String>> = [node.child_by_field_name("left"), node.child_by_field_name("right")]
+                .into_iter()
+                .flatten()
+                .filter(|n| b.text(*n) != "None")
+                .filter_map(|n| annotation_path(b, n))
+                .collect();
+            (named.len() == 1).then(|| named.into_iter().next().expect("one"))
+        }
+        _ => None,
+    }
+}
+
+fn is_builtin_type(s: &str) -> bool {
+    matches!(s, "int" | "str" | "float" | "bool" | "bytes" | "None" | "list" | "dict" | "set" | "tuple" | "object" | "Any")
+}
+
+/// `a`, `a.b.c`: a pure name chain.
+fn chain(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
+    match node.kind() {
+        "identifier" => Some(vec![b.seg(node)]),
+        "attribute" => {
+            let mut segs = chain(b, node.child_by_field_name("object")?)?;
+            segs.push(b.seg(node.child_by_field_name("attribute")?));
+            Some(segs)
+        }
+        _ => None,
+    }
+}
+
+fn reference(b: &mut Builder, node: Node, call: bool) {
+    if let Some(segs) = chain(b, node) {
+        b.add_ref(segs, call, false);
+        return;
+    }
+    let mut tail = Vec::new();
+    let mut cur = node;
+    while cur.kind() == "attribute" {
+        match (cur.child_by_field_name("object"), cur.child_by_field_name("attribute")) {
+            (Some(object), Some(attr)) => {
+                tail.push(b.seg(attr));
+                cur = object;
+            }
+            _ => break,
+        }
+    }
+    expr(b, cur);
+    tail.reverse();
+    b.add_ref(tail, call, true);
+}
+
+fn expr(b: &mut Builder, node: Node) {
+    if !b.descend() {
+        return;
+    }
+    match node.kind() {
+        "identifier" => b.add_ref(vec![b.seg(node)], false, false),
+        "attribute" => reference(b, node, false),
+        "call" => {
+            if let Some(func) = node.child_by_field_name("function") {
+                if matches!(func.kind(), "identifier" | "attribute") {
+                    reference(b, func, true);
+                } else {
+                    expr(b, func);
+                }
+            }
+            if let Some(args) = node.child_by_field_name("arguments") {
+                expr(b, args);
+            }
+        }
+        "keyword_argument" => {
+            if let Some(value) = node.child_by_field_name("value") {
+                expr(b, value);
+            }
+        }
+        "lambda" => {
+            if let Some(params) = node.child_by_field_name("parameters") {
+                for p in named_children(params) {
+                    if p.kind() == "identifier" {
+                        b.add_local(b.text(p), LocalOrigin::Unknown);
+                    }
+                }
+            }
+            if let Some(body) = node.child_by_field_name("body") {
+                expr(b, body);
+            }
+        }
+        "for_in_clause" => {
+            if let Some(left) = node.child_by_field_name("left") {
+                bind_target(b, left, LocalOrigin::Unknown);
+            }
+            if let Some(right) = node.child_by_field_name("right") {
+                expr(b, right);
+            }
+        }
+        "string" => {
+            for child in named_children(node).into_iter().filter(|c| c.kind() == "interpolation") {
+                expr(b, child);
+            }
+        }
+        "comment" | "integer" | "float" | "true" | "false" | "none" | "escape_sequence" => {}
+        "function_definition" | "class_definition" | "decorated_definition" | "import_statement"
+        | "import_from_statement" => statement(b, node),
+        _ => {
+            for child in named_children(node) {
+                expr(b, child);
+            }
+        }
+    }
+    b.ascend();
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::extract;
+    use crate::facts::*;
+    use crate::lang::Language;
+
+    #[test]
+    fn imports_classes_and_locals() {
+        let src = "from ..util.text import slugify as slug\nimport shop.pricing as pricing\nimport os.path\n\nclass Special(Order):\n    def total(self) -> int:\n        o = Order(1)\n        return self.base() + o.total() + pricing.tax(slug('x'))\n";
+        let facts = extract(Language::Python, src);
+        assert_eq!(facts.imports[0].module, "..util.text");
+        assert_eq!(facts.imports[0].items[0].alias, "slug");
+        assert_eq!(facts.imports[1].kind, ImportKind::Namespace);
+        assert_eq!(facts.imports[1].items[0].alias, "pricing");
+        assert_eq!(facts.imports[2].items[0].name, "os");
+        let kinds: Vec<(&str, SymbolKind, Option<u32>)> =
+            facts.symbols.iter().map(|s| (s.name.as_str(), s.kind, s.container)).collect();
+        assert_eq!(kinds, vec![("Special", SymbolKind::Class, None), ("total", SymbolKind::Method, Some(0))]);
+        assert_eq!(facts.relations[0].target, vec!["Order".to_string()]);
+        assert_eq!(facts.locals[0].origin, LocalOrigin::CallResult(vec!["Order".into()]));
+        let calls: Vec<String> = facts
+            .refs
+            .iter()
+            .filter(|r| r.call)
+            .map(|r| r.segments.iter().map(|s| s.0.as_str()).collect::<Vec<_>>().join("."))
+            .collect();
+        assert_eq!(calls, vec!["Order", "self.base", "o.total", "pricing.tax", "slug"]);
+    }
+}

@@ -1,0 +1,753 @@
+//! Extraction for Rust: items (fns, structs, enums, traits, impls, consts, statics, type aliases,
+//! macros), inline and file modules (`mod x;`), `use` trees, paths, method calls and local bindings.
+//! Items written inside macro invocations (`cfg_rt! { pub fn spawn_blocking … }`, as tokio does) are
+//! parsed as items: tree-sitter leaves such bodies as token trees, so they are re-parsed in place.
+
+use tree_sitter::{Node, Parser, Range};
+
+use super::{named_children, Builder};
+use crate::facts::{ImportItem, ImportKind, LocalOrigin, ModDecl, Pos, SymbolKind, TypeRelKind, TypeRelation};
+use crate::lang::Language;
+
+pub(crate) fn extract(b: &mut Builder, root: Node) {
+    items(b, root);
+}
+
+/// The items of a source file, inline module body, impl or trait body.
+fn items(b: &mut Builder, node: Node) {
+    for child in named_children(node) {
+        item(b, child);
+    }
+}
+
+fn is_pub(node: Node) -> bool {
+    named_children(node).iter().any(|c| c.kind() == "visibility_modifier")
+}
+
+fn item(b: &mut Builder, node: Node) {
+    if !b.descend() {
+        return;
+    }
+    let exported = is_pub(node);
+    match node.kind() {
+        "function_item" | "function_signature_item" => function(b, node, exported),
+        "struct_item" | "union_item" => {
+            if let Some(name) = node.child_by_field_name("name") {
+                let idx = b.add_symbol(node, name, SymbolKind::Struct, exported);
+                b.within(idx, |b| {
+                    for child in named_children(node) {
+                        match child.kind() {
+                            "field_declaration_list" => fields(b, child),
+                            "ordered_field_declaration_list" | "type_parameters" | "where_clause" => ty(b, child),
+                            _ => {}
+                        }
+                    }
+                });
+            }
+        }
+        "enum_item" => {
+            if let Some(name) = node.child_by_field_name("name") {
+                let idx = b.add_symbol(node, name, SymbolKind::Enum, exported);
+                if let Some(body) = node.child_by_field_name("body") {
+                    b.within(idx, |b| {
+                        for variant in named_children(body).into_iter().filter(|v| v.kind() == "enum_variant") {
+                            if let Some(vname) = variant.child_by_field_name("name") {
+                                b.add_symbol(variant, vname, SymbolKind::Constant, exported);
+                            }
+                            if let Some(body) = variant.child_by_field_name("body") {
+                                ty(b, body);
+                            }
+                        }
+                    });
+                }
+            }
+        }
+        "trait_item" => {
+            if let Some(name) = node.child_by_field_name("name") {
+                let idx = b.add_symbol(node, name, SymbolKind::Trait, exported);
+                if let Some(bounds) = node.child_by_field_name("bounds") {
+                    for bound in named_children(bounds) {
+                        if let Some(segs) = type_chain(b, bound) {
+                            let pos = segs.last().map(|s| s.1).unwrap_or_default();
+                            b.add_relation(idx, TypeRelKind::Extends, segs.into_iter().map(|s| s.0).collect(), pos);
+                        }
+                        ty(b, bound);
+                    }
+                }
+                if let Some(body) = node.child_by_field_name("body") {
+                    b.within(idx, |b| {
+                        for child in named_children(body) {
+                            // Trait members are as public as the trait.
+                            member(b, child, exported, None, None);
+                        }
+                    });
+                }
+            }
+        }
+        "impl_item" => impl_item(b, node),
+        "mod_item" => {
+            let Some(name) = node.child_by_field_name("name") else { return b.ascend() };
+            match node.child_by_field_name("body") {
+                Some(body) => {
+                    let idx = b.add_symbol(node, name, SymbolKind::Module, exported);
+                    b.within(idx, |b| items(b, body));
+                }
+                None => {
+                    let path_attr = path_attribute(b, node);
+                    let decl = ModDecl { name: b.text(name).to_string(), pos: b.pos(name), scope: b.enclosing(), path_attr };
+                    b.facts.mods.push(decl);
+                }
+            }
+        }
+        "use_declaration" => {
+            if let Some(arg) = node.child_by_field_name("argument") {
+                let mut uses = Vec::new();
+                use_tree(b, arg, Vec::new(), &mut uses);
+                let pos = b.pos(node);
+                for u in uses {
+                    let (module, kind, items) = match u {
+                        UseItem::Glob(path) => (path.join("::"), ImportKind::Glob, Vec::new()),
+                        UseItem::Name(mut path, alias, pos) => {
+                            let name = path.pop().unwrap_or_default();
+                            let alias = alias.unwrap_or_else(|| name.clone());
+                            (path.join("::"), ImportKind::Named, vec![ImportItem { name, alias, pos }])
+                        }
+                    };
+                    b.add_import(module, kind, items, pos, exported);
+                }
+            }
+        }
+        "const_item" | "static_item" => {
+            if let Some(name) = node.child_by_field_name("name") {
+                let kind = if node.kind() == "const_item" { SymbolKind::Constant } else { SymbolKind::Variable };
+                let idx = b.add_symbol(node, name, kind, exported);
+                if let Some(t) = node.child_by_field_name("type") {
+                    b.symbol_mut(idx).returns = type_path(b, t);
+                    ty(b, t);
+                }
+                if let Some(value) = node.child_by_field_name("value") {
+                    b.within(idx, |b| expr(b, value));
+                }
+            }
+        }
+        "type_item" => {
+            if let Some(name) = node.child_by_field_name("name") {
+                let idx = b.add_symbol(node, name, SymbolKind::Type, exported);
+                if let Some(t) = node.child_by_field_name("type") {
+                    b.within(idx, |b| ty(b, t));
+                }
+            }
+        }
+        "macro_definition" => {
+            if let Some(name) = node.child_by_field_name("name") {
+                let exported = b.text(node).contains("macro_export") || has_macro_export(b, node);
+                b.add_symbol(node, name, SymbolKind::Macro, exported);
+            }
+        }
+        "macro_invocation" => macro_invocation(b, node, true),
+        "expression_statement" => named_children(node).into_iter().for_each(|c| expr(b, c)),
+        "attribute_item" | "inner_attribute_item" | "line_comment" | "block_comment" | "extern_crate_declaration" => {}
+        _ => expr(b, node),
+    }
+    b.ascend();
+}
+
+fn has_macro_export(b: &Builder, node: Node) -> bool {
+    let mut prev = node.prev_named_sibling();
+    while let Some(p) = prev.filter(|p| p.kind() == "attribute_item") {
+        if b.text(p).contains("macro_export") {
+            return true;
+        }
+        prev = p.prev_named_sibling();
+    }
+    false
+}
+
+/// `#[path = "x.rs"] mod m;`
+fn path_attribute(b: &Builder, node: Node) -> Option<String> {
+    let mut prev = node.prev_named_sibling();
+    while let Some(p) = prev.filter(|p| p.kind() == "attribute_item") {
+        let text = b.text(p);
+        if let Some(rest) = text.strip_prefix("#[path") {
+            let value = rest.split('"').nth(1)?;
+            return Some(value.to_string());
+        }
+        prev = p.prev_named_sibling();
+    }
+    None
+}
+
+fn fields(b: &mut Builder, list: Node) {
+    for field in named_children(list).into_iter().filter(|f| f.kind() == "field_declaration") {
+        if let Some(name) = field.child_by_field_name("name") {
+            let idx = b.add_symbol(field, name, SymbolKind::Field, is_pub(field));
+            if let Some(t) = field.child_by_field_name("type") {
+                b.symbol_mut(idx).returns = type_path(b, t);
+                ty(b, t);
+            }
+        }
+    }
+}
+
+fn impl_item(b: &mut Builder, node: Node) {
+    let Some(self_ty) = node.child_by_field_name("type") else { return };
+    let self_path = type_path(b, self_ty);
+    let trait_path = node.child_by_field_name("trait").and_then(|t| type_path(b, t));
+    ty(b, self_ty);
+    if let Some(t) = node.child_by_field_name("trait") {
+        ty(b, t);
+        if let (Some(subject), Some(target)) = (self_path.clone(), trait_path.clone()) {
+            let pos = type_chain(b, t).and_then(|s| s.last().map(|s| s.1)).unwrap_or_default();
+            b.facts.relations.push(TypeRelation { symbol: 0, subject: Some(subject), kind: TypeRelKind::Implements, target, pos });
+        }
+    }
+    if let Some(body) = node.child_by_field_name("body") {
+        for child in named_children(body) {
+            member(b, child, false, self_path.clone(), trait_path.clone());
+        }
+    }
+}
+
+/// An item inside an impl or trait body.
+fn member(b: &mut Builder, node: Node, exported: bool, impl_of: Option<Vec<String>>, impl_trait: Option<Vec<String>>) {
+    let before = b.facts.symbols.len();
+    match node.kind() {
+        "function_item" | "function_signature_item" => {
+            // Trait impl members are as public as the trait; inherent ones as their `pub`.
+            let exported = exported || is_pub(node) || impl_trait.is_some();
+            function(b, node, exported);
+            if let Some(sym) = b.facts.symbols.get_mut(before) {
+                sym.kind = SymbolKind::Method;
+            }
+        }
+        "const_item" | "type_item" | "associated_type" => {
+            if let Some(name) = node.child_by_field_name("name") {
+                let kind = if node.kind() == "const_item" { SymbolKind::Constant } else { SymbolKind::Type };
+                let idx = b.add_symbol(node, name, kind, exported || is_pub(node));
+                if let Some(value) = node.child_by_field_name("value").or_else(|| node.child_by_field_name("type")) {
+                    b.within(idx, |b| expr(b, value));
+                }
+            }
+        }
+        "macro_invocation" => macro_invocation(b, node, true),
+        _ => item(b, node),
+    }
+    if impl_of.is_some() {
+        // A symbol made above; impl members belong to the impl's type, not to the module.
+        if let Some(sym) = b.facts.symbols.get_mut(before) {
+            sym.impl_of = impl_of;
+            sym.impl_trait = impl_trait;
+        }
+    }
+}
+
+fn function(b: &mut Builder, node: Node, exported: bool) {
+    let Some(name) = node.child_by_field_name("name") else { return };
+    let idx = b.add_symbol(node, name, SymbolKind::Function, exported);
+    if let Some(ret) = node.child_by_field_name("return_type") {
+        b.symbol_mut(idx).returns = type_path(b, ret);
+        ty(b, ret);
+    }
+    b.within(idx, |b| {
+        if let Some(tp) = node.child_by_field_name("type_parameters") {
+            ty(b, tp);
+        }
+        if let Some(params) = node.child_by_field_name("parameters") {
+            for p in named_children(params) {
+                match p.kind() {
+                    "parameter" => {
+                        let t = p.child_by_field_name("type");
+                        let origin = t.and_then(|t| type_path(b, t)).map_or(LocalOrigin::Unknown, LocalOrigin::Declared);
+                        if let Some(pattern) = p.child_by_field_name("pattern") {
+                            pattern_bind(b, pattern, origin);
+                        }
+                        if let Some(t) = t {
+                            ty(b, t);
+                        }
+                    }
+                    "self_parameter" | "attribute_item" => {}
+                    _ => ty(b, p),
+                }
+            }
+        }
+        if let Some(body) = node.child_by_field_name("body") {
+            expr(b, body);
+        }
+    });
+}
+
+enum UseItem {
+    Name(Vec<String>, Option<String>, Pos),
+    Glob(Vec<String>),
+}
+
+/// Flattens a use tree: `a::{b, c::d as e, f::*, self}`.
+fn use_tree(b: &Builder, node: Node, prefix: Vec<String>, out: &mut Vec<UseItem>) {
+    let join = |extra: Vec<String>| -> Vec<String> { prefix.iter().cloned().chain(extra).collect() };
+    match node.kind() {
+        "identifier" | "self" | "super" | "crate" | "scoped_identifier" | "metavariable" => {
+            let Some(segs) = path_segments(b, node) else { return };
+            let pos = segs.last().map(|s| s.1).unwrap_or_default();
+            let mut path = join(segs.into_iter().map(|s| s.0).collect());
+            // `use a::b::{self}` binds `b`.
+            if path.last().is_some_and(|l| l == "self") && path.len() > 1 {
+                path.pop();
+            }
+            out.push(UseItem::Name(path, None, pos));
+        }
+        "use_as_clause" => {
+            let (Some(path), Some(alias)) = (node.child_by_field_name("path"), node.child_by_field_name("alias")) else { return };
+            let Some(segs) = path_segments(b, path) else { return };
+            let pos = segs.last().map(|s| s.1).unwrap_or_default();
+            let mut full = join(segs.into_iter().map(|s| s.0).collect());
+            if full.last().is_some_and(|l| l == "self") && full.len() > 1 {
+                full.pop();
+            }
+            out.push(UseItem::Name(full, Some(b.text(alias).to_string()), pos));
+        }
+        "scoped_use_list" => {
+            let base = node.child_by_field_name("path").and_then(|p| path_segments(b, p)).unwrap_or_default();
+            let prefix = join(base.into_iter().map(|s| s.0).collect());
+            if let Some(list) = node.child_by_field_name("list") {
+                for child in named_children(list) {
+                    use_tree(b, child, prefix.clone(), out);
+                }
+            }
+        }
+        "use_list" => {
+            for child in named_children(node) {
+                use_tree(b, child, prefix.clone(), out);
+            }
+        }
+        "use_wildcard" => {
+            let base = named_children(node).first().and_then(|p| path_segments(b, *p)).unwrap_or_default();
+            out.push(UseItem::Glob(join(base.into_iter().map(|s| s.0).collect())));
+        }
+        _ => {}
+    }
+}
+
+/// The segments of a path: `a`, `a::b::c`, `crate::x`, `::std::y` (a leading `::` is dropped).
+fn path_segments(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
+    match node.kind() {
+        "identifier" | "self" | "super" | "crate" | "type_identifier" | "metavariable" => Some(vec![b.seg(node)]),
+        "scoped_identifier" | "scoped_type_identifier" => {
+            let name = node.child_by_field_name("name")?;
+            let mut segs = match node.child_by_field_name("path") {
+                Some(path) => path_segments(b, path)?,
+                None => Vec::new(),
+            };
+            segs.push(b.seg(name));
+            Some(segs)
+        }
+        "generic_type" => path_segments(b, node.child_by_field_name("type")?),
+        _ => None,
+    }
+}
+
+/// A type's path with references, pointers and generic arguments stripped; `Box<T>`, `Arc<T>`,
+/// `Rc<T>` are looked through because they deref to `T`.
+fn type_path(b: &Builder, node: Node) -> Option<Vec<String>> {
+    match node.kind() {
+        "reference_type" | "pointer_type" => type_path(b, node.child_by_field_name("type")?),
+        "generic_type" => {
+            let base: Vec<String> = path_segments(b, node.child_by_field_name("type")?)?.into_iter().map(|s| s.0).collect();
+            if matches!(base.last().map(String::as_str), Some("Box" | "Arc" | "Rc")) {
+                let args = node.child_by_field_name("type_arguments")?;
+                return type_path(b, args.named_child(0)?);
+            }
+            Some(base)
+        }
+        "type_identifier" | "scoped_type_identifier" => Some(path_segments(b, node)?.into_iter().map(|s| s.0).collect()),
+        _ => None,
+    }
+}
+
+fn type_chain(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
+    path_segments(b, node)
+}
+
+/// Walks a type, recording references to named types.
+fn ty(b: &mut Builder, node: Node) {
+    if !b.descend() {
+        return;
+    }
+    match node.kind() {
+        "type_identifier" | "scoped_type_identifier" | "scoped_identifier" => {
+            if let Some(segs) = path_segments(b, node) {
+                b.add_ref(segs, false, false);
+            }
+        }
+        "generic_type" => {
+            if let Some(t) = node.child_by_field_name("type") {
+                ty(b, t);
+            }
+            if let Some(args) = node.child_by_field_name("type_arguments") {
+                ty(b, args);
+            }
+        }
+        "primitive_type" | "lifetime" | "line_comment" | "block_comment" => {}
+        "type_parameter" | "constrained_type_parameter" => {
+            // The parameter's own name is a declaration; its bounds are references.
+            for child in named_children(node).into_iter().skip(1) {
+                ty(b, child);
+            }
+        }
+        _ => named_children(node).into_iter().for_each(|c| ty(b, c)),
+    }
+    b.ascend();
+}
+
+/// Binds the names a pattern introduces as locals and records the paths it mentions.
+fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
+    if !b.descend() {
+        return;
+    }
+    match node.kind() {
+        "identifier" => b.add_local(b.text(node), origin),
+        "mut_pattern" | "ref_pattern" | "reference_pattern" => {
+            if let Some(inner) = named_children(node).into_iter().last() {
+                pattern_bind(b, inner, origin);
+            }
+        }
+        "tuple_struct_pattern" | "struct_pattern" => {
+            if let Some(t) = node.child_by_field_name("type") {
+                if let Some(segs) = path_segments(b, t) {
+                    b.add_ref(segs, false, false);
+                }
+            }
+            for child in named_children(node).into_iter().skip(1) {
+                pattern_bind(b, child, LocalOrigin::Unknown);
+            }
+        }
+        "field_pattern" => {
+            if let Some(pattern) = node.child_by_field_name("pattern") {
+                pattern_bind(b, pattern, LocalOrigin::Unknown);
+            } else if let Some(name) = node.child_by_field_name("name") {
+                b.add_local(b.text(name), LocalOrigin::Unknown);
+            }
+        }
+        "scoped_identifier" => {
+            if let Some(segs) = path_segments(b, node) {
+                b.add_ref(segs, false, false);
+            }
+        }
+        "captured_pattern" => {
+            for child in named_children(node) {
+                pattern_bind(b, child, LocalOrigin::Unknown);
+            }
+        }
+        _ => named_children(node).into_iter().for_each(|c| pattern_bind(b, c, LocalOrigin::Unknown)),
+    }
+    b.ascend();
+}
+
+/// The pure chain of an expression: `a`, `a::b::c`, `self.x.y`, `a.b`.
+fn chain(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
+    match node.kind() {
+        "identifier" | "self" | "scoped_identifier" | "type_identifier" | "scoped_type_identifier" | "super" | "crate" => {
+            path_segments(b, node)
+        }
+        "field_expression" => {
+            let mut segs = chain(b, node.child_by_field_name("value")?)?;
+            segs.push(b.seg(node.child_by_field_name("field")?));
+            Some(segs)
+        }
+        "generic_function" => chain(b, node.child_by_field_name("function")?),
+        _ => None,
+    }
+}
+
+fn reference(b: &mut Builder, node: Node, call: bool) {
+    if let Some(segs) = chain(b, node) {
+        b.add_ref(segs, call, false);
+        if node.kind() == "generic_function" {
+            if let Some(args) = node.child_by_field_name("type_arguments") {
+                ty(b, args);
+            }
+        }
+        return;
+    }
+    let mut tail = Vec::new();
+    let mut cur = node;
+    loop {
+        match cur.kind() {
+            "field_expression" => match (cur.child_by_field_name("value"), cur.child_by_field_name("field")) {
+                (Some(value), Some(field)) => {
+                    tail.push(b.seg(field));
+                    cur = value;
+                }
+                _ => break,
+            },
+            "generic_function" => match cur.child_by_field_name("function") {
+                Some(f) => cur = f,
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    expr(b, cur);
+    tail.reverse();
+    b.add_ref(tail, call, true);
+}
+
+fn local_origin(b: &Builder, value: Node) -> LocalOrigin {
+    let value = match value.kind() {
+        "try_expression" | "await_expression" | "reference_expression" => match value.named_children(&mut value.walk()).last() {
+            Some(inner) => inner,
+            None => return LocalOrigin::Unknown,
+        },
+        _ => value,
+    };
+    match value.kind() {
+        "struct_expression" => value
+            .child_by_field_name("name")
+            .and_then(|n| path_segments(b, n))
+            .map_or(LocalOrigin::Unknown, |s| LocalOrigin::Constructed(s.into_iter().map(|s| s.0).collect())),
+        "call_expression" => value
+            .child_by_field_name("function")
+            .filter(|f| f.kind() != "field_expression")
+            .and_then(|f| chain(b, f))
+            .map_or(LocalOrigin::Unknown, |s| LocalOrigin::CallResult(s.into_iter().map(|s| s.0).collect())),
+        _ => LocalOrigin::Unknown,
+    }
+}
+
+fn expr(b: &mut Builder, node: Node) {
+    if !b.descend() {
+        return;
+    }
+    match node.kind() {
+        "identifier" | "self" => b.add_ref(vec![b.seg(node)], false, false),
+        "scoped_identifier" | "field_expression" | "generic_function" => reference(b, node, false),
+        "type_identifier" | "scoped_type_identifier" | "generic_type" | "reference_type" => ty(b, node),
+        "call_expression" => {
+            if let Some(func) = node.child_by_field_name("function") {
+                if matches!(func.kind(), "identifier" | "scoped_identifier" | "field_expression" | "generic_function") {
+                    reference(b, func, true);
+                } else {
+                    expr(b, func);
+                }
+            }
+            if let Some(args) = node.child_by_field_name("arguments") {
+                expr(b, args);
+            }
+        }
+        "struct_expression" => {
+            if let Some(name) = node.child_by_field_name("name") {
+                if let Some(segs) = path_segments(b, name) {
+                    b.add_ref(segs, false, false);
+                }
+            }
+            if let Some(body) = node.child_by_field_name("body") {
+                for field in named_children(body) {
+                    match field.kind() {
+                        "field_initializer" => {
+                            if let Some(value) = field.child_by_field_name("value") {
+                                expr(b, value);
+                            }
+                        }
+                        _ => expr(b, field),
+                    }
+                }
+            }
+        }
+        "let_declaration" => {
+            let value = node.child_by_field_name("value");
+            let t = node.child_by_field_name("type");
+            if let Some(t) = t {
+                ty(b, t);
+            }
+            if let Some(value) = value {
+                expr(b, value);
+            }
+            if let Some(alt) = node.child_by_field_name("alternative") {
+                expr(b, alt);
+            }
+            let origin = t
+                .and_then(|t| type_path(b, t))
+                .map(LocalOrigin::Declared)
+                .or_else(|| value.map(|v| local_origin(b, v)))
+                .unwrap_or(LocalOrigin::Unknown);
+            if let Some(pattern) = node.child_by_field_name("pattern") {
+                pattern_bind(b, pattern, origin);
+            }
+        }
+        "let_condition" | "for_expression" => {
+            if let Some(value) = node.child_by_field_name("value") {
+                expr(b, value);
+            }
+            if let Some(pattern) = node.child_by_field_name("pattern") {
+                pattern_bind(b, pattern, LocalOrigin::Unknown);
+            }
+            if let Some(body) = node.child_by_field_name("body") {
+                expr(b, body);
+            }
+        }
+        "match_arm" => {
+            if let Some(pattern) = node.child_by_field_name("pattern") {
+                for child in named_children(pattern) {
+                    if child.kind() == "condition" || pattern.child_by_field_name("condition").is_some_and(|c| c.id() == child.id()) {
+                        expr(b, child);
+                    } else {
+                        pattern_bind(b, child, LocalOrigin::Unknown);
+                    }
+                }
+            }
+            if let Some(value) = node.child_by_field_name("value") {
+                expr(b, value);
+            }
+        }
+        "closure_expression" => {
+            if let Some(params) = node.child_by_field_name("parameters") {
+                for p in named_children(params) {
+                    match p.kind() {
+                        "parameter" => {
+                            if let Some(pattern) = p.child_by_field_name("pattern") {
+                                pattern_bind(b, pattern, LocalOrigin::Unknown);
+                            }
+                            if let Some(t) = p.child_by_field_name("type") {
+                                ty(b, t);
+                            }
+                        }
+                        _ => pattern_bind(b, p, LocalOrigin::Unknown),
+                    }
+                }
+            }
+            if let Some(body) = node.child_by_field_name("body") {
+                expr(b, body);
+            }
+        }
+        "macro_invocation" => macro_invocation(b, node, false),
+        "function_item" | "struct_item" | "enum_item" | "impl_item" | "trait_item" | "mod_item" | "use_declaration"
+        | "const_item" | "static_item" | "type_item" | "macro_definition" => item(b, node),
+        "field_identifier" | "string_literal" | "raw_string_literal" | "char_literal" | "integer_literal"
+        | "float_literal" | "boolean_literal" | "line_comment" | "block_comment" | "attribute_item" | "lifetime"
+        | "label" | "primitive_type" => {}
+        _ => named_children(node).into_iter().for_each(|c| expr(b, c)),
+    }
+    b.ascend();
+}
+
+/// Keywords that start an item: a macro body beginning with one of them is parsed as items.
+const ITEM_STARTS: [&str; 14] =
+    ["pub", "fn", "struct", "enum", "trait", "impl", "mod", "use", "const", "static", "type", "async", "unsafe", "#["];
+
+fn macro_invocation(b: &mut Builder, node: Node, item_level: bool) {
+    if let Some(name) = node.child_by_field_name("macro") {
+        if let Some(segs) = path_segments(b, name) {
+            b.add_ref(segs, false, false);
+        }
+    }
+    let Some(tt) = named_children(node).into_iter().find(|c| c.kind() == "token_tree") else { return };
+    let inner = b.text(tt).get(1..b.text(tt).len().saturating_sub(1)).unwrap_or("").trim_start();
+    if item_level && ITEM_STARTS.iter().any(|k| inner.starts_with(k)) {
+        if let Some(tree) = parse_range(b, tt) {
+            items(b, tree.root_node());
+            return;
+        }
+    }
+    token_tree(b, tt);
+}
+
+/// Parses the inside of a token tree as Rust items, keeping the file's byte and point coordinates.
+fn parse_range(b: &Builder, tt: Node) -> Option<tree_sitter::Tree> {
+    if tt.end_byte() < tt.start_byte() + 2 {
+        return None;
+    }
+    let start = tt.start_position();
+    let end = tt.end_position();
+    let range = Range {
+        start_byte: tt.start_byte() + 1,
+        end_byte: tt.end_byte() - 1,
+        start_point: tree_sitter::Point { row: start.row, column: start.column + 1 },
+        end_point: tree_sitter::Point { row: end.row, column: end.column.saturating_sub(1) },
+    };
+    let mut parser = Parser::new();
+    parser.set_language(&Language::Rust.grammar()).ok()?;
+    parser.set_included_ranges(&[range]).ok()?;
+    parser.parse(b.src, None)
+}
+
+/// Names in a token tree of an expression macro (`assert_eq!(spawn_job(), x)`): a path followed by
+/// a parenthesised group is a call; other paths are plain references.
+fn token_tree(b: &mut Builder, tt: Node) {
+    if !b.descend() {
+        return;
+    }
+    let mut cursor = tt.walk();
+    let tokens: Vec<Node> = tt.children(&mut cursor).collect();
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = tokens[i];
+        match t.kind() {
+            "identifier" | "self" | "crate" | "super" => {
+                let mut segs = vec![b.seg(t)];
+                let mut j = i + 1;
+                while j + 1 < tokens.len() && matches!(tokens[j].kind(), "::" | ".") && tokens[j + 1].kind() == "identifier" {
+                    segs.push(b.seg(tokens[j + 1]));
+                    j += 2;
+                }
+                let preceded_by_dot = i > 0 && tokens[i - 1].kind() == ".";
+                let is_call = tokens.get(j).is_some_and(|n| n.kind() == "token_tree" && b.text(*n).starts_with('('));
+                let is_macro = tokens.get(j).is_some_and(|n| n.kind() == "!");
+                // Keywords arrive as identifiers inside token trees.
+                let keyword = matches!(b.text(t), "let" | "mut" | "ref" | "fn" | "if" | "else" | "match" | "return" | "in" | "for" | "while" | "loop" | "move" | "as" | "pub" | "impl" | "where" | "async" | "await" | "dyn" | "true" | "false");
+                if !preceded_by_dot && !is_macro && !keyword {
+                    b.add_ref(segs, is_call, false);
+                }
+                i = j;
+            }
+            "token_tree" => {
+                token_tree(b, t);
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    b.ascend();
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::extract;
+    use crate::facts::*;
+    use crate::lang::Language;
+
+    #[test]
+    fn items_impls_and_uses() {
+        let src = r#"use crate::shapes::{circle::Circle, Shape as S};
+pub mod inner { pub fn f() {} }
+mod outer;
+pub struct P { pub x: f64 }
+impl Shape for Circle {
+    fn area(&self) -> f64 { self.radius() * 2.0 }
+}
+fn g() { let c = Circle::new(1.0); c.area(); }
+"#;
+        let facts = extract(Language::Rust, src);
+        assert_eq!(facts.imports.len(), 2);
+        assert_eq!(facts.imports[0].module, "crate::shapes::circle");
+        assert_eq!(facts.imports[1].items[0].alias, "S");
+        assert_eq!(facts.mods[0].name, "outer");
+        let area = facts.symbols.iter().find(|s| s.name == "area").expect("area");
+        assert_eq!(area.impl_of, Some(vec!["Circle".to_string()]));
+        assert_eq!(area.kind, SymbolKind::Method);
+        let inner_f = facts.symbols.iter().find(|s| s.name == "f").expect("f");
+        assert_eq!(facts.symbols[inner_f.container.expect("in inner") as usize].name, "inner");
+        assert_eq!(facts.relations[0].subject, Some(vec!["Circle".to_string()]));
+        let local = facts.locals.iter().find(|l| l.name == "c").expect("c");
+        assert_eq!(local.origin, LocalOrigin::CallResult(vec!["Circle".into(), "new".into()]));
+    }
+
+    #[test]
+    fn items_inside_macro_bodies_are_parsed() {
+        let src = "macro_rules! cfg_rt { ($($i:item)*) => { $($i)* } }\ncfg_rt! {\n    pub fn spawn_blocking() { helper(1) }\n}\nfn main() { assert!(spawn_blocking()); }\n";
+        let facts = extract(Language::Rust, src);
+        let spawn = facts.symbols.iter().find(|s| s.name == "spawn_blocking").expect("found inside the macro");
+        assert_eq!(spawn.name_pos, Pos { line: 3, col: 12 });
+        assert!(spawn.exported);
+        let calls: Vec<&str> = facts.refs.iter().filter(|r| r.call).map(|r| r.segments[0].0.as_str()).collect();
+        assert_eq!(calls, vec!["helper", "spawn_blocking"]);
+    }
+}

@@ -1,0 +1,247 @@
+//! The language-neutral facts extracted from one file: symbols, imports, reference chains, local
+//! bindings and type relations. Extractors (one per language in `extract/`) produce a `FileFacts`;
+//! the resolver (`resolve.rs`) turns the facts of all files into proven edges. Facts depend only on the
+//! file's bytes, so they are keyed by its blake3 hash and never recomputed for unchanged content.
+
+use serde::{Deserialize, Serialize};
+
+/// A 1-based line and a 1-based column counted in Unicode characters, as an editor shows them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Pos {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// What a declaration is. The names are the ones every front shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum SymbolKind {
+    Class,
+    Interface,
+    Function,
+    Method,
+    Struct,
+    Trait,
+    Enum,
+    Type,
+    Module,
+    Variable,
+    Constant,
+    Field,
+    Macro,
+}
+
+impl SymbolKind {
+    /// Kinds whose members are looked up through `Type.member` / `Type::member`.
+    pub fn is_type(self) -> bool {
+        matches!(
+            self,
+            SymbolKind::Class
+                | SymbolKind::Interface
+                | SymbolKind::Struct
+                | SymbolKind::Trait
+                | SymbolKind::Enum
+                | SymbolKind::Type
+        )
+    }
+
+    /// Kinds that can be called and own call sites.
+    pub fn is_callable(self) -> bool {
+        matches!(self, SymbolKind::Function | SymbolKind::Method | SymbolKind::Macro)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SymbolKind::Class => "class",
+            SymbolKind::Interface => "interface",
+            SymbolKind::Function => "function",
+            SymbolKind::Method => "method",
+            SymbolKind::Struct => "struct",
+            SymbolKind::Trait => "trait",
+            SymbolKind::Enum => "enum",
+            SymbolKind::Type => "type",
+            SymbolKind::Module => "module",
+            SymbolKind::Variable => "variable",
+            SymbolKind::Constant => "constant",
+            SymbolKind::Field => "field",
+            SymbolKind::Macro => "macro",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<SymbolKind> {
+        Some(match s {
+            "class" => SymbolKind::Class,
+            "interface" => SymbolKind::Interface,
+            "function" => SymbolKind::Function,
+            "method" => SymbolKind::Method,
+            "struct" => SymbolKind::Struct,
+            "trait" => SymbolKind::Trait,
+            "enum" => SymbolKind::Enum,
+            "type" => SymbolKind::Type,
+            "module" => SymbolKind::Module,
+            "variable" => SymbolKind::Variable,
+            "constant" => SymbolKind::Constant,
+            "field" => SymbolKind::Field,
+            "macro" => SymbolKind::Macro,
+            _ => return None,
+        })
+    }
+}
+
+/// One declaration in a file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Symbol {
+    pub name: String,
+    pub kind: SymbolKind,
+    /// Index (in `FileFacts::symbols`) of the enclosing class, impl type, trait, inline module or
+    /// function. Rust `impl X` blocks have no symbol of their own: their items carry `impl_of`.
+    pub container: Option<u32>,
+    /// For members of a Rust `impl Type` / Go method receiver: the path of the type they belong to,
+    /// resolved later in the file's scope (the type may live in another file).
+    pub impl_of: Option<Vec<String>>,
+    /// For a Rust `impl Trait for Type` member: the trait path.
+    pub impl_trait: Option<Vec<String>>,
+    pub start: Pos,
+    pub end: Pos,
+    /// Position of the declaration's name.
+    pub name_pos: Pos,
+    pub exported: bool,
+    /// The first line of the declaration, trimmed.
+    pub signature: String,
+    /// The declared return type of a function, as a path (`Self`, `Circle`, `cart.Cart`), used to type
+    /// locals initialised by a call.
+    pub returns: Option<Vec<String>>,
+    /// Set on the `export default` declaration of a JS/TS module.
+    pub default_export: bool,
+}
+
+/// How an import binds names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ImportKind {
+    /// `import { a as b } from "m"`, `from m import a as b`, `use m::a as b`, `import a.b.C;` (Java).
+    Named,
+    /// `import d from "m"` (binds the module's default export).
+    Default,
+    /// `import * as ns from "m"`, `import m as ns` (Python), Go imports: binds the module itself.
+    Namespace,
+    /// `export * from "m"`, `from m import *`, `use m::*`, `import a.b.*;`: every name of the module.
+    Glob,
+    /// `import "m"` / `mod m;`: a dependency that binds nothing by itself.
+    SideEffect,
+}
+
+/// One name bound by an import.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ImportItem {
+    /// The name in the source module (`default` for a default import; empty for Namespace/Glob/SideEffect).
+    pub name: String,
+    /// The local name it is bound to (empty for Glob/SideEffect).
+    pub alias: String,
+    /// Where the imported name is written (the reference site an import counts as).
+    pub pos: Pos,
+}
+
+/// One import or re-export statement.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Import {
+    /// The module as written, in the language's own syntax: `./geo`, `@app/x`, `..util.text`,
+    /// `crate::shapes::circle`, `example.com/shop/money`, `com.example.shop.model`.
+    pub module: String,
+    pub kind: ImportKind,
+    pub items: Vec<ImportItem>,
+    /// Position of the statement (its first character).
+    pub pos: Pos,
+    /// `export ... from` (TS/JS) or `pub use` (Rust): the names are visible to importers of this file.
+    pub reexport: bool,
+    /// Index of the inline module (Rust) or function the import is written in; `None` at file level.
+    pub scope: Option<u32>,
+}
+
+/// A name used somewhere: a single identifier or a chain `a.b.c` / `a::b::c`, with the position of
+/// each segment. The resolver walks the chain from its head; every segment that resolves becomes a
+/// reference site, and the last one is a call site when `call` is set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RefChain {
+    pub segments: Vec<(String, Pos)>,
+    /// The head is an expression that is not a name (`f().x`, `a[0].x`): only the tail is recorded,
+    /// and it can't be resolved without types.
+    pub opaque_head: bool,
+    pub call: bool,
+    /// Index of the innermost enclosing symbol (function, method, class, inline module).
+    pub enclosing: Option<u32>,
+}
+
+/// A local name in a function: a parameter or a variable. Locals shadow file-level names; a local
+/// with a known type lets `x.method()` resolve.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LocalBinding {
+    pub name: String,
+    /// The enclosing function/method symbol index.
+    pub scope: Option<u32>,
+    /// How its type is known, if it is.
+    pub origin: LocalOrigin,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum LocalOrigin {
+    /// No type we can prove (an untyped parameter, a literal, an expression).
+    Unknown,
+    /// A declared type: `x: Circle`, `Circle c`, `c *Cart`, `var c cart.Cart`.
+    Declared(Vec<String>),
+    /// Initialised by constructing a type: `new Circle()`, `Circle{}`, `&cart.Cart{}`.
+    Constructed(Vec<String>),
+    /// Initialised by calling something: `Circle::new()`, `cart.New()`, `Order(...)` in Python
+    /// (a class call constructs; a function call gives its declared return type).
+    CallResult(Vec<String>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TypeRelKind {
+    Extends,
+    Implements,
+}
+
+/// `class A extends B`, `impl Shape for Circle`, `class Special(Order)`, `interface I extends J`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TypeRelation {
+    /// The subtype's symbol index (ignored when `subject` is set).
+    pub symbol: u32,
+    /// The subtype as a path when it is not declared here (Rust `impl Trait for Type`).
+    pub subject: Option<Vec<String>>,
+    pub kind: TypeRelKind,
+    /// The supertype as written, one element per segment.
+    pub target: Vec<String>,
+    /// Position of the supertype's last segment.
+    pub pos: Pos,
+}
+
+/// A Rust `mod name;` declaration (the module lives in another file).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModDecl {
+    pub name: String,
+    pub pos: Pos,
+    /// The inline module it is declared in, if any.
+    pub scope: Option<u32>,
+    /// A `#[path = "..."]` attribute, when present.
+    pub path_attr: Option<String>,
+}
+
+/// Everything extracted from one file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FileFacts {
+    pub symbols: Vec<Symbol>,
+    pub imports: Vec<Import>,
+    pub refs: Vec<RefChain>,
+    pub locals: Vec<LocalBinding>,
+    pub relations: Vec<TypeRelation>,
+    pub mods: Vec<ModDecl>,
+    /// Java `package a.b;` / Go `package x`.
+    pub package: Option<String>,
+    /// JS/TS `export { a as b }` lists: (local name, exported name).
+    pub export_names: Vec<(String, String)>,
+    /// Syntax errors tree-sitter recovered from (count), for diagnostics.
+    pub error_nodes: u32,
+    /// The syntax tree was nested deeper than the walker goes; what lies deeper is not extracted.
+    pub truncated_depth: bool,
+}

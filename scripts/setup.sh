@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what building codegraph needs, idempotently and quickly when it is already there:
+# clang + llvm (C grammars for wasm32), the wasm32 rust target, wasm-bindgen-cli at the pinned version,
+# and the npm dev dependencies. Safe to run on every build; each step checks before it installs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = { version = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
+: "${WASM_BINDGEN_VERSION:?could not read the pinned wasm-bindgen version from Cargo.toml}"
+
+SUDO=""
+if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null; then SUDO=sudo; fi
+
+if ! command -v clang >/dev/null || ! command -v llvm-ar >/dev/null; then
+  echo "setup: installing clang and llvm (apt)" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang llvm >/dev/null
+fi
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  echo "setup: adding the wasm32-unknown-unknown target" >&2
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
+  echo "setup: installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes)" >&2
+  cargo install --quiet wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --no-default-features
+fi
+
+# npm ci only when node_modules does not match the lockfile.
+if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.codegraph-lock-stamp; then
+  echo "setup: npm ci" >&2
+  npm ci --no-audit --no-fund --loglevel=error
+  cp package-lock.json node_modules/.codegraph-lock-stamp
+fi
