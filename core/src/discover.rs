@@ -1,1 +1,300 @@
+//! Discovery: which files under the root are indexed. One implementation for every entry point
+//! (CLI, MCP, library; native and wasm): it walks through the `Host`, honours `.gitignore` and
+//! `.codegraphignore` in every directory, the include/ignore patterns, the size cap, and classifies
+//! content (NUL bytes, invalid UTF-8). Skipped files are reported with their reason, never dropped
+//! silently. Symlinks are not followed (no loops, no escapes from the root) and are reported.
 
+use globset::{GlobBuilder, GlobMatcher};
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use crate::api::Error;
+use crate::host::{EntryKind, Host};
+use crate::lang::Language;
+
+/// Directories never walked: version control, our own snapshot folder, installed packages.
+const ALWAYS_SKIPPED_DIRS: [&str; 5] = [".git", ".hg", ".svn", ".codegraph", "node_modules"];
+
+/// Directory nesting beyond this is not walked (reported as skipped).
+const MAX_DIR_DEPTH: usize = 128;
+
+/// The default size cap: files larger than this are skipped.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 1024 * 1024;
+
+/// Options that decide the file set. The same options give the same files from every front.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct DiscoveryOptions {
+    /// Only files matching one of these patterns are indexed. A pattern containing `*`, `?` or `[` is
+    /// a glob matched against the file name and the root-relative path; any other is a regex searched
+    /// in the root-relative path.
+    pub include: Vec<String>,
+    /// Files (and directories) matching one of these patterns are skipped; same syntax as `include`.
+    pub ignore: Vec<String>,
+    /// Don't read `.gitignore` / `.codegraphignore` files.
+    pub no_gitignore: bool,
+    /// Files larger than this many bytes are skipped (default 1 MiB).
+    pub max_file_bytes: Option<u64>,
+}
+
+/// A compiled include/ignore pattern.
+enum Pattern {
+    Glob(GlobMatcher),
+    Regex(Regex),
+}
+
+impl Pattern {
+    fn compile(p: &str) -> Result<Pattern, Error> {
+        if p.contains(['*', '?', '[']) {
+            let glob = GlobBuilder::new(p)
+                .literal_separator(true)
+                .build()
+                .map_err(|e| Error::InvalidArgument(format!("invalid glob `{p}`: {e}")))?;
+            Ok(Pattern::Glob(glob.compile_matcher()))
+        } else {
+            Regex::new(p).map(Pattern::Regex).map_err(|e| Error::InvalidArgument(format!("invalid regex `{p}`: {e}")))
+        }
+    }
+
+    fn matches(&self, rel: &str) -> bool {
+        match self {
+            Pattern::Glob(g) => {
+                let name = rel.rsplit('/').next().unwrap_or(rel);
+                g.is_match(rel) || g.is_match(name)
+            }
+            Pattern::Regex(r) => r.is_match(rel),
+        }
+    }
+}
+
+/// The compiled rules of one discovery run.
+pub(crate) struct Rules {
+    include: Vec<Pattern>,
+    ignore: Vec<Pattern>,
+    use_ignore_files: bool,
+    pub max_file_bytes: u64,
+}
+
+impl Rules {
+    pub fn new(opts: &DiscoveryOptions) -> Result<Rules, Error> {
+        Ok(Rules {
+            include: opts.include.iter().map(|p| Pattern::compile(p)).collect::<Result<_, _>>()?,
+            ignore: opts.ignore.iter().map(|p| Pattern::compile(p)).collect::<Result<_, _>>()?,
+            use_ignore_files: !opts.no_gitignore,
+            max_file_bytes: opts.max_file_bytes.unwrap_or(DEFAULT_MAX_FILE_BYTES),
+        })
+    }
+
+    fn ignored_by_patterns(&self, rel: &str) -> bool {
+        self.ignore.iter().any(|p| p.matches(rel))
+    }
+
+    fn included(&self, rel: &str) -> bool {
+        self.include.is_empty() || self.include.iter().any(|p| p.matches(rel))
+    }
+}
+
+/// A file that will be indexed.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Candidate {
+    pub path: String,
+    pub language: Language,
+    pub size: u64,
+    pub mtime_ms: f64,
+}
+
+/// A file left out, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SkippedFile {
+    pub path: String,
+    pub reason: String,
+}
+
+/// The outcome of a walk: indexable candidates (sorted by path), skipped files, and counts of other
+/// files by extension (for orient's language/size overview).
+#[derive(Default)]
+pub(crate) struct Walk {
+    pub candidates: Vec<Candidate>,
+    pub skipped: Vec<SkippedFile>,
+    pub other_files: u64,
+    /// Files named in config-like roles that resolution reads (tsconfig.json, go.mod, Cargo.toml,
+    /// package.json): root-relative paths.
+    pub config_files: Vec<String>,
+}
+
+const CONFIG_NAMES: [&str; 5] = ["tsconfig.json", "jsconfig.json", "go.mod", "Cargo.toml", "package.json"];
+
+/// Walks the root through the host and applies the rules.
+pub(crate) fn walk(host: &dyn Host, rules: &Rules) -> Result<Walk, Error> {
+    let mut out = Walk::default();
+    let mut matchers: Vec<(String, Gitignore)> = Vec::new();
+    walk_dir(host, rules, "", 0, &mut matchers, &mut out)?;
+    out.candidates.sort_by(|a, b| a.path.cmp(&b.path));
+    out.skipped.sort();
+    out.config_files.sort();
+    Ok(out)
+}
+
+fn join(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+fn gitignored(matchers: &[(String, Gitignore)], rel: &str, is_dir: bool) -> bool {
+    // The deepest ignore file that has an opinion wins, as in git.
+    for (_, m) in matchers.iter().rev() {
+        let matched = m.matched(format!("/{rel}"), is_dir);
+        if matched.is_ignore() {
+            return true;
+        }
+        if matched.is_whitelist() {
+            return false;
+        }
+    }
+    false
+}
+
+fn load_ignore_files(host: &dyn Host, dir: &str, names: &[String]) -> Option<Gitignore> {
+    let mut builder = GitignoreBuilder::new(format!("/{dir}"));
+    let mut any = false;
+    for file in [".gitignore", ".codegraphignore"] {
+        if !names.iter().any(|n| n == file) {
+            continue;
+        }
+        let Ok(bytes) = host.read_file(&join(dir, file)) else { continue };
+        for line in String::from_utf8_lossy(&bytes).lines() {
+            // A malformed line is skipped, as git does.
+            let _ = builder.add_line(None, line);
+            any = true;
+        }
+    }
+    if !any {
+        return None;
+    }
+    builder.build().ok()
+}
+
+fn walk_dir(
+    host: &dyn Host,
+    rules: &Rules,
+    dir: &str,
+    depth: usize,
+    matchers: &mut Vec<(String, Gitignore)>,
+    out: &mut Walk,
+) -> Result<(), Error> {
+    let mut entries = match host.read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if dir.is_empty() => return Err(Error::NotFound(format!("cannot read the root directory: {e}"))),
+        Err(e) => {
+            out.skipped.push(SkippedFile { path: dir.to_string(), reason: format!("unreadable directory: {e}") });
+            return Ok(());
+        }
+    };
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
+    let pushed = if rules.use_ignore_files {
+        match load_ignore_files(host, dir, &names) {
+            Some(m) => {
+                matchers.push((dir.to_string(), m));
+                true
+            }
+            None => false,
+        }
+    } else {
+        false
+    };
+    for entry in entries {
+        let rel = join(dir, &entry.name);
+        match entry.kind {
+            EntryKind::Dir => {
+                if ALWAYS_SKIPPED_DIRS.contains(&entry.name.as_str())
+                    || rules.ignored_by_patterns(&rel)
+                    || gitignored(matchers, &rel, true)
+                {
+                    continue;
+                }
+                if depth + 1 >= MAX_DIR_DEPTH {
+                    out.skipped.push(SkippedFile { path: rel, reason: format!("directory nested deeper than {MAX_DIR_DEPTH} levels") });
+                    continue;
+                }
+                walk_dir(host, rules, &rel, depth + 1, matchers, out)?;
+            }
+            EntryKind::File | EntryKind::Symlink => {
+                if rules.ignored_by_patterns(&rel) || gitignored(matchers, &rel, false) {
+                    continue;
+                }
+                if CONFIG_NAMES.contains(&entry.name.as_str()) && entry.kind == EntryKind::File {
+                    out.config_files.push(rel.clone());
+                }
+                let Some(language) = Language::from_path(&rel) else {
+                    out.other_files += 1;
+                    continue;
+                };
+                if !rules.included(&rel) {
+                    continue;
+                }
+                if entry.kind == EntryKind::Symlink {
+                    out.skipped.push(SkippedFile { path: rel, reason: "symlink (not followed)".into() });
+                    continue;
+                }
+                if entry.size > rules.max_file_bytes {
+                    let reason = format!("larger than the size cap ({} > {} bytes)", entry.size, rules.max_file_bytes);
+                    out.skipped.push(SkippedFile { path: rel, reason });
+                    continue;
+                }
+                out.candidates.push(Candidate { path: rel, language, size: entry.size, mtime_ms: entry.mtime_ms });
+            }
+            EntryKind::Other => {
+                if Language::from_path(&rel).is_some() {
+                    out.skipped.push(SkippedFile { path: rel, reason: "not a regular file or name not UTF-8".into() });
+                }
+            }
+        }
+    }
+    if pushed {
+        matchers.pop();
+    }
+    Ok(())
+}
+
+/// Why file content can't be indexed as text, if it can't.
+pub(crate) fn content_problem(bytes: &[u8]) -> Option<String> {
+    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+        return Some(format!("binary content (NUL byte at offset {at})"));
+    }
+    if let Err(e) = std::str::from_utf8(bytes) {
+        return Some(format!("invalid UTF-8 at byte {}", e.valid_up_to()));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_are_globs_or_regexes() {
+        let glob = Pattern::compile("dist/**").expect("glob");
+        assert!(glob.matches("dist/a/b.js"));
+        assert!(!glob.matches("src/dist.js"));
+        let name = Pattern::compile("*.min.js").expect("glob");
+        assert!(name.matches("web/app.min.js"));
+        let re = Pattern::compile(r"^vendor/").expect("regex");
+        assert!(re.matches("vendor/x.go"));
+        assert!(!re.matches("src/vendor/x.go"));
+        assert!(Pattern::compile("(").is_err());
+    }
+
+    #[test]
+    fn content_problems_are_named() {
+        assert!(content_problem(b"ok").is_none());
+        assert!(content_problem(b"a\0b").expect("nul").contains("NUL byte at offset 1"));
+        assert!(content_problem(&[b'a', 0xff]).expect("utf8").contains("invalid UTF-8 at byte 1"));
+    }
+}

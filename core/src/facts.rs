@@ -196,7 +196,7 @@ pub enum LocalOrigin {
     CallResult(Vec<String>),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum TypeRelKind {
     Extends,
     Implements,

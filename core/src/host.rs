@@ -1,1 +1,131 @@
+//! The file-system boundary. The core never touches the disk itself on the wasm path: it asks a
+//! `Host` to list directories, read files and resolve real paths. Native uses `StdHost` (std::fs,
+//! reading in parallel with rayon); the wasm adapter implements `Host` with Node's `fs` callbacks.
+//! The *decisions* (what to include, what is too large, what escapes the root) stay in the core, so
+//! both engines see the same file set.
 
+/// What a directory entry is, without following symlinks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    File,
+    Dir,
+    Symlink,
+    Other,
+}
+
+/// One directory entry as the host reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostEntry {
+    pub name: String,
+    pub kind: EntryKind,
+    pub size: u64,
+    /// Modification time in milliseconds since the epoch (0 when unknown).
+    pub mtime_ms: f64,
+}
+
+/// File access for the core. Paths are root-relative with `/` separators; `""` is the root.
+pub trait Host {
+    /// The entries of a directory (any order; the core sorts them).
+    fn read_dir(&self, rel: &str) -> Result<Vec<HostEntry>, String>;
+    /// The whole content of a file.
+    fn read_file(&self, rel: &str) -> Result<Vec<u8>, String>;
+    /// Reads many files; native hosts do it in parallel.
+    fn read_files(&self, rels: &[String]) -> Vec<Result<Vec<u8>, String>> {
+        rels.iter().map(|r| self.read_file(r)).collect()
+    }
+    /// Size and kind of a path after following symlinks.
+    fn stat(&self, rel: &str) -> Result<HostEntry, String>;
+    /// The canonical absolute path of a root-relative path (symlinks resolved).
+    fn realpath(&self, rel: &str) -> Result<String, String>;
+}
+
+#[cfg(not(target_family = "wasm"))]
+pub use std_host::StdHost;
+
+#[cfg(not(target_family = "wasm"))]
+mod std_host {
+    use std::path::{Path, PathBuf};
+    use std::time::UNIX_EPOCH;
+
+    use super::{EntryKind, Host, HostEntry};
+
+    /// The native host: `std::fs` under a root directory.
+    pub struct StdHost {
+        root: PathBuf,
+    }
+
+    impl StdHost {
+        pub fn new(root: impl Into<PathBuf>) -> StdHost {
+            StdHost { root: root.into() }
+        }
+
+        fn abs(&self, rel: &str) -> PathBuf {
+            if rel.is_empty() {
+                self.root.clone()
+            } else {
+                self.root.join(rel)
+            }
+        }
+    }
+
+    fn entry(name: String, meta: &std::fs::Metadata, kind: EntryKind) -> HostEntry {
+        let mtime_ms = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .map_or(0.0, |d| d.as_millis() as f64);
+        HostEntry { name, kind, size: meta.len(), mtime_ms }
+    }
+
+    fn kind_of(ft: std::fs::FileType) -> EntryKind {
+        if ft.is_symlink() {
+            EntryKind::Symlink
+        } else if ft.is_dir() {
+            EntryKind::Dir
+        } else if ft.is_file() {
+            EntryKind::File
+        } else {
+            EntryKind::Other
+        }
+    }
+
+    impl Host for StdHost {
+        fn read_dir(&self, rel: &str) -> Result<Vec<HostEntry>, String> {
+            let dir = std::fs::read_dir(self.abs(rel)).map_err(|e| e.to_string())?;
+            let mut out = Vec::new();
+            for item in dir {
+                let item = item.map_err(|e| e.to_string())?;
+                let Ok(name) = item.file_name().into_string() else {
+                    // A name that is not UTF-8 can't be a root-relative path string; the walker reports it.
+                    out.push(HostEntry { name: item.file_name().to_string_lossy().into_owned(), kind: EntryKind::Other, size: 0, mtime_ms: 0.0 });
+                    continue;
+                };
+                let meta = item.metadata().map_err(|e| e.to_string())?;
+                out.push(entry(name, &meta, kind_of(meta.file_type())));
+            }
+            Ok(out)
+        }
+
+        fn read_file(&self, rel: &str) -> Result<Vec<u8>, String> {
+            std::fs::read(self.abs(rel)).map_err(|e| e.to_string())
+        }
+
+        #[cfg(feature = "parallel")]
+        fn read_files(&self, rels: &[String]) -> Vec<Result<Vec<u8>, String>> {
+            use rayon::prelude::*;
+            rels.par_iter().map(|r| self.read_file(r)).collect()
+        }
+
+        fn stat(&self, rel: &str) -> Result<HostEntry, String> {
+            let path = self.abs(rel);
+            let meta = std::fs::metadata(&path).map_err(|e| e.to_string())?;
+            let name = Path::new(rel).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            Ok(entry(name, &meta, kind_of(meta.file_type())))
+        }
+
+        fn realpath(&self, rel: &str) -> Result<String, String> {
+            let path = std::fs::canonicalize(self.abs(rel)).map_err(|e| e.to_string())?;
+            Ok(path.to_string_lossy().replace('\\', "/"))
+        }
+    }
+}

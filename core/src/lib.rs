@@ -9,6 +9,7 @@ pub(crate) mod discover;
 pub(crate) mod extract;
 pub mod facts;
 pub(crate) mod host;
+pub(crate) mod index;
 pub mod lang;
 
 pub use api::*;

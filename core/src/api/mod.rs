@@ -1,1 +1,182 @@
+//! The API: the only public surface of the core. A `Session` is opened on a root through a `Host`;
+//! it builds the index lazily on the first index-backed request and answers requests with
+//! deterministic, bounded responses.
+//!
+//! Every front calls `Session::call(method, request_json)` (or the typed methods): the adapters
+//! translate JS values to JSON and back, nothing else. `METHODS` lists the requests by their JS
+//! names; both adapters export exactly this list.
 
+mod error;
+mod queries;
+mod types;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+pub use crate::discover::{DiscoveryOptions, SkippedFile};
+pub use crate::host::{EntryKind, Host, HostEntry};
+#[cfg(not(target_family = "wasm"))]
+pub use crate::host::StdHost;
+pub use error::Error;
+pub use types::*;
+
+use crate::discover::{self, content_problem, Rules};
+use crate::facts::FileFacts;
+use crate::index::{ConfigTexts, Index, IndexedFile};
+
+/// The requests every front offers, by their JS method names, in a fixed order.
+pub const METHODS: [&str; 13] = [
+    "orient",
+    "search",
+    "workspaceSymbols",
+    "getFile",
+    "getSymbol",
+    "goto",
+    "refs",
+    "callers",
+    "callees",
+    "deps",
+    "rdeps",
+    "path",
+    "status",
+];
+
+/// The package version of the core, reported by every front.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The languages the core parses.
+pub fn supported_languages() -> Vec<&'static str> {
+    crate::lang::Language::ALL.iter().map(|l| l.name()).collect()
+}
+
+/// A session on one root: the host, the discovery options and, once built, the index.
+pub struct Session {
+    host: Box<dyn Host>,
+    options: OpenOptions,
+    index: Option<Index>,
+    /// Facts by content hash, kept across rebuilds so unchanged files are never parsed twice.
+    facts_cache: HashMap<String, Arc<FileFacts>>,
+}
+
+impl Session {
+    /// Opens a session. Options are validated now (a bad pattern is an error here, not later).
+    pub fn open(host: Box<dyn Host>, options: OpenOptions) -> Result<Session, Error> {
+        Rules::new(&options.discovery)?;
+        Ok(Session { host, options, index: None, facts_cache: HashMap::new() })
+    }
+
+    /// Opens a session from JSON options (`{ include, ignore, noGitignore, maxFileBytes }`).
+    pub fn open_json(host: Box<dyn Host>, options: serde_json::Value) -> Result<Session, Error> {
+        let options = if options.is_null() { OpenOptions::default() } else { decode(options)? };
+        Session::open(host, options)
+    }
+
+    /// Answers a request given as JSON by its method name (one of `METHODS`).
+    pub fn call(&mut self, method: &str, request: serde_json::Value) -> Result<serde_json::Value, Error> {
+        let request = if request.is_null() { serde_json::Value::Object(Default::default()) } else { request };
+        match method {
+            "orient" => encode(self.orient(decode(request)?)),
+            "search" => encode(self.search(decode(request)?)),
+            "workspaceSymbols" => encode(self.workspace_symbols(decode(request)?)),
+            "getFile" => encode(self.get_file(decode(request)?)),
+            "getSymbol" => encode(self.get_symbol(decode(request)?)),
+            "goto" => encode(self.goto(decode(request)?)),
+            "refs" => encode(self.refs(decode(request)?)),
+            "callers" => encode(self.callers(decode(request)?)),
+            "callees" => encode(self.callees(decode(request)?)),
+            "deps" => encode(self.deps(decode(request)?)),
+            "rdeps" => encode(self.rdeps(decode(request)?)),
+            "path" => encode(self.path(decode(request)?)),
+            "status" => encode(self.status(decode(request)?)),
+            other => Err(Error::InvalidArgument(format!("unknown method `{other}`; expected one of: {}", METHODS.join(", ")))),
+        }
+    }
+
+    /// Drops the index; the next index-backed request rebuilds it (parsing only changed content).
+    pub fn invalidate(&mut self) {
+        self.index = None;
+    }
+
+    /// The index, built on first use.
+    fn index(&mut self) -> Result<&Index, Error> {
+        if self.index.is_none() {
+            let index = self.build()?;
+            self.index = Some(index);
+        }
+        Ok(self.index.as_ref().expect("built above"))
+    }
+
+    fn build(&mut self) -> Result<Index, Error> {
+        let rules = Rules::new(&self.options.discovery)?;
+        let walk = discover::walk(self.host.as_ref(), &rules)?;
+        let paths: Vec<String> = walk.candidates.iter().map(|c| c.path.clone()).collect();
+        let contents = self.host.read_files(&paths);
+        let mut skipped = walk.skipped;
+        let mut work = Vec::with_capacity(paths.len());
+        for (candidate, content) in walk.candidates.into_iter().zip(contents) {
+            match content {
+                Err(e) => skipped.push(SkippedFile { path: candidate.path, reason: format!("unreadable: {e}") }),
+                Ok(bytes) if bytes.len() as u64 > rules.max_file_bytes => {
+                    let reason = format!("larger than the size cap ({} > {} bytes)", bytes.len(), rules.max_file_bytes);
+                    skipped.push(SkippedFile { path: candidate.path, reason });
+                }
+                Ok(bytes) => match content_problem(&bytes) {
+                    Some(reason) => skipped.push(SkippedFile { path: candidate.path, reason }),
+                    None => {
+                        let hash = blake3::hash(&bytes).to_hex().to_string();
+                        let cached = self.facts_cache.get(&format!("{}:{hash}", candidate.language.name())).cloned();
+                        work.push((candidate, bytes, hash, cached));
+                    }
+                },
+            }
+        }
+        let files: Vec<IndexedFile> = map_maybe_parallel(work, |(candidate, bytes, hash, cached)| {
+            let text = std::str::from_utf8(&bytes).expect("validated as UTF-8 above");
+            let facts = cached.unwrap_or_else(|| Arc::new(crate::extract::extract(candidate.language, text)));
+            IndexedFile {
+                path: candidate.path,
+                language: candidate.language,
+                hash,
+                size: bytes.len() as u64,
+                mtime_ms: candidate.mtime_ms,
+                lines: text.split('\n').count() as u32,
+                facts,
+                sym_base: 0,
+            }
+        });
+        self.facts_cache = files.iter().map(|f| (format!("{}:{}", f.language.name(), f.hash), f.facts.clone())).collect();
+        let mut configs = ConfigTexts::new();
+        for path in walk.config_files {
+            if let Ok(bytes) = self.host.read_file(&path) {
+                if bytes.len() <= 1024 * 1024 {
+                    configs.insert(path, String::from_utf8_lossy(&bytes).into_owned());
+                }
+            }
+        }
+        skipped.sort();
+        Ok(Index::build(files, skipped, walk.other_files, &configs))
+    }
+}
+
+#[cfg(feature = "parallel")]
+fn map_maybe_parallel<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
+    use rayon::prelude::*;
+    items.into_par_iter().map(f).collect()
+}
+
+#[cfg(not(feature = "parallel"))]
+fn map_maybe_parallel<T, R>(items: Vec<T>, f: impl Fn(T) -> R) -> Vec<R> {
+    items.into_iter().map(f).collect()
+}
+
+/// Decodes a JSON request; serde's message names the offending field.
+pub fn decode<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, Error> {
+    serde_json::from_value(value).map_err(|e| Error::InvalidArgument(format!("invalid request: {e}")))
+}
+
+fn encode<T: Serialize>(value: Result<T, Error>) -> Result<serde_json::Value, Error> {
+    value.and_then(|v| serde_json::to_value(v).map_err(|e| Error::Io(format!("cannot encode the response: {e}"))))
+}

@@ -640,7 +640,7 @@ fn macro_invocation(b: &mut Builder, node: Node, item_level: bool) {
         }
     }
     let Some(tt) = named_children(node).into_iter().find(|c| c.kind() == "token_tree") else { return };
-    let inner = b.text(tt).get(1..b.text(tt).len().saturating_sub(1)).unwrap_or("").trim_start();
+    let inner = skip_comments(b.text(tt).get(1..b.text(tt).len().saturating_sub(1)).unwrap_or(""));
     if item_level && ITEM_STARTS.iter().any(|k| inner.starts_with(k)) {
         if let Some(tree) = parse_range(b, tt) {
             items(b, tree.root_node());
@@ -648,6 +648,20 @@ fn macro_invocation(b: &mut Builder, node: Node, item_level: bool) {
         }
     }
     token_tree(b, tt);
+}
+
+/// The text after leading whitespace and comments (doc comments included).
+fn skip_comments(mut text: &str) -> &str {
+    loop {
+        text = text.trim_start();
+        if text.starts_with("//") {
+            text = text.find('\n').map_or("", |i| &text[i + 1..]);
+        } else if text.starts_with("/*") {
+            text = text.find("*/").map_or("", |i| &text[i + 2..]);
+        } else {
+            return text;
+        }
+    }
 }
 
 /// Parses the inside of a token tree as Rust items, keeping the file's byte and point coordinates.

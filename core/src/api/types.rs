@@ -1,0 +1,553 @@
+//! Request and response types: the single source of truth for every front. Requests are flat
+//! objects with camelCase fields; unknown fields are rejected; every limit has a default and a cap
+//! (the `*_DEFAULT`/`*_CAP` constants). Responses are deterministic and say what they left out.
+
+use serde::{Deserialize, Serialize};
+
+use crate::discover::{DiscoveryOptions, SkippedFile};
+
+#[cfg(feature = "schema")]
+use schemars::JsonSchema;
+
+/// Applies a limit's default and cap.
+pub(crate) fn bounded(value: Option<u32>, default: u32, cap: u32, field: &str) -> Result<usize, super::Error> {
+    match value {
+        None => Ok(default as usize),
+        Some(0) => Err(super::Error::InvalidArgument(format!("`{field}` must be at least 1"))),
+        Some(v) if v > cap => Err(super::Error::InvalidArgument(format!("`{field}` is at most {cap} (got {v})"))),
+        Some(v) => Ok(v as usize),
+    }
+}
+
+/// How to open a session on a root. The root itself is given to the adapter (it owns the host).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct OpenOptions {
+    #[serde(flatten)]
+    pub discovery: DiscoveryOptions,
+}
+
+/// How fresh an answer is relative to the files on disk.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct Freshness {
+    /// `fresh`, `refreshed` (changes were picked up before answering) or `stale`.
+    pub state: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changed_file_count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub omitted_changed_file_count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changed_files: Option<Vec<String>>,
+}
+
+impl Freshness {
+    pub fn fresh() -> Freshness {
+        Freshness { state: "fresh".into(), changed_file_count: None, omitted_changed_file_count: None, changed_files: None }
+    }
+}
+
+/// A declaration as every answer shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct SymbolInfo {
+    /// Portable handle: `path::Container::name`, stable across processes and engines.
+    pub handle: String,
+    pub name: String,
+    pub kind: String,
+    pub language: String,
+    pub path: String,
+    /// Position of the name (1-based line, 1-based column in Unicode characters).
+    pub line: u32,
+    pub column: u32,
+    /// The declaration's whole range.
+    pub start_line: u32,
+    pub end_line: u32,
+    pub exported: bool,
+    /// Handle of the enclosing declaration.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    pub signature: String,
+}
+
+/// A position in a file.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct Site {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+// ---------------------------------------------------------------------------------------------
+// orient
+
+pub const ORIENT_LIMIT_DEFAULT: u32 = 10;
+pub const ORIENT_LIMIT_CAP: u32 = 50;
+
+/// Compact first-turn map of the repository.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct OrientRequest {
+    /// Entries per list (default 10, cap 50).
+    pub limit: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct LanguageSummary {
+    pub language: String,
+    pub files: u64,
+    pub lines: u64,
+    pub bytes: u64,
+    pub symbols: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct DirSummary {
+    /// A top-level directory (or `.` for files at the root).
+    pub dir: String,
+    pub files: u64,
+    pub languages: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct FileRank {
+    pub path: String,
+    /// How many files import this one.
+    pub dependents: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct ResolutionStats {
+    pub resolved_references: u64,
+    pub unresolved_references: u64,
+    pub import_edges: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct OrientResponse {
+    pub files: u64,
+    pub symbols: u64,
+    pub languages: Vec<LanguageSummary>,
+    pub layout: Vec<DirSummary>,
+    /// Files that start programs or expose a package (main/index/lib files, `__main__`, Cargo roots).
+    pub entry_points: Vec<String>,
+    pub most_depended_on: Vec<FileRank>,
+    pub resolution: ResolutionStats,
+    pub skipped_file_count: u64,
+    pub skipped_sample: Vec<SkippedFile>,
+    /// Files of other kinds (not parsed) under the root.
+    pub other_files: u64,
+    pub omitted: Omitted,
+    pub freshness: Freshness,
+}
+
+/// What an answer left out, by list.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct Omitted {
+    /// Entries cut by `limit`, per list name.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub by_limit: std::collections::BTreeMap<String, u64>,
+    /// Other omissions with a count (unresolved call sites, namespace imports, …).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub other: std::collections::BTreeMap<String, u64>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// search
+
+pub const SEARCH_LIMIT_DEFAULT: u32 = 20;
+pub const SEARCH_LIMIT_CAP: u32 = 100;
+
+/// Ranked search over paths and symbols.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct SearchRequest {
+    pub query: String,
+    /// Maximum hits (default 20, cap 100).
+    pub limit: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct SearchHit {
+    /// `symbol` or `file`.
+    pub kind: String,
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<SymbolInfo>,
+    pub score: f64,
+    /// What matched: `name`, `qualifiedName`, `path`, `token:<t>`, …
+    pub matched: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct SearchResponse {
+    pub query: String,
+    pub hits: Vec<SearchHit>,
+    pub total: u64,
+    pub omitted: Omitted,
+    pub freshness: Freshness,
+}
+
+// ---------------------------------------------------------------------------------------------
+// workspace_symbols
+
+pub const SYMBOLS_LIMIT_DEFAULT: u32 = 50;
+pub const SYMBOLS_LIMIT_CAP: u32 = 500;
+
+/// Symbol-identity lookup with composable filters.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct WorkspaceSymbolsRequest {
+    /// A name, qualified name (`Circle::area`) or handle (`src/geo.rs::Circle::area`).
+    pub query: String,
+    /// Only these kinds (`class`, `function`, `method`, …).
+    pub kinds: Vec<String>,
+    pub exported_only: bool,
+    /// Also return import aliases that resolve to a concrete declaration.
+    pub include_imports: bool,
+    /// Glob over root-relative paths.
+    pub file_glob: Option<String>,
+    /// Maximum symbols (default 50, cap 500).
+    pub limit: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct SymbolMatch {
+    #[serde(flatten)]
+    pub symbol: SymbolInfo,
+    /// `handle`, `qualifiedName`, `name`, `nameIgnoreCase`, `prefix`, `token`, `substring`.
+    pub matched: String,
+    /// For an import alias: the declaration it binds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub import_of: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct WorkspaceSymbolsResponse {
+    pub query: String,
+    pub symbols: Vec<SymbolMatch>,
+    pub total: u64,
+    pub omitted: Omitted,
+    pub freshness: Freshness,
+}
+
+// ---------------------------------------------------------------------------------------------
+// get_file
+
+pub const FILE_LIMIT_DEFAULT: u32 = 2000;
+pub const FILE_LIMIT_CAP: u32 = 10_000;
+pub const FILE_MAX_BYTES_DEFAULT: u32 = 80_000;
+pub const FILE_MAX_BYTES_CAP: u32 = 500_000;
+/// Files larger than this are never read.
+pub const FILE_INPUT_CAP: u64 = 16 * 1024 * 1024;
+
+/// A bounded read of a project file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct GetFileRequest {
+    /// Root-relative path.
+    pub file: String,
+    /// 1-based first line (default 1).
+    pub offset: Option<u32>,
+    /// Maximum lines (default 2000, cap 10000).
+    pub limit: Option<u32>,
+    /// Maximum bytes of raw page text including line separators (default 80000, cap 500000).
+    pub max_bytes: Option<u32>,
+    /// Add direct graph context (imports, users, symbols) from the index.
+    pub include_graph_context: bool,
+    /// Return raw content of recognised sensitive files.
+    pub allow_sensitive: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct PageInfo {
+    pub next_offset: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct SymbolBrief {
+    pub name: String,
+    pub kind: String,
+    pub line: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct GraphContext {
+    /// Files that import this one (sorted, at most 100).
+    pub used_by: Vec<String>,
+    /// Files this one imports.
+    pub imports: Vec<String>,
+    pub symbols: Vec<SymbolBrief>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct SensitiveInfo {
+    /// `environment`, `private-key`, `credentials`.
+    pub kind: String,
+    pub redacted: bool,
+    pub allow_sensitive_required: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct GetFileResponse {
+    pub schema_version: u32,
+    pub file: String,
+    pub offset: u32,
+    pub limit: u32,
+    /// Lines in the whole file; a final newline counts as a last, empty line.
+    pub total_lines: u32,
+    /// `N<TAB>line` rows joined by `\n`.
+    pub content: String,
+    pub line_format: String,
+    /// The same lines, unnumbered.
+    pub text: String,
+    /// The byte bound cut the last selected line.
+    pub truncated: bool,
+    pub freshness: Freshness,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page: Option<PageInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graph_context: Option<GraphContext>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sensitive: Option<SensitiveInfo>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// get_symbol, goto
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct GetSymbolRequest {
+    pub handle: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct GetSymbolResponse {
+    pub symbol: SymbolInfo,
+    /// Direct members (methods, fields, nested declarations).
+    pub members: Vec<SymbolInfo>,
+    pub reference_count: u64,
+    pub caller_count: u64,
+    pub supertypes: Vec<String>,
+    pub subtypes: Vec<String>,
+    pub freshness: Freshness,
+}
+
+/// Definition lookup by file position.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct GotoRequest {
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column in Unicode characters (default 1: the first name on the line).
+    pub column: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct GotoResponse {
+    /// The name at the position.
+    pub name: String,
+    pub definitions: Vec<SymbolInfo>,
+    pub freshness: Freshness,
+}
+
+// ---------------------------------------------------------------------------------------------
+// refs
+
+pub const REFS_LIMIT_DEFAULT: u32 = 200;
+pub const REFS_LIMIT_CAP: u32 = 2000;
+
+/// References by handle or by file position (exactly one of the two).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct RefsRequest {
+    pub handle: Option<String>,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    /// Maximum sites (default 200, cap 2000).
+    pub limit: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct ReferenceSite {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    /// `call`, `import` or `reference`.
+    pub kind: String,
+    /// Handle of the enclosing declaration; absent for file-level code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enclosing: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct RefsResponse {
+    pub symbol: SymbolInfo,
+    pub refs: Vec<ReferenceSite>,
+    pub total: u64,
+    pub omitted: Omitted,
+    pub freshness: Freshness,
+}
+
+// ---------------------------------------------------------------------------------------------
+// callers / callees
+
+pub const CALLS_DEPTH_DEFAULT: u32 = 1;
+pub const CALLS_DEPTH_CAP: u32 = 5;
+pub const CALLS_LIMIT_DEFAULT: u32 = 100;
+pub const CALLS_LIMIT_CAP: u32 = 500;
+
+/// Callers or callees of a symbol, grouped by the related symbol with exact call sites.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct CallsRequest {
+    pub handle: String,
+    /// Levels of the call hierarchy (default 1, cap 5).
+    pub depth: Option<u32>,
+    /// Maximum related symbols (default 100, cap 500).
+    pub limit: Option<u32>,
+    /// Accepted for compatibility; guessed dynamic dispatch is never returned.
+    pub include_heuristic: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct CallGroup {
+    /// Handle of the calling (or called) symbol; for file-level code, the file path.
+    pub handle: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<SymbolInfo>,
+    /// 1 for direct callers/callees.
+    pub depth: u32,
+    pub callsites: Vec<Site>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct CallsResponse {
+    pub symbol: SymbolInfo,
+    pub groups: Vec<CallGroup>,
+    pub total: u64,
+    pub omitted: Omitted,
+    pub freshness: Freshness,
+}
+
+// ---------------------------------------------------------------------------------------------
+// deps / rdeps / path
+
+pub const DEPS_LIMIT_DEFAULT: u32 = 100;
+pub const DEPS_LIMIT_CAP: u32 = 1000;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct DepsRequest {
+    pub file: String,
+    /// Maximum files (default 100, cap 1000).
+    pub limit: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct DepsResponse {
+    pub file: String,
+    pub files: Vec<String>,
+    pub total: u64,
+    pub omitted: Omitted,
+    pub freshness: Freshness,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct PathRequest {
+    pub from: String,
+    pub to: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct PathResponse {
+    pub from: String,
+    pub to: String,
+    /// A shortest chain of imports from `from` to `to` (both included); absent when none exists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<String>>,
+    pub freshness: Freshness,
+}
+
+// ---------------------------------------------------------------------------------------------
+// status
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct StatusRequest {}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct StatusResponse {
+    pub indexed: bool,
+    pub files: u64,
+    pub languages: Vec<LanguageSummary>,
+    pub skipped: Vec<SkippedFile>,
+    pub freshness: Freshness,
+}

@@ -1,0 +1,165 @@
+//! The index: every discovered file with its facts, a global symbol table with portable handles, and
+//! the resolved graph (reference sites, call edges, file dependencies, type relations). Built from
+//! the facts of all files in one pass of `resolve`; queried by `api`.
+
+mod modules;
+mod resolve;
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+use crate::discover::SkippedFile;
+use crate::facts::{FileFacts, Pos, Symbol, TypeRelKind};
+use crate::lang::Language;
+
+pub(crate) type FileId = u32;
+pub(crate) type SymId = u32;
+
+/// One indexed file.
+pub(crate) struct IndexedFile {
+    pub path: String,
+    pub language: Language,
+    /// blake3 of the content, hex.
+    pub hash: String,
+    pub size: u64,
+    pub mtime_ms: f64,
+    pub lines: u32,
+    pub facts: Arc<FileFacts>,
+    /// Global id of this file's first symbol.
+    pub sym_base: SymId,
+}
+
+/// A resolved use of a symbol.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct RefSite {
+    pub target: SymId,
+    pub file: FileId,
+    pub pos: Pos,
+    /// Length of the name at `pos`, in characters (the written name: an alias's uses are the alias).
+    pub len: u32,
+    /// The innermost enclosing symbol (global id); `None` for file-level code.
+    pub enclosing: Option<SymId>,
+    pub call: bool,
+    /// The site is a name in an import or re-export statement.
+    pub import: bool,
+}
+
+/// An import alias bound to a concrete declaration (`import { a as b }`, `use x::Y`).
+#[derive(Clone, Debug)]
+pub(crate) struct ImportBinding {
+    pub file: FileId,
+    pub alias: String,
+    pub pos: Pos,
+    pub target: SymId,
+}
+
+/// The resolved graph.
+#[derive(Default)]
+pub(crate) struct Graph {
+    /// Sorted by (target, file, pos).
+    pub refs: Vec<RefSite>,
+    /// Indices into `refs`, grouped by the enclosing symbol (for callees).
+    pub refs_by_enclosing: HashMap<SymId, Vec<u32>>,
+    /// Indices into `refs`, per file (for goto), in position order.
+    pub refs_by_file: Vec<Vec<u32>>,
+    /// Rust impl members and Go methods, by the type they belong to.
+    pub impl_members: HashMap<SymId, Vec<SymId>>,
+    pub deps: Vec<BTreeSet<FileId>>,
+    pub rdeps: Vec<BTreeSet<FileId>>,
+    /// (subtype, kind, supertype).
+    pub supertypes: Vec<(SymId, TypeRelKind, SymId)>,
+    pub import_bindings: Vec<ImportBinding>,
+    /// Import aliases that bind a namespace/glob or could not be resolved to a declaration.
+    pub unbound_imports: u64,
+    /// Call sites whose callee could not be proven, by the callee's last name.
+    pub unresolved_calls: HashMap<String, u32>,
+    pub unresolved_refs: u64,
+    pub resolved_refs: u64,
+}
+
+pub(crate) struct Index {
+    pub files: Vec<IndexedFile>,
+    pub by_path: HashMap<String, FileId>,
+    pub skipped: Vec<SkippedFile>,
+    pub other_files: u64,
+    /// Global symbol id → (file, local index).
+    pub syms: Vec<(FileId, u32)>,
+    pub handles: Vec<String>,
+    pub by_handle: HashMap<String, SymId>,
+    pub graph: Graph,
+}
+
+/// What the resolver needs besides the facts: the text of config files (tsconfig, go.mod, Cargo.toml).
+pub(crate) type ConfigTexts = HashMap<String, String>;
+
+impl Index {
+    pub fn build(files: Vec<IndexedFile>, skipped: Vec<SkippedFile>, other_files: u64, configs: &ConfigTexts) -> Index {
+        let mut files = files;
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        let mut syms = Vec::new();
+        for (fid, f) in files.iter_mut().enumerate() {
+            f.sym_base = syms.len() as SymId;
+            for local in 0..f.facts.symbols.len() {
+                syms.push((fid as FileId, local as u32));
+            }
+        }
+        let by_path = files.iter().enumerate().map(|(i, f)| (f.path.clone(), i as FileId)).collect();
+        let mut index = Index { files, by_path, skipped, other_files, syms, handles: Vec::new(), by_handle: HashMap::new(), graph: Graph::default() };
+        index.assign_handles();
+        index.graph = resolve::resolve(&index, configs);
+        index
+    }
+
+    pub fn symbol(&self, id: SymId) -> &Symbol {
+        let (file, local) = self.syms[id as usize];
+        &self.files[file as usize].facts.symbols[local as usize]
+    }
+
+    pub fn file_of(&self, id: SymId) -> FileId {
+        self.syms[id as usize].0
+    }
+
+    pub fn global(&self, file: FileId, local: u32) -> SymId {
+        self.files[file as usize].sym_base + local
+    }
+
+    /// `Container::name` within the file: enclosing classes, traits, inline modules and functions,
+    /// with Rust impl members and Go methods under their type's name.
+    pub fn qualified_name(&self, id: SymId) -> String {
+        let (file, local) = self.syms[id as usize];
+        let symbols = &self.files[file as usize].facts.symbols;
+        let mut parts = vec![symbols[local as usize].name.clone()];
+        let mut cur = Some(local);
+        while let Some(c) = cur {
+            let sym = &symbols[c as usize];
+            if let Some(ty) = sym.impl_of.as_ref().and_then(|p| p.last()) {
+                parts.push(ty.clone());
+            }
+            cur = sym.container;
+            if let Some(parent) = cur {
+                parts.push(symbols[parent as usize].name.clone());
+            }
+        }
+        parts.reverse();
+        parts.join("::")
+    }
+
+    fn assign_handles(&mut self) {
+        let mut seen: HashMap<String, u32> = HashMap::new();
+        self.handles = Vec::with_capacity(self.syms.len());
+        for id in 0..self.syms.len() as SymId {
+            let base = format!("{}::{}", self.files[self.file_of(id) as usize].path, self.qualified_name(id));
+            let n = seen.entry(base.clone()).or_insert(0);
+            *n += 1;
+            // Overloads and same-named items in one file stay addressable: the second is `#2`.
+            let handle = if *n == 1 { base } else { format!("{base}#{n}") };
+            self.by_handle.insert(handle.clone(), id);
+            self.handles.push(handle);
+        }
+    }
+}
+
+/// Normalises a root-relative path (`a/./b/../c` → `a/c`); `None` when it climbs out of the root.
+pub(crate) fn normalize_path(path: &str) -> Option<String> {
+    modules::normalize(path)
+}

@@ -1,0 +1,472 @@
+//! Module resolution per language: which file (or package) a module specifier names.
+//! - JS/TS: relative paths with extension and index probing, tsconfig/jsconfig `baseUrl` and `paths`
+//!   (JSONC, following relative `extends`).
+//! - Python: package roots found from `__init__.py` chains, absolute and relative module names.
+//! - Rust: crates from `Cargo.toml`, the module tree from `mod` declarations (`x.rs`, `x/mod.rs`,
+//!   `#[path]`), inline modules.
+//! - Go: the module path from `go.mod`, packages as directories.
+//! - Java: packages from `package` declarations.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::{ConfigTexts, FileId, IndexedFile, SymId};
+use crate::facts::SymbolKind;
+use crate::lang::Language;
+
+fn dir_of(path: &str) -> &str {
+    path.rfind('/').map_or("", |i| &path[..i])
+}
+
+fn join(dir: &str, rel: &str) -> String {
+    if dir.is_empty() {
+        rel.to_string()
+    } else {
+        format!("{dir}/{rel}")
+    }
+}
+
+/// Normalises `a/./b/../c` → `a/c`; None when it climbs above the root.
+pub(crate) fn normalize(path: &str) -> Option<String> {
+    let mut out: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                out.pop()?;
+            }
+            p => out.push(p),
+        }
+    }
+    Some(out.join("/"))
+}
+
+/// A tsconfig's resolution settings, paths made root-relative.
+#[derive(Clone, Debug, Default)]
+struct TsConfig {
+    base_url: Option<String>,
+    /// (pattern, targets), targets relative to the root.
+    paths: Vec<(String, Vec<String>)>,
+}
+
+pub(crate) struct JsModules {
+    /// Directory of each tsconfig/jsconfig → its settings.
+    configs: BTreeMap<String, TsConfig>,
+}
+
+const JS_EXTENSIONS: [&str; 9] = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
+
+impl JsModules {
+    pub fn new(configs: &ConfigTexts) -> JsModules {
+        let mut out = BTreeMap::new();
+        for path in configs.keys() {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            if name == "tsconfig.json" || name == "jsconfig.json" {
+                let dir = dir_of(path).to_string();
+                // tsconfig.json wins over jsconfig.json in the same directory.
+                if name == "jsconfig.json" && out.contains_key(&dir) {
+                    continue;
+                }
+                out.insert(dir, load_tsconfig(configs, path, 0));
+            }
+        }
+        JsModules { configs: out }
+    }
+
+    fn config_for(&self, file: &str) -> Option<&TsConfig> {
+        let mut dir = dir_of(file);
+        loop {
+            if let Some(c) = self.configs.get(dir) {
+                return Some(c);
+            }
+            if dir.is_empty() {
+                return None;
+            }
+            dir = dir_of(dir);
+        }
+    }
+
+    /// The file a specifier written in `from` names, if it is in the index.
+    pub fn resolve(&self, by_path: &HashMap<String, FileId>, from: &str, spec: &str) -> Option<FileId> {
+        if spec.starts_with("./") || spec.starts_with("../") || spec == "." || spec == ".." {
+            let base = normalize(&join(dir_of(from), spec))?;
+            return probe(by_path, &base);
+        }
+        let config = self.config_for(from)?;
+        for (pattern, targets) in &config.paths {
+            let captured = match pattern.split_once('*') {
+                Some((prefix, suffix)) => spec
+                    .strip_prefix(prefix)
+                    .and_then(|rest| rest.strip_suffix(suffix))
+                    .map(str::to_string),
+                None => (spec == pattern).then(String::new),
+            };
+            let Some(captured) = captured else { continue };
+            for target in targets {
+                let candidate = normalize(&target.replace('*', &captured))?;
+                if let Some(f) = probe(by_path, &candidate) {
+                    return Some(f);
+                }
+            }
+        }
+        let base = config.base_url.as_ref()?;
+        probe(by_path, &normalize(&join(base, spec))?)
+    }
+}
+
+fn probe(by_path: &HashMap<String, FileId>, base: &str) -> Option<FileId> {
+    if let Some(&f) = by_path.get(base) {
+        return Some(f);
+    }
+    // ESM TypeScript imports `./x.js` meaning `./x.ts`.
+    for (js, ts) in [(".js", [".ts", ".tsx"]), (".jsx", [".tsx", ".ts"]), (".mjs", [".mts", ".ts"]), (".cjs", [".cts", ".ts"])] {
+        if let Some(stem) = base.strip_suffix(js) {
+            for ext in ts {
+                if let Some(&f) = by_path.get(&format!("{stem}{ext}")) {
+                    return Some(f);
+                }
+            }
+        }
+    }
+    for ext in JS_EXTENSIONS {
+        if let Some(&f) = by_path.get(&format!("{base}{ext}")) {
+            return Some(f);
+        }
+    }
+    for ext in JS_EXTENSIONS {
+        if let Some(&f) = by_path.get(&join(base, &format!("index{ext}"))) {
+            return Some(f);
+        }
+    }
+    None
+}
+
+fn load_tsconfig(configs: &ConfigTexts, path: &str, depth: u32) -> TsConfig {
+    let Some(text) = configs.get(path) else { return TsConfig::default() };
+    let Ok(value) = json5::from_str::<serde_json::Value>(text) else { return TsConfig::default() };
+    let dir = dir_of(path);
+    let mut config = match value.get("extends").and_then(|e| e.as_str()) {
+        Some(ext) if depth < 8 && (ext.starts_with("./") || ext.starts_with("../")) => {
+            let target = normalize(&join(dir, ext)).unwrap_or_default();
+            let target = if target.ends_with(".json") { target } else { format!("{target}.json") };
+            load_tsconfig(configs, &target, depth + 1)
+        }
+        _ => TsConfig::default(),
+    };
+    let Some(opts) = value.get("compilerOptions") else { return config };
+    if let Some(base) = opts.get("baseUrl").and_then(|b| b.as_str()) {
+        config.base_url = normalize(&join(dir, base));
+    }
+    if let Some(paths) = opts.get("paths").and_then(|p| p.as_object()) {
+        // `paths` are relative to baseUrl when it is set, else to the tsconfig's directory.
+        let base = config.base_url.clone().unwrap_or_else(|| dir.to_string());
+        config.paths = paths
+            .iter()
+            .map(|(pattern, targets)| {
+                let targets = targets
+                    .as_array()
+                    .map(|a| a.iter().filter_map(|t| t.as_str()).map(|t| join(&base, t)).collect())
+                    .unwrap_or_default();
+                (pattern.clone(), targets)
+            })
+            .collect();
+        // The most specific pattern (longest prefix) is tried first, as TypeScript does.
+        config.paths.sort_by_key(|(p, _)| std::cmp::Reverse(p.split('*').next().map_or(0, str::len)));
+    }
+    config
+}
+
+/// Python modules by dotted name.
+pub(crate) struct PyModules {
+    pub by_name: HashMap<String, FileId>,
+    /// The dotted module name of each Python file.
+    pub name_of: HashMap<FileId, String>,
+}
+
+impl PyModules {
+    pub fn new(files: &[IndexedFile], by_path: &HashMap<String, FileId>) -> PyModules {
+        let mut by_name = HashMap::new();
+        let mut name_of = HashMap::new();
+        for (fid, f) in files.iter().enumerate() {
+            if f.language != Language::Python {
+                continue;
+            }
+            let fid = fid as FileId;
+            let stem = f.path.strip_suffix(".pyi").or_else(|| f.path.strip_suffix(".py")).unwrap_or(&f.path);
+            let mut parts: Vec<&str> = stem.split('/').collect();
+            let is_init = parts.last() == Some(&"__init__");
+            if is_init {
+                parts.pop();
+            }
+            // Climb while the parent directory is a package (has __init__.py): that finds the package
+            // root wherever the repository puts it (`src/`, `py/`, the root itself).
+            let mut start = parts.len() - 1;
+            if is_init {
+                start = parts.len();
+            }
+            let mut top = start;
+            while top > 0 {
+                let dir = parts[..top].join("/");
+                let init = join(&dir, "__init__.py");
+                if by_path.contains_key(&init) || by_path.contains_key(&join(&dir, "__init__.pyi")) {
+                    top -= 1;
+                } else {
+                    break;
+                }
+            }
+            let name = parts[top..].join(".");
+            if name.is_empty() {
+                continue;
+            }
+            name_of.insert(fid, name.clone());
+            by_name.entry(name).or_insert(fid);
+        }
+        PyModules { by_name, name_of }
+    }
+
+    /// The package a relative import in `file` starts from.
+    fn package_of(&self, files: &[IndexedFile], file: FileId) -> Option<String> {
+        let name = self.name_of.get(&file)?;
+        if files[file as usize].path.ends_with("__init__.py") || files[file as usize].path.ends_with("__init__.pyi") {
+            Some(name.clone())
+        } else {
+            Some(name.rsplit_once('.').map_or(String::new(), |(p, _)| p.to_string()))
+        }
+    }
+
+    /// The absolute dotted name of a module written in `file` (`..util.text` → `shop.util.text`).
+    pub fn absolute(&self, files: &[IndexedFile], file: FileId, spec: &str) -> Option<String> {
+        let dots = spec.chars().take_while(|&c| c == '.').count();
+        if dots == 0 {
+            return Some(spec.to_string());
+        }
+        let mut package = self.package_of(files, file)?;
+        for _ in 1..dots {
+            package = package.rsplit_once('.').map(|(p, _)| p.to_string()).or_else(|| (!package.is_empty()).then(String::new))?;
+        }
+        let rest = &spec[dots..];
+        Some(match (package.is_empty(), rest.is_empty()) {
+            (true, _) => rest.to_string(),
+            (false, true) => package,
+            (false, false) => format!("{package}.{rest}"),
+        })
+    }
+}
+
+/// Where a Rust file sits in its crate's module tree.
+#[derive(Clone, Debug)]
+pub(crate) struct RustFile {
+    pub crate_root: FileId,
+    /// The module that declared this file with `mod`: a file, or an inline module symbol.
+    pub parent: Option<RustOwner>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum RustOwner {
+    File(FileId),
+    Inline(SymId),
+}
+
+pub(crate) struct RustModules {
+    pub files: HashMap<FileId, RustFile>,
+    /// (module, child name) → the child module's file.
+    pub children: HashMap<(RustOwner, String), FileId>,
+    /// Crate names (with `-` as `_`) → crate root file.
+    pub crates: HashMap<String, FileId>,
+}
+
+impl RustModules {
+    pub fn new(index: &super::Index, configs: &ConfigTexts) -> RustModules {
+        let files = &index.files;
+        let by_path = &index.by_path;
+        let mut roots: Vec<(FileId, Option<String>)> = Vec::new();
+        for (path, text) in configs {
+            if !path.ends_with("Cargo.toml") {
+                continue;
+            }
+            let dir = dir_of(path);
+            let Ok(value) = text.parse::<toml::Table>() else { continue };
+            let package = value.get("package").and_then(|p| p.get("name")).and_then(|n| n.as_str());
+            let lib = value.get("lib");
+            let lib_name = lib.and_then(|l| l.get("name")).and_then(|n| n.as_str()).or(package).map(|n| n.replace('-', "_"));
+            let lib_path = lib.and_then(|l| l.get("path")).and_then(|p| p.as_str()).unwrap_or("src/lib.rs");
+            if let Some(&root) = normalize(&join(dir, lib_path)).and_then(|p| by_path.get(&p)) {
+                roots.push((root, lib_name.clone()));
+            }
+            // Binaries, tests, examples and benches are crate roots of their own that may use the lib.
+            for (fid, f) in files.iter().enumerate() {
+                if f.language != Language::Rust {
+                    continue;
+                }
+                let Some(rel) = f.path.strip_prefix(dir).map(|r| r.trim_start_matches('/')) else { continue };
+                if (!dir.is_empty() && !f.path.starts_with(&format!("{dir}/"))) || rel.contains("/src/") {
+                    continue;
+                }
+                let is_root = rel == "src/main.rs"
+                    || (rel.starts_with("src/bin/") && rel.matches('/').count() == 2)
+                    || ["tests/", "examples/", "benches/"].iter().any(|d| rel.starts_with(d) && rel.matches('/').count() == 1)
+                    || rel == "build.rs";
+                if is_root {
+                    roots.push((fid as FileId, None));
+                }
+            }
+        }
+        roots.sort();
+        roots.dedup();
+        let mut out = RustModules { files: HashMap::new(), children: HashMap::new(), crates: HashMap::new() };
+        for (root, name) in &roots {
+            if let Some(name) = name {
+                out.crates.entry(name.clone()).or_insert(*root);
+            }
+        }
+        for (root, _) in roots {
+            if out.files.contains_key(&root) {
+                continue;
+            }
+            out.files.insert(root, RustFile { crate_root: root, parent: None });
+            let mut queue = vec![root];
+            while let Some(fid) = queue.pop() {
+                let f = &files[fid as usize];
+                let path = &f.path;
+                let name = path.rsplit('/').next().unwrap_or(path);
+                // mod.rs, lib.rs, main.rs and crate roots own their directory; `foo.rs` owns `foo/`.
+                let owns_dir = name == "mod.rs" || fid == root;
+                let module_dir = if owns_dir { dir_of(path).to_string() } else { path.trim_end_matches(".rs").to_string() };
+                for decl in &f.facts.mods {
+                    // Inline module nesting adds directories: `mod a { mod b; }` → a/b.rs.
+                    let mut inline_dirs = Vec::new();
+                    let mut scope = decl.scope;
+                    while let Some(s) = scope {
+                        let sym = &f.facts.symbols[s as usize];
+                        if sym.kind == SymbolKind::Module {
+                            inline_dirs.push(sym.name.clone());
+                        }
+                        scope = sym.container;
+                    }
+                    inline_dirs.reverse();
+                    let mut dir = module_dir.clone();
+                    for d in &inline_dirs {
+                        dir = join(&dir, d);
+                    }
+                    let candidates = match &decl.path_attr {
+                        Some(p) => vec![normalize(&join(if inline_dirs.is_empty() { dir_of(path) } else { &dir }, p)).unwrap_or_default()],
+                        None => vec![join(&dir, &format!("{}.rs", decl.name)), join(&dir, &format!("{}/mod.rs", decl.name))],
+                    };
+                    let Some(&child) = candidates.iter().find_map(|c| by_path.get(c)) else { continue };
+                    let owner = match decl.scope.and_then(|s| nearest_module(f, s)) {
+                        Some(local) => RustOwner::Inline(f.sym_base + local),
+                        None => RustOwner::File(fid),
+                    };
+                    out.children.insert((owner, decl.name.clone()), child);
+                    if let std::collections::hash_map::Entry::Vacant(e) = out.files.entry(child) {
+                        e.insert(RustFile { crate_root: root, parent: Some(owner) });
+                        queue.push(child);
+                    }
+                }
+            }
+        }
+        // Files no crate reaches are modules of their own (their `crate::` paths stay unresolved).
+        for (fid, f) in files.iter().enumerate() {
+            if f.language == Language::Rust {
+                out.files.entry(fid as FileId).or_insert(RustFile { crate_root: fid as FileId, parent: None });
+            }
+        }
+        out
+    }
+}
+
+/// The nearest enclosing inline module of a local symbol index (itself included).
+pub(crate) fn nearest_module(f: &IndexedFile, local: u32) -> Option<u32> {
+    let mut cur = Some(local);
+    while let Some(c) = cur {
+        let sym = &f.facts.symbols[c as usize];
+        if sym.kind == SymbolKind::Module {
+            return Some(c);
+        }
+        cur = sym.container;
+    }
+    None
+}
+
+/// Go modules and packages.
+pub(crate) struct GoModules {
+    /// (directory of go.mod, module path), longest directory first.
+    modules: Vec<(String, String)>,
+    /// Directory → its Go files (test files included; `non_test` filters them).
+    pub dirs: HashMap<String, Vec<FileId>>,
+}
+
+impl GoModules {
+    pub fn new(files: &[IndexedFile], configs: &ConfigTexts) -> GoModules {
+        let mut modules: Vec<(String, String)> = configs
+            .iter()
+            .filter(|(p, _)| p.ends_with("go.mod"))
+            .filter_map(|(p, text)| {
+                let module = text.lines().find_map(|l| l.trim().strip_prefix("module "))?.trim().trim_matches('"').to_string();
+                Some((dir_of(p).to_string(), module))
+            })
+            .collect();
+        modules.sort_by_key(|(d, _)| std::cmp::Reverse(d.len()));
+        let mut dirs: HashMap<String, Vec<FileId>> = HashMap::new();
+        for (fid, f) in files.iter().enumerate() {
+            if f.language == Language::Go {
+                dirs.entry(dir_of(&f.path).to_string()).or_default().push(fid as FileId);
+            }
+        }
+        GoModules { modules, dirs }
+    }
+
+    /// The directory an import path names, if it is inside one of the repository's Go modules.
+    pub fn resolve(&self, import: &str) -> Option<String> {
+        for (dir, module) in &self.modules {
+            let rest = if import == module {
+                Some("")
+            } else {
+                import.strip_prefix(module.as_str()).and_then(|r| r.strip_prefix('/'))
+            };
+            if let Some(rest) = rest {
+                let target = join(dir, rest);
+                let target = target.trim_end_matches('/').to_string();
+                if self.dirs.contains_key(&target) {
+                    return Some(target);
+                }
+            }
+        }
+        None
+    }
+
+    pub fn dir_of_file(path: &str) -> String {
+        dir_of(path).to_string()
+    }
+}
+
+/// Java packages → their files.
+pub(crate) struct JavaPackages {
+    pub files: HashMap<String, Vec<FileId>>,
+}
+
+impl JavaPackages {
+    pub fn new(files: &[IndexedFile]) -> JavaPackages {
+        let mut out: HashMap<String, Vec<FileId>> = HashMap::new();
+        for (fid, f) in files.iter().enumerate() {
+            if f.language == Language::Java {
+                out.entry(f.facts.package.clone().unwrap_or_default()).or_default().push(fid as FileId);
+            }
+        }
+        JavaPackages { files: out }
+    }
+
+    pub fn exists(&self, package: &str) -> bool {
+        self.files.contains_key(package) || self.files.keys().any(|k| k.starts_with(&format!("{package}.")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalize;
+
+    #[test]
+    fn normalize_paths() {
+        assert_eq!(normalize("a/./b/../c").as_deref(), Some("a/c"));
+        assert_eq!(normalize("../x"), None);
+    }
+}

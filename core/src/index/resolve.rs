@@ -1,0 +1,962 @@
+//! Resolution: the facts of all files → proven edges. A name is resolved through the scope of the
+//! file that writes it: locals (which shadow), `this`/`self`, enclosing declarations, imports (followed
+//! through re-exports and globs), the package, then the module tree. A chain `a.b.c` is resolved one
+//! segment at a time through module members and type members (inheritance included). Whatever cannot
+//! be proven this way is counted as unresolved; nothing is matched by name alone.
+
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use super::modules::{nearest_module, GoModules, JavaPackages, JsModules, PyModules, RustModules, RustOwner};
+use super::{ConfigTexts, FileId, Graph, ImportBinding, Index, RefSite, SymId};
+use crate::facts::{Import, ImportKind, LocalOrigin, SymbolKind, TypeRelKind};
+use crate::lang::Language;
+
+/// How deep chains of re-exports, globs, aliases and inheritance are followed.
+const MAX_HOPS: u32 = 12;
+/// A name never resolves to more than this many declarations (overloads); more is ambiguity.
+const MAX_TARGETS: usize = 8;
+
+/// What a name denotes while a chain is resolved.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Value {
+    /// A declaration named directly.
+    Sym(SymId),
+    /// A value whose type is the given type declaration.
+    Instance(SymId),
+    /// A file module.
+    File(FileId),
+    /// A Go package (directory).
+    GoPackage(String),
+    /// A Java package.
+    JavaPackage(String),
+}
+
+/// Owner of a symbol table: a file's top level or a symbol's body (class, impl type, inline module).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Owner {
+    File(FileId),
+    Sym(SymId),
+}
+
+struct Resolver<'a> {
+    index: &'a Index,
+    children: HashMap<(Owner, &'a str), Vec<SymId>>,
+    js: JsModules,
+    py: PyModules,
+    rust: RustModules,
+    go: GoModules,
+    java: JavaPackages,
+    supertypes: HashMap<SymId, Vec<(TypeRelKind, SymId)>>,
+    /// Memo of import items: (file, import index, item index) → values; an entry in progress is
+    /// empty, which breaks import cycles.
+    import_memo: RefCell<HashMap<(FileId, u32, u32), Vec<Value>>>,
+    module_memo: RefCell<HashMap<(FileId, u32), Vec<Value>>>,
+}
+
+pub(super) fn resolve(index: &Index, configs: &ConfigTexts) -> Graph {
+    let mut r = Resolver {
+        index,
+        children: HashMap::new(),
+        js: JsModules::new(configs),
+        py: PyModules::new(&index.files, &index.by_path),
+        rust: RustModules::new(index, configs),
+        go: GoModules::new(&index.files, configs),
+        java: JavaPackages::new(&index.files),
+        supertypes: HashMap::new(),
+        import_memo: RefCell::new(HashMap::new()),
+        module_memo: RefCell::new(HashMap::new()),
+    };
+    r.build_children();
+    let impl_members = r.attach_impl_members();
+    let relations = r.resolve_relations();
+    let mut graph = Graph { supertypes: relations, impl_members, ..Graph::default() };
+    r.resolve_refs(&mut graph);
+    r.resolve_deps(&mut graph);
+    graph
+}
+
+impl<'a> Resolver<'a> {
+    fn lang(&self, file: FileId) -> Language {
+        self.index.files[file as usize].language
+    }
+
+    fn build_children(&mut self) {
+        let index = self.index;
+        for (fid, f) in index.files.iter().enumerate() {
+            for (local, sym) in f.facts.symbols.iter().enumerate() {
+                if sym.impl_of.is_some() {
+                    continue;
+                }
+                // Java constructors are not members reachable by name: `Order` names the class.
+                let is_constructor = f.language == Language::Java
+                    && sym.kind == SymbolKind::Method
+                    && sym.container.is_some_and(|c| f.facts.symbols[c as usize].name == sym.name);
+                if is_constructor {
+                    continue;
+                }
+                let owner = match sym.container {
+                    Some(c) => Owner::Sym(f.sym_base + c),
+                    None => Owner::File(fid as FileId),
+                };
+                self.children.entry((owner, sym.name.as_str())).or_default().push(f.sym_base + local as u32);
+            }
+        }
+    }
+
+    /// Rust impl members and Go methods belong to the type their impl/receiver names.
+    fn attach_impl_members(&mut self) -> HashMap<SymId, Vec<SymId>> {
+        let index = self.index;
+        let mut attach = Vec::new();
+        for (fid, f) in index.files.iter().enumerate() {
+            for (local, sym) in f.facts.symbols.iter().enumerate() {
+                let Some(path) = &sym.impl_of else { continue };
+                let values = self.resolve_path(fid as FileId, sym.container, path);
+                for v in values {
+                    if let Value::Sym(t) = v {
+                        if index.symbol(t).kind.is_type() {
+                            attach.push((t, sym.name.as_str(), f.sym_base + local as u32));
+                        }
+                    }
+                }
+            }
+        }
+        let mut by_type: HashMap<SymId, Vec<SymId>> = HashMap::new();
+        for (t, name, member) in attach {
+            self.children.entry((Owner::Sym(t), name)).or_default().push(member);
+            by_type.entry(t).or_default().push(member);
+        }
+        by_type
+    }
+
+    fn resolve_relations(&mut self) -> Vec<(SymId, TypeRelKind, SymId)> {
+        let index = self.index;
+        let mut out = Vec::new();
+        for (fid, f) in index.files.iter().enumerate() {
+            let fid = fid as FileId;
+            for rel in &f.facts.relations {
+                let subjects: Vec<SymId> = match &rel.subject {
+                    Some(path) => self.types_of(self.resolve_path(fid, None, path)),
+                    None => vec![f.sym_base + rel.symbol],
+                };
+                let scope = match &rel.subject {
+                    Some(_) => None,
+                    None => f.facts.symbols.get(rel.symbol as usize).and_then(|s| s.container),
+                };
+                let targets = self.types_of(self.resolve_path(fid, scope, &rel.target));
+                for &s in &subjects {
+                    for &t in &targets {
+                        if s != t {
+                            out.push((s, rel.kind, t));
+                        }
+                    }
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        for &(s, k, t) in &out {
+            self.supertypes.entry(s).or_default().push((k, t));
+        }
+        out
+    }
+
+    fn types_of(&self, values: Vec<Value>) -> Vec<SymId> {
+        values
+            .into_iter()
+            .filter_map(|v| match v {
+                Value::Sym(s) if self.index.symbol(s).kind.is_type() => Some(s),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Resolves a path written in `file` at the scope of local symbol `scope`.
+    fn resolve_path(&self, file: FileId, scope: Option<u32>, path: &[String]) -> Vec<Value> {
+        let Some((head, rest)) = path.split_first() else { return Vec::new() };
+        let mut values = self.head(file, scope, head, 0).unwrap_or_default();
+        for seg in rest {
+            values = self.members_all(&values, seg, 0);
+            if values.is_empty() {
+                break;
+            }
+        }
+        values
+    }
+
+    fn members_all(&self, values: &[Value], name: &str, hops: u32) -> Vec<Value> {
+        let mut out = Vec::new();
+        for v in values {
+            for m in self.member(v, name, hops) {
+                if !out.contains(&m) {
+                    out.push(m);
+                }
+            }
+        }
+        out.truncate(MAX_TARGETS);
+        out
+    }
+
+    /// The chain of enclosing local symbols, innermost first.
+    fn scope_chain(&self, file: FileId, scope: Option<u32>) -> Vec<u32> {
+        let symbols = &self.index.files[file as usize].facts.symbols;
+        let mut out = Vec::new();
+        let mut cur = scope;
+        while let Some(c) = cur {
+            out.push(c);
+            cur = symbols[c as usize].container;
+        }
+        out
+    }
+
+    /// Resolves the first name of a chain. `None` means the name is a local of unknown type: it
+    /// shadows everything and resolves to nothing (not counted as a failure of resolution).
+    fn head(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32) -> Option<Vec<Value>> {
+        if hops > MAX_HOPS {
+            return Some(Vec::new());
+        }
+        let f = &self.index.files[file as usize];
+        let lang = f.language;
+        let chain = self.scope_chain(file, scope);
+
+        // Locals shadow everything else.
+        for &s in &chain {
+            if let Some(local) = f.facts.locals.iter().rev().find(|l| l.scope == Some(s) && l.name == name) {
+                let values = self.local_value(file, s, &local.origin, hops + 1);
+                return if values.is_empty() { None } else { Some(values) };
+            }
+        }
+
+        // Receivers and keywords.
+        match (lang, name) {
+            (Language::Rust, "self") => return Some(self.impl_type(file, &chain).into_iter().map(Value::Instance).collect()),
+            (Language::Rust, "Self") => return Some(self.impl_type(file, &chain).into_iter().map(Value::Sym).collect()),
+            (Language::Rust, "crate") => {
+                return Some(self.rust.files.get(&file).map(|r| Value::File(r.crate_root)).into_iter().collect())
+            }
+            (Language::Rust, "super") => return Some(self.rust_parent(file, &chain)),
+            (l, "this") if l.is_js_family() || l == Language::Java => {
+                return Some(self.enclosing_class(file, &chain).into_iter().map(Value::Instance).collect())
+            }
+            (Language::Python, "self" | "cls") => {
+                return Some(self.enclosing_class(file, &chain).into_iter().map(Value::Instance).collect())
+            }
+            (l, "super") if l.is_js_family() || l == Language::Java => {
+                let class = self.enclosing_class(file, &chain);
+                let supers = class
+                    .into_iter()
+                    .flat_map(|c| self.supertypes.get(&c).cloned().unwrap_or_default())
+                    .filter(|(k, _)| *k == TypeRelKind::Extends)
+                    .map(|(_, t)| Value::Instance(t))
+                    .collect();
+                return Some(supers);
+            }
+            _ => {}
+        }
+
+        // Enclosing declarations, innermost first.
+        for &s in &chain {
+            let sym_id = f.sym_base + s;
+            let sym = &f.facts.symbols[s as usize];
+            match lang {
+                Language::Java if sym.kind.is_type() => {
+                    let found = self.type_member(sym_id, name, hops + 1, &mut HashSet::new());
+                    if !found.is_empty() {
+                        return Some(found);
+                    }
+                }
+                Language::Rust if sym.kind == SymbolKind::Module => {
+                    // A Rust module sees its own items only, never the enclosing module's.
+                    let found = self.rust_module_member(RustOwner::Inline(sym_id), name, hops + 1);
+                    if !found.is_empty() {
+                        return Some(found);
+                    }
+                    return Some(self.rust_extern(name));
+                }
+                Language::Python if sym.kind == SymbolKind::Class => {}
+                _ => {
+                    let mut found: Vec<Value> =
+                        self.children.get(&(Owner::Sym(sym_id), name)).into_iter().flatten().map(|&c| Value::Sym(c)).collect();
+                    found.extend(self.scoped_imports(file, Some(s), name, hops));
+                    if !found.is_empty() {
+                        return Some(found);
+                    }
+                }
+            }
+        }
+
+        // The file and its package.
+        let found = match lang {
+            Language::Rust => {
+                let mut found = self.rust_module_member(RustOwner::File(file), name, hops + 1);
+                if found.is_empty() {
+                    found = self.rust_extern(name);
+                }
+                found
+            }
+            Language::Go => self.go_scope(file, name, hops),
+            Language::Java => self.java_scope(file, name, hops),
+            _ => {
+                let mut found: Vec<Value> =
+                    self.children.get(&(Owner::File(file), name)).into_iter().flatten().map(|&c| Value::Sym(c)).collect();
+                if found.is_empty() {
+                    found = self.scoped_imports(file, None, name, hops);
+                }
+                if found.is_empty() {
+                    found = self.globs(file, None, name, hops);
+                }
+                found
+            }
+        };
+        Some(found)
+    }
+
+    fn local_value(&self, file: FileId, scope: u32, origin: &LocalOrigin, hops: u32) -> Vec<Value> {
+        if hops > MAX_HOPS {
+            return Vec::new();
+        }
+        match origin {
+            LocalOrigin::Unknown => Vec::new(),
+            LocalOrigin::Declared(path) | LocalOrigin::Constructed(path) => {
+                self.instances(self.resolve_path(file, Some(scope), path))
+            }
+            LocalOrigin::CallResult(path) => {
+                let mut out = Vec::new();
+                for v in self.resolve_path(file, Some(scope), path) {
+                    let Value::Sym(s) = v else { continue };
+                    let sym = self.index.symbol(s);
+                    if sym.kind == SymbolKind::Class || (sym.kind.is_type() && self.lang(self.index.file_of(s)) == Language::Python) {
+                        // Calling a class constructs it (Python); TS/Java need `new`, Rust and Go have no such call.
+                        if self.lang(self.index.file_of(s)) == Language::Python {
+                            out.push(Value::Instance(s));
+                        }
+                    } else if sym.kind.is_callable() {
+                        out.extend(self.returned(s, hops + 1));
+                    }
+                }
+                out
+            }
+        }
+    }
+
+    /// The instance a function's declared return type denotes.
+    fn returned(&self, func: SymId, hops: u32) -> Vec<Value> {
+        let sym = self.index.symbol(func);
+        let Some(ret) = &sym.returns else { return Vec::new() };
+        let file = self.index.file_of(func);
+        let local = self.index.syms[func as usize].1;
+        let values = self.resolve_path_hops(file, Some(local), ret, hops);
+        self.instances(values)
+    }
+
+    fn resolve_path_hops(&self, file: FileId, scope: Option<u32>, path: &[String], hops: u32) -> Vec<Value> {
+        let Some((head, rest)) = path.split_first() else { return Vec::new() };
+        let mut values = self.head(file, scope, head, hops).unwrap_or_default();
+        for seg in rest {
+            values = self.members_all(&values, seg, hops);
+        }
+        values
+    }
+
+    fn instances(&self, values: Vec<Value>) -> Vec<Value> {
+        values
+            .into_iter()
+            .filter_map(|v| match v {
+                Value::Sym(s) if self.index.symbol(s).kind.is_type() => Some(Value::Instance(s)),
+                Value::Instance(s) => Some(Value::Instance(s)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The nearest enclosing class-like declaration.
+    fn enclosing_class(&self, file: FileId, chain: &[u32]) -> Option<SymId> {
+        let f = &self.index.files[file as usize];
+        chain.iter().find(|&&s| f.facts.symbols[s as usize].kind.is_type()).map(|&s| f.sym_base + s)
+    }
+
+    /// The type of the Rust impl block (or trait) around a scope.
+    fn impl_type(&self, file: FileId, chain: &[u32]) -> Vec<SymId> {
+        let f = &self.index.files[file as usize];
+        for &s in chain {
+            let sym = &f.facts.symbols[s as usize];
+            if let Some(path) = &sym.impl_of {
+                return self.types_of(self.resolve_path(file, sym.container, path));
+            }
+            if sym.kind == SymbolKind::Trait {
+                return vec![f.sym_base + s];
+            }
+        }
+        Vec::new()
+    }
+
+    /// Imports written in a given scope (`None`: file level) that bind `name`.
+    fn scoped_imports(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32) -> Vec<Value> {
+        let f = &self.index.files[file as usize];
+        let mut out = Vec::new();
+        for (i, imp) in f.facts.imports.iter().enumerate() {
+            if imp.scope != scope {
+                continue;
+            }
+            for (j, item) in imp.items.iter().enumerate() {
+                if item.alias == name {
+                    out.extend(self.import_item(file, i as u32, j as u32, hops + 1));
+                }
+            }
+        }
+        out
+    }
+
+    /// Names brought in by glob imports of a scope.
+    fn globs(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32) -> Vec<Value> {
+        if hops > MAX_HOPS {
+            return Vec::new();
+        }
+        let f = &self.index.files[file as usize];
+        let mut out = Vec::new();
+        for (i, imp) in f.facts.imports.iter().enumerate() {
+            if imp.kind != ImportKind::Glob || imp.scope != scope {
+                continue;
+            }
+            for module in self.import_module(file, i as u32, hops + 1) {
+                out.extend(self.member(&module, name, hops + 1));
+            }
+            if !out.is_empty() {
+                break;
+            }
+        }
+        out
+    }
+
+    /// The module(s) an import statement names.
+    fn import_module(&self, file: FileId, import: u32, hops: u32) -> Vec<Value> {
+        if let Some(v) = self.module_memo.borrow().get(&(file, import)) {
+            return v.clone();
+        }
+        self.module_memo.borrow_mut().insert((file, import), Vec::new());
+        let imp = &self.index.files[file as usize].facts.imports[import as usize];
+        let values = self.resolve_module(file, imp, hops);
+        self.module_memo.borrow_mut().insert((file, import), values.clone());
+        values
+    }
+
+    fn resolve_module(&self, file: FileId, imp: &Import, hops: u32) -> Vec<Value> {
+        let index = self.index;
+        let f = &index.files[file as usize];
+        match f.language {
+            l if l.is_js_family() => self.js.resolve(&index.by_path, &f.path, &imp.module).map(Value::File).into_iter().collect(),
+            Language::Python => {
+                let Some(abs) = self.py.absolute(&index.files, file, &imp.module) else { return Vec::new() };
+                self.py.by_name.get(&abs).map(|&m| Value::File(m)).into_iter().collect()
+            }
+            Language::Rust => {
+                if imp.module.is_empty() {
+                    return Vec::new();
+                }
+                let path: Vec<String> = imp.module.split("::").map(str::to_string).collect();
+                if path[0] == "self" {
+                    // `use self::x`: the module the `use` is written in.
+                    let current = match imp.scope.and_then(|s| nearest_module(f, s)) {
+                        Some(m) => Value::Sym(f.sym_base + m),
+                        None => Value::File(file),
+                    };
+                    let mut values = vec![current];
+                    for seg in &path[1..] {
+                        values = self.members_all(&values, seg, hops);
+                    }
+                    return values;
+                }
+                self.resolve_path_hops(file, imp.scope, &path, hops)
+            }
+            Language::Go => self.go.resolve(&imp.module).map(Value::GoPackage).into_iter().collect(),
+            Language::Java => {
+                if self.java.exists(&imp.module) {
+                    vec![Value::JavaPackage(imp.module.clone())]
+                } else {
+                    // `import static a.b.C.m;`: the module is a class.
+                    self.java_fqn(&imp.module, hops).into_iter().map(Value::Sym).collect()
+                }
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// What one imported name denotes.
+    fn import_item(&self, file: FileId, import: u32, item: u32, hops: u32) -> Vec<Value> {
+        if hops > MAX_HOPS {
+            return Vec::new();
+        }
+        if let Some(v) = self.import_memo.borrow().get(&(file, import, item)) {
+            return v.clone();
+        }
+        self.import_memo.borrow_mut().insert((file, import, item), Vec::new());
+        let values = self.compute_import_item(file, import, item, hops);
+        self.import_memo.borrow_mut().insert((file, import, item), values.clone());
+        values
+    }
+
+    fn compute_import_item(&self, file: FileId, import: u32, item: u32, hops: u32) -> Vec<Value> {
+        let f = &self.index.files[file as usize];
+        let imp = &f.facts.imports[import as usize];
+        let it = &imp.items[item as usize];
+        match imp.kind {
+            ImportKind::Namespace => {
+                if f.language == Language::Python && !it.name.is_empty() {
+                    // `import a.b.c` binds the top package `a`.
+                    return self.py.by_name.get(&it.name).map(|&m| Value::File(m)).into_iter().collect();
+                }
+                self.import_module(file, import, hops)
+            }
+            ImportKind::Default => self
+                .import_module(file, import, hops)
+                .iter()
+                .flat_map(|m| self.member(m, "default", hops + 1))
+                .collect(),
+            ImportKind::Named => {
+                let modules = self.import_module(file, import, hops);
+                let mut out = Vec::new();
+                for m in &modules {
+                    out.extend(self.member(m, &it.name, hops + 1));
+                }
+                if out.is_empty() && f.language == Language::Python {
+                    // `from pkg import sub` where `sub` is a module not re-exported by pkg's __init__.
+                    if let Some(abs) = self.py.absolute(&self.index.files, file, &imp.module) {
+                        if let Some(&m) = self.py.by_name.get(&format!("{abs}.{}", it.name)) {
+                            out.push(Value::File(m));
+                        }
+                    }
+                }
+                out.truncate(MAX_TARGETS);
+                out
+            }
+            ImportKind::Glob | ImportKind::SideEffect => Vec::new(),
+        }
+    }
+
+    /// A member of a module, package or type.
+    fn member(&self, v: &Value, name: &str, hops: u32) -> Vec<Value> {
+        if hops > MAX_HOPS {
+            return Vec::new();
+        }
+        match v {
+            Value::File(f) => self.file_member(*f, name, hops),
+            Value::GoPackage(dir) => {
+                let mut out = Vec::new();
+                for &f in self.go.dirs.get(dir).into_iter().flatten() {
+                    out.extend(self.children.get(&(Owner::File(f), name)).into_iter().flatten().map(|&s| Value::Sym(s)));
+                }
+                out
+            }
+            Value::JavaPackage(p) => {
+                let mut out: Vec<Value> = Vec::new();
+                for &f in self.java.files.get(p).into_iter().flatten() {
+                    out.extend(self.children.get(&(Owner::File(f), name)).into_iter().flatten().map(|&s| Value::Sym(s)));
+                }
+                if out.is_empty() {
+                    let sub = format!("{p}.{name}");
+                    if self.java.exists(&sub) {
+                        out.push(Value::JavaPackage(sub));
+                    }
+                }
+                out
+            }
+            Value::Sym(s) => {
+                let sym = self.index.symbol(*s);
+                if sym.kind.is_type() {
+                    self.type_member(*s, name, hops + 1, &mut HashSet::new())
+                } else if sym.kind == SymbolKind::Module {
+                    match self.lang(self.index.file_of(*s)) {
+                        Language::Rust => self.rust_module_member(RustOwner::Inline(*s), name, hops + 1),
+                        _ => self.children.get(&(Owner::Sym(*s), name)).into_iter().flatten().map(|&c| Value::Sym(c)).collect(),
+                    }
+                } else if matches!(sym.kind, SymbolKind::Field | SymbolKind::Variable | SymbolKind::Constant) {
+                    // A field or variable with a declared type continues as an instance of it.
+                    let file = self.index.file_of(*s);
+                    let local = self.index.syms[*s as usize].1;
+                    let ty = sym.returns.as_ref().map(|r| self.resolve_path_hops(file, sym.container.or(Some(local)), r, hops + 1));
+                    self.instances(ty.unwrap_or_default()).iter().flat_map(|i| self.member(i, name, hops + 1)).collect()
+                } else {
+                    Vec::new()
+                }
+            }
+            Value::Instance(t) => self.type_member(*t, name, hops + 1, &mut HashSet::new()),
+        }
+    }
+
+    /// Members of a type, then of its supertypes (nearest first).
+    fn type_member(&self, t: SymId, name: &str, hops: u32, seen: &mut HashSet<SymId>) -> Vec<Value> {
+        if hops > MAX_HOPS || !seen.insert(t) {
+            return Vec::new();
+        }
+        let own: Vec<Value> = self.children.get(&(Owner::Sym(t), name)).into_iter().flatten().map(|&s| Value::Sym(s)).collect();
+        if !own.is_empty() {
+            return own;
+        }
+        let mut out = Vec::new();
+        for &(_, sup) in self.supertypes.get(&t).into_iter().flatten() {
+            out.extend(self.type_member(sup, name, hops + 1, seen));
+        }
+        out
+    }
+
+    fn file_member(&self, file: FileId, name: &str, hops: u32) -> Vec<Value> {
+        let f = &self.index.files[file as usize];
+        match f.language {
+            Language::Rust => self.rust_module_member(RustOwner::File(file), name, hops),
+            Language::Python => {
+                let mut out: Vec<Value> =
+                    self.children.get(&(Owner::File(file), name)).into_iter().flatten().map(|&s| Value::Sym(s)).collect();
+                if out.is_empty() {
+                    out = self.scoped_imports(file, None, name, hops);
+                }
+                if out.is_empty() {
+                    if let Some(m) = self.py.name_of.get(&file).and_then(|n| self.py.by_name.get(&format!("{n}.{name}"))) {
+                        out.push(Value::File(*m));
+                    }
+                }
+                if out.is_empty() {
+                    out = self.globs(file, None, name, hops);
+                }
+                out
+            }
+            l if l.is_js_family() => {
+                if name == "default" {
+                    if let Some((local, sym)) = f.facts.symbols.iter().enumerate().find(|(_, s)| s.default_export) {
+                        let _ = sym;
+                        return vec![Value::Sym(f.sym_base + local as u32)];
+                    }
+                }
+                // `export { a as b }` lists.
+                let mut out = Vec::new();
+                for (local_name, exported) in &f.facts.export_names {
+                    if exported == name {
+                        out.extend(self.head(file, None, local_name, hops + 1).unwrap_or_default());
+                    }
+                }
+                if out.is_empty() && name != "default" {
+                    out.extend(
+                        self.children
+                            .get(&(Owner::File(file), name))
+                            .into_iter()
+                            .flatten()
+                            .filter(|&&s| self.index.symbol(s).exported)
+                            .map(|&s| Value::Sym(s)),
+                    );
+                }
+                if out.is_empty() {
+                    // Re-exports: `export { x } from`, `export * as ns from`, then `export * from`.
+                    for (i, imp) in f.facts.imports.iter().enumerate() {
+                        if !imp.reexport {
+                            continue;
+                        }
+                        for (j, item) in imp.items.iter().enumerate() {
+                            if item.alias == name {
+                                out.extend(self.import_item(file, i as u32, j as u32, hops + 1));
+                            }
+                        }
+                    }
+                }
+                if out.is_empty() && name != "default" {
+                    for (i, imp) in f.facts.imports.iter().enumerate() {
+                        if imp.reexport && imp.kind == ImportKind::Glob {
+                            for m in self.import_module(file, i as u32, hops + 1) {
+                                out.extend(self.member(&m, name, hops + 1));
+                            }
+                        }
+                    }
+                }
+                out
+            }
+            _ => self.children.get(&(Owner::File(file), name)).into_iter().flatten().map(|&s| Value::Sym(s)).collect(),
+        }
+    }
+
+    /// A name in a Rust module: its items, its `mod` children, its `use`s, then its globs.
+    fn rust_module_member(&self, owner: RustOwner, name: &str, hops: u32) -> Vec<Value> {
+        if hops > MAX_HOPS {
+            return Vec::new();
+        }
+        let (file, scope, table_owner) = match owner {
+            RustOwner::File(f) => (f, None, Owner::File(f)),
+            RustOwner::Inline(s) => (self.index.file_of(s), Some(self.index.syms[s as usize].1), Owner::Sym(s)),
+        };
+        let mut out: Vec<Value> = self
+            .children
+            .get(&(table_owner, name))
+            .into_iter()
+            .flatten()
+            .filter(|&&s| self.index.symbol(s).kind != SymbolKind::Macro)
+            .map(|&s| Value::Sym(s))
+            .collect();
+        if let Some(&child) = self.rust.children.get(&(owner, name.to_string())) {
+            out.push(Value::File(child));
+        }
+        if out.is_empty() {
+            out = self.scoped_imports(file, scope, name, hops);
+        }
+        if out.is_empty() {
+            out = self.globs(file, scope, name, hops);
+        }
+        out
+    }
+
+    fn rust_extern(&self, name: &str) -> Vec<Value> {
+        self.rust.crates.get(name).map(|&f| Value::File(f)).into_iter().collect()
+    }
+
+    /// `super` from a scope: the parent of the current module.
+    fn rust_parent(&self, file: FileId, chain: &[u32]) -> Vec<Value> {
+        let f = &self.index.files[file as usize];
+        let current = chain.first().and_then(|&s| nearest_module(f, s));
+        let parent = match current {
+            Some(m) => match f.facts.symbols[m as usize].container.and_then(|c| nearest_module(f, c)) {
+                Some(pm) => Some(RustOwner::Inline(f.sym_base + pm)),
+                None => Some(RustOwner::File(file)),
+            },
+            None => self.rust.files.get(&file).and_then(|r| r.parent),
+        };
+        match parent {
+            Some(RustOwner::File(p)) => vec![Value::File(p)],
+            Some(RustOwner::Inline(s)) => vec![Value::Sym(s)],
+            None => Vec::new(),
+        }
+    }
+
+    fn go_package_name(&self, dir: &str) -> Option<String> {
+        let files = self.go.dirs.get(dir)?;
+        files
+            .iter()
+            .map(|&f| &self.index.files[f as usize])
+            .filter(|f| !f.path.ends_with("_test.go"))
+            .find_map(|f| f.facts.package.clone())
+            .or_else(|| dir.rsplit('/').next().map(str::to_string))
+    }
+
+    fn go_scope(&self, file: FileId, name: &str, hops: u32) -> Vec<Value> {
+        let f = &self.index.files[file as usize];
+        for (i, imp) in f.facts.imports.iter().enumerate() {
+            if imp.kind != ImportKind::Namespace {
+                continue;
+            }
+            let alias = imp.items.first().map(|it| it.alias.as_str()).unwrap_or("");
+            let bound = if alias.is_empty() {
+                self.go.resolve(&imp.module).and_then(|d| self.go_package_name(&d)).unwrap_or_else(|| {
+                    imp.module.rsplit('/').next().unwrap_or("").to_string()
+                })
+            } else {
+                alias.to_string()
+            };
+            if bound == name {
+                return self.import_module(file, i as u32, hops + 1);
+            }
+        }
+        let dir = GoModules::dir_of_file(&f.path);
+        let package = f.facts.package.clone();
+        let mut out = Vec::new();
+        for &other in self.go.dirs.get(&dir).into_iter().flatten() {
+            if self.index.files[other as usize].facts.package != package {
+                continue;
+            }
+            out.extend(self.children.get(&(Owner::File(other), name)).into_iter().flatten().map(|&s| Value::Sym(s)));
+        }
+        if out.is_empty() {
+            out = self.globs(file, None, name, hops);
+        }
+        out
+    }
+
+    fn java_scope(&self, file: FileId, name: &str, hops: u32) -> Vec<Value> {
+        let f = &self.index.files[file as usize];
+        let mut out: Vec<Value> =
+            self.children.get(&(Owner::File(file), name)).into_iter().flatten().map(|&s| Value::Sym(s)).collect();
+        if out.is_empty() {
+            out = self.scoped_imports(file, None, name, hops);
+        }
+        if out.is_empty() {
+            let package = f.facts.package.clone().unwrap_or_default();
+            out = self.member(&Value::JavaPackage(package), name, hops + 1).into_iter().filter(|v| matches!(v, Value::Sym(_))).collect();
+        }
+        if out.is_empty() {
+            out = self.globs(file, None, name, hops);
+        }
+        if out.is_empty() && self.java.exists(name) {
+            // A fully qualified name: `com.example.X`.
+            out.push(Value::JavaPackage(name.to_string()));
+        }
+        out
+    }
+
+    fn java_fqn(&self, fqn: &str, hops: u32) -> Vec<SymId> {
+        let Some((package, class)) = fqn.rsplit_once('.') else { return Vec::new() };
+        if self.java.exists(package) {
+            return self.types_of(self.member(&Value::JavaPackage(package.to_string()), class, hops + 1));
+        }
+        // A nested class: `a.b.Outer.Inner`.
+        self.java_fqn(package, hops + 1)
+            .into_iter()
+            .flat_map(|outer| self.types_of(self.type_member(outer, class, hops + 1, &mut HashSet::new())))
+            .collect()
+    }
+
+    fn resolve_refs(&self, graph: &mut Graph) {
+        let index = self.index;
+        let mut refs = Vec::new();
+        for (fid, f) in index.files.iter().enumerate() {
+            let fid = fid as FileId;
+            for chain in &f.facts.refs {
+                let enclosing = chain.enclosing.map(|e| f.sym_base + e);
+                let last = chain.segments.len() - 1;
+                let callee_name = &chain.segments[last].0;
+                if chain.opaque_head {
+                    graph.unresolved_refs += 1;
+                    if chain.call {
+                        *graph.unresolved_calls.entry(callee_name.clone()).or_default() += 1;
+                    }
+                    continue;
+                }
+                let Some(mut values) = self.head(fid, chain.enclosing, &chain.segments[0].0, 0) else {
+                    // A local of unknown type: nothing to prove, and a call on it is unresolved.
+                    if chain.segments.len() > 1 || chain.call {
+                        graph.unresolved_refs += 1;
+                        if chain.call {
+                            *graph.unresolved_calls.entry(callee_name.clone()).or_default() += 1;
+                        }
+                    }
+                    continue;
+                };
+                let mut resolved_all = true;
+                for (i, (seg_name, pos)) in chain.segments.iter().enumerate() {
+                    let len = seg_name.chars().count() as u32;
+                    if i > 0 {
+                        values = self.members_all(&values, &chain.segments[i].0, 0);
+                    }
+                    if values.is_empty() {
+                        resolved_all = false;
+                        break;
+                    }
+                    let mut targets: Vec<SymId> = values.iter().filter_map(|v| if let Value::Sym(s) = v { Some(*s) } else { None }).collect();
+                    targets.sort_unstable();
+                    targets.dedup();
+                    for t in targets {
+                        refs.push(RefSite { target: t, file: fid, pos: *pos, len, enclosing, call: chain.call && i == last, import: false });
+                    }
+                }
+                if resolved_all {
+                    graph.resolved_refs += 1;
+                } else {
+                    graph.unresolved_refs += 1;
+                    if chain.call {
+                        *graph.unresolved_calls.entry(callee_name.clone()).or_default() += 1;
+                    }
+                }
+            }
+            for (i, imp) in f.facts.imports.iter().enumerate() {
+                for (j, item) in imp.items.iter().enumerate() {
+                    let values = self.import_item(fid, i as u32, j as u32, 0);
+                    let mut bound = false;
+                    for v in &values {
+                        if let Value::Sym(s) = v {
+                            refs.push(RefSite { target: *s, file: fid, pos: item.pos, len: item.name.chars().count() as u32, enclosing: None, call: false, import: true });
+                            if imp.kind == ImportKind::Named || imp.kind == ImportKind::Default {
+                                graph.import_bindings.push(ImportBinding { file: fid, alias: item.alias.clone(), pos: item.pos, target: *s });
+                                bound = true;
+                            }
+                        }
+                    }
+                    if !bound && !item.alias.is_empty() {
+                        graph.unbound_imports += 1;
+                    }
+                }
+            }
+        }
+        refs.sort();
+        refs.dedup();
+        graph.refs_by_file = vec![Vec::new(); index.files.len()];
+        for (i, r) in refs.iter().enumerate() {
+            if let Some(e) = r.enclosing {
+                graph.refs_by_enclosing.entry(e).or_default().push(i as u32);
+            }
+            graph.refs_by_file[r.file as usize].push(i as u32);
+        }
+        for list in &mut graph.refs_by_file {
+            list.sort_by_key(|&i| (refs[i as usize].pos, refs[i as usize].target));
+        }
+        graph.refs = refs;
+    }
+
+    fn resolve_deps(&self, graph: &mut Graph) {
+        let index = self.index;
+        let n = index.files.len();
+        let mut deps = vec![BTreeSet::new(); n];
+        for (fid, f) in index.files.iter().enumerate() {
+            let fid = fid as FileId;
+            for (i, imp) in f.facts.imports.iter().enumerate() {
+                let modules = self.import_module(fid, i as u32, 0);
+                // The most specific module named: an imported item that is itself a module wins over
+                // the module it was imported from.
+                let mut item_modules = Vec::new();
+                for j in 0..imp.items.len() {
+                    for v in self.import_item(fid, i as u32, j as u32, 0) {
+                        match v {
+                            Value::File(m) => item_modules.push(m),
+                            Value::Sym(s) if f.language == Language::Java => item_modules.push(index.file_of(s)),
+                            _ => {}
+                        }
+                    }
+                }
+                let all_items_are_modules = !imp.items.is_empty()
+                    && imp.items.len() == item_modules.len()
+                    && matches!(f.language, Language::Python | Language::Rust);
+                if !all_items_are_modules {
+                    for m in &modules {
+                        match m {
+                            Value::File(m) => {
+                                deps[fid as usize].insert(*m);
+                            }
+                            Value::GoPackage(dir) => {
+                                for &g in self.go.dirs.get(dir).into_iter().flatten() {
+                                    if !index.files[g as usize].path.ends_with("_test.go") {
+                                        deps[fid as usize].insert(g);
+                                    }
+                                }
+                            }
+                            Value::Sym(s) if f.language == Language::Rust => {
+                                // `use Enum::Variant` names the module that holds the enum.
+                                deps[fid as usize].insert(index.file_of(*s));
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                for m in item_modules {
+                    deps[fid as usize].insert(m);
+                }
+            }
+            for decl_child in f.facts.mods.iter().filter_map(|d| {
+                let owner = match d.scope.and_then(|s| nearest_module(f, s)) {
+                    Some(local) => RustOwner::Inline(f.sym_base + local),
+                    None => RustOwner::File(fid),
+                };
+                self.rust.children.get(&(owner, d.name.clone()))
+            }) {
+                deps[fid as usize].insert(*decl_child);
+            }
+        }
+        // Java: classes used from the same package or through a wildcard import are dependencies.
+        for r in &graph.refs {
+            let target_file = index.file_of(r.target);
+            if index.files[r.file as usize].language == Language::Java && index.symbol(r.target).kind.is_type() {
+                deps[r.file as usize].insert(target_file);
+            }
+        }
+        let mut rdeps = vec![BTreeSet::new(); n];
+        for (fid, d) in deps.iter_mut().enumerate() {
+            d.remove(&(fid as FileId));
+            for &t in d.iter() {
+                rdeps[t as usize].insert(fid as FileId);
+            }
+        }
+        graph.deps = deps;
+        graph.rdeps = rdeps;
+    }
+}
