@@ -1,1 +1,129 @@
+//! codegraph's N-API adapter. Each export decodes its JS argument, calls the core, and encodes the
+//! answer; errors become JS `Error`s whose `.code` is `core::Error::code()`. No tool semantics here.
 
+use std::sync::Mutex;
+
+use codegraph_core as core;
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+use serde_json::Value;
+
+fn js_error(e: core::Error) -> Error<String> {
+    Error::new(e.code().to_string(), e.to_string())
+}
+
+/// A session on one root, with the native host (std::fs, parallel reads and parsing).
+#[napi]
+pub struct Session {
+    inner: Mutex<core::Session>,
+}
+
+#[napi]
+impl Session {
+    #[napi(constructor)]
+    pub fn new(root: String, options: Option<Value>) -> Result<Self, String> {
+        let host = Box::new(core::StdHost::new(root));
+        let session = core::Session::open_json(host, options.unwrap_or(Value::Null)).map_err(js_error)?;
+        Ok(Session { inner: Mutex::new(session) })
+    }
+
+    fn call(&self, method: &str, request: Option<Value>) -> Result<Value, String> {
+        let mut session = self.inner.lock().map_err(|_| Error::new("INTERNAL".to_string(), "session lock poisoned".to_string()))?;
+        session.call(method, request.unwrap_or(Value::Null)).map_err(js_error)
+    }
+
+    #[napi]
+    pub fn orient(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("orient", request)
+    }
+
+    #[napi]
+    pub fn search(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("search", request)
+    }
+
+    #[napi]
+    pub fn workspace_symbols(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("workspaceSymbols", request)
+    }
+
+    #[napi]
+    pub fn get_file(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("getFile", request)
+    }
+
+    #[napi]
+    pub fn get_symbol(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("getSymbol", request)
+    }
+
+    #[napi]
+    pub fn goto(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("goto", request)
+    }
+
+    #[napi]
+    pub fn refs(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("refs", request)
+    }
+
+    #[napi]
+    pub fn callers(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("callers", request)
+    }
+
+    #[napi]
+    pub fn callees(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("callees", request)
+    }
+
+    #[napi]
+    pub fn deps(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("deps", request)
+    }
+
+    #[napi]
+    pub fn rdeps(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("rdeps", request)
+    }
+
+    #[napi]
+    pub fn path(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("path", request)
+    }
+
+    #[napi]
+    pub fn status(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("status", request)
+    }
+
+    /// Drops the index; the next request rebuilds it, parsing only changed content.
+    #[napi]
+    pub fn invalidate(&self) -> Result<(), String> {
+        let mut session = self.inner.lock().map_err(|_| Error::new("INTERNAL".to_string(), "session lock poisoned".to_string()))?;
+        session.invalidate();
+        Ok(())
+    }
+}
+
+/// The request methods of the core, in order (the adapters must export exactly these).
+#[napi]
+pub fn api_methods() -> Vec<String> {
+    core::METHODS.iter().map(|m| m.to_string()).collect()
+}
+
+#[napi]
+pub fn version() -> String {
+    core::VERSION.to_string()
+}
+
+#[napi]
+pub fn supported_languages() -> Vec<String> {
+    core::supported_languages().into_iter().map(str::to_string).collect()
+}
+
+/// Which engine this is.
+#[napi]
+pub fn engine() -> String {
+    "native".to_string()
+}

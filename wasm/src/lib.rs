@@ -1,1 +1,196 @@
+//! codegraph's wasm-bindgen adapter: the same exports as the N-API addon. Node is the file host: the
+//! session is given an object with `readDir`, `readFile`, `stat` and `realpath` (synchronous `fs`
+//! calls), and the core decides everything else. Each export decodes, calls the core, encodes;
+//! errors become JS `Error`s with the core's `.code`.
 
+use std::cell::RefCell;
+
+use codegraph_core as core;
+use core::{EntryKind, Host, HostEntry};
+use js_sys::{Array, Function, Reflect, Uint8Array};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+fn js_error(e: core::Error) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    let _ = Reflect::set(&err, &"code".into(), &e.code().into());
+    err.into()
+}
+
+fn to_js(value: &serde_json::Value) -> Result<JsValue, JsValue> {
+    // Maps become plain objects, numbers stay numbers: the same JSON the native addon returns.
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| js_error(core::Error::Io(format!("cannot encode the response: {e}"))))
+}
+
+fn from_js(value: JsValue) -> Result<serde_json::Value, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(serde_json::Value::Null);
+    }
+    serde_wasm_bindgen::from_value(value).map_err(|e| js_error(core::Error::InvalidArgument(format!("invalid request: {e}"))))
+}
+
+/// The file host implemented by JS callbacks.
+struct JsHost {
+    read_dir: Function,
+    read_file: Function,
+    stat: Function,
+    realpath: Function,
+}
+
+fn callback(host: &JsValue, name: &str) -> Result<Function, JsValue> {
+    Reflect::get(host, &name.into())?
+        .dyn_into::<Function>()
+        .map_err(|_| js_error(core::Error::InvalidArgument(format!("the wasm host object needs a `{name}` function"))))
+}
+
+fn message(e: JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_else(|| format!("{e:?}"))
+}
+
+fn entry(value: &JsValue) -> Result<HostEntry, String> {
+    let get = |k: &str| Reflect::get(value, &k.into()).map_err(message);
+    let kind = match get("kind")?.as_string().as_deref() {
+        Some("file") => EntryKind::File,
+        Some("dir") => EntryKind::Dir,
+        Some("symlink") => EntryKind::Symlink,
+        _ => EntryKind::Other,
+    };
+    Ok(HostEntry {
+        name: get("name")?.as_string().unwrap_or_default(),
+        kind,
+        size: get("size")?.as_f64().unwrap_or(0.0) as u64,
+        mtime_ms: get("mtimeMs")?.as_f64().unwrap_or(0.0),
+    })
+}
+
+impl Host for JsHost {
+    fn read_dir(&self, rel: &str) -> Result<Vec<HostEntry>, String> {
+        let list = self.read_dir.call1(&JsValue::NULL, &rel.into()).map_err(message)?;
+        Array::from(&list).iter().map(|v| entry(&v)).collect()
+    }
+
+    fn read_file(&self, rel: &str) -> Result<Vec<u8>, String> {
+        let bytes = self.read_file.call1(&JsValue::NULL, &rel.into()).map_err(message)?;
+        Ok(Uint8Array::new(&bytes).to_vec())
+    }
+
+    fn stat(&self, rel: &str) -> Result<HostEntry, String> {
+        entry(&self.stat.call1(&JsValue::NULL, &rel.into()).map_err(message)?)
+    }
+
+    fn realpath(&self, rel: &str) -> Result<String, String> {
+        let path = self.realpath.call1(&JsValue::NULL, &rel.into()).map_err(message)?;
+        path.as_string().ok_or_else(|| "realpath did not return a string".to_string())
+    }
+}
+
+/// A session on one root, with Node as the file host.
+#[wasm_bindgen]
+pub struct Session {
+    inner: RefCell<core::Session>,
+}
+
+#[wasm_bindgen]
+impl Session {
+    #[wasm_bindgen(constructor)]
+    pub fn new(host: JsValue, options: JsValue) -> Result<Session, JsValue> {
+        let js_host = JsHost {
+            read_dir: callback(&host, "readDir")?,
+            read_file: callback(&host, "readFile")?,
+            stat: callback(&host, "stat")?,
+            realpath: callback(&host, "realpath")?,
+        };
+        let session = core::Session::open_json(Box::new(js_host), from_js(options)?).map_err(js_error)?;
+        Ok(Session { inner: RefCell::new(session) })
+    }
+
+    fn call(&self, method: &str, request: JsValue) -> Result<JsValue, JsValue> {
+        let request = from_js(request)?;
+        let answer = self.inner.borrow_mut().call(method, request).map_err(js_error)?;
+        to_js(&answer)
+    }
+
+    pub fn orient(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("orient", request)
+    }
+
+    pub fn search(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("search", request)
+    }
+
+    #[wasm_bindgen(js_name = workspaceSymbols)]
+    pub fn workspace_symbols(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("workspaceSymbols", request)
+    }
+
+    #[wasm_bindgen(js_name = getFile)]
+    pub fn get_file(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("getFile", request)
+    }
+
+    #[wasm_bindgen(js_name = getSymbol)]
+    pub fn get_symbol(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("getSymbol", request)
+    }
+
+    pub fn goto(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("goto", request)
+    }
+
+    pub fn refs(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("refs", request)
+    }
+
+    pub fn callers(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("callers", request)
+    }
+
+    pub fn callees(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("callees", request)
+    }
+
+    pub fn deps(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("deps", request)
+    }
+
+    pub fn rdeps(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("rdeps", request)
+    }
+
+    pub fn path(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("path", request)
+    }
+
+    pub fn status(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("status", request)
+    }
+
+    /// Drops the index; the next request rebuilds it, parsing only changed content.
+    pub fn invalidate(&self) {
+        self.inner.borrow_mut().invalidate();
+    }
+}
+
+/// The request methods of the core, in order (the adapters must export exactly these).
+#[wasm_bindgen(js_name = apiMethods)]
+pub fn api_methods() -> Vec<String> {
+    core::METHODS.iter().map(|m| m.to_string()).collect()
+}
+
+#[wasm_bindgen]
+pub fn version() -> String {
+    core::VERSION.to_string()
+}
+
+#[wasm_bindgen(js_name = supportedLanguages)]
+pub fn supported_languages() -> Vec<String> {
+    core::supported_languages().into_iter().map(str::to_string).collect()
+}
+
+/// Which engine this is.
+#[wasm_bindgen]
+pub fn engine() -> String {
+    "wasm".to_string()
+}

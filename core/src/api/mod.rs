@@ -64,7 +64,7 @@ pub struct Session {
 impl Session {
     /// Opens a session. Options are validated now (a bad pattern is an error here, not later).
     pub fn open(host: Box<dyn Host>, options: OpenOptions) -> Result<Session, Error> {
-        Rules::new(&options.discovery)?;
+        Rules::new(&options)?;
         Ok(Session { host, options, index: None, facts_cache: HashMap::new() })
     }
 
@@ -110,7 +110,7 @@ impl Session {
     }
 
     fn build(&mut self) -> Result<Index, Error> {
-        let rules = Rules::new(&self.options.discovery)?;
+        let rules = Rules::new(&self.options)?;
         let walk = discover::walk(self.host.as_ref(), &rules)?;
         let paths: Vec<String> = walk.candidates.iter().map(|c| c.path.clone()).collect();
         let contents = self.host.read_files(&paths);

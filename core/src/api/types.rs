@@ -19,14 +19,9 @@ pub(crate) fn bounded(value: Option<u32>, default: u32, cap: u32, field: &str) -
     }
 }
 
-/// How to open a session on a root. The root itself is given to the adapter (it owns the host).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-#[cfg_attr(feature = "schema", derive(JsonSchema))]
-pub struct OpenOptions {
-    #[serde(flatten)]
-    pub discovery: DiscoveryOptions,
-}
+/// How to open a session on a root: the discovery options (the root itself is given to the adapter,
+/// which owns the host).
+pub type OpenOptions = DiscoveryOptions;
 
 /// How fresh an answer is relative to the files on disk.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -178,11 +173,12 @@ pub const SEARCH_LIMIT_CAP: u32 = 100;
 
 /// Ranked search over paths and symbols.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct SearchRequest {
     pub query: String,
     /// Maximum hits (default 20, cap 100).
+    #[serde(default)]
     pub limit: Option<u32>,
 }
 
@@ -219,19 +215,24 @@ pub const SYMBOLS_LIMIT_CAP: u32 = 500;
 
 /// Symbol-identity lookup with composable filters.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct WorkspaceSymbolsRequest {
     /// A name, qualified name (`Circle::area`) or handle (`src/geo.rs::Circle::area`).
     pub query: String,
     /// Only these kinds (`class`, `function`, `method`, …).
+    #[serde(default)]
     pub kinds: Vec<String>,
+    #[serde(default)]
     pub exported_only: bool,
     /// Also return import aliases that resolve to a concrete declaration.
+    #[serde(default)]
     pub include_imports: bool,
     /// Glob over root-relative paths.
+    #[serde(default)]
     pub file_glob: Option<String>,
     /// Maximum symbols (default 50, cap 500).
+    #[serde(default)]
     pub limit: Option<u32>,
 }
 
@@ -271,20 +272,25 @@ pub const FILE_INPUT_CAP: u64 = 16 * 1024 * 1024;
 
 /// A bounded read of a project file.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct GetFileRequest {
     /// Root-relative path.
     pub file: String,
     /// 1-based first line (default 1).
+    #[serde(default)]
     pub offset: Option<u32>,
     /// Maximum lines (default 2000, cap 10000).
+    #[serde(default)]
     pub limit: Option<u32>,
     /// Maximum bytes of raw page text including line separators (default 80000, cap 500000).
+    #[serde(default)]
     pub max_bytes: Option<u32>,
     /// Add direct graph context (imports, users, symbols) from the index.
+    #[serde(default)]
     pub include_graph_context: bool,
     /// Return raw content of recognised sensitive files.
+    #[serde(default)]
     pub allow_sensitive: bool,
 }
 
@@ -355,7 +361,7 @@ pub struct GetFileResponse {
 // get_symbol, goto
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct GetSymbolRequest {
     pub handle: String,
@@ -377,13 +383,14 @@ pub struct GetSymbolResponse {
 
 /// Definition lookup by file position.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct GotoRequest {
     pub file: String,
     /// 1-based line.
     pub line: u32,
     /// 1-based column in Unicode characters (default 1: the first name on the line).
+    #[serde(default)]
     pub column: Option<u32>,
 }
 
@@ -451,15 +458,18 @@ pub const CALLS_LIMIT_CAP: u32 = 500;
 
 /// Callers or callees of a symbol, grouped by the related symbol with exact call sites.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct CallsRequest {
     pub handle: String,
     /// Levels of the call hierarchy (default 1, cap 5).
+    #[serde(default)]
     pub depth: Option<u32>,
     /// Maximum related symbols (default 100, cap 500).
+    #[serde(default)]
     pub limit: Option<u32>,
     /// Accepted for compatibility; guessed dynamic dispatch is never returned.
+    #[serde(default)]
     pub include_heuristic: bool,
 }
 
@@ -494,11 +504,12 @@ pub const DEPS_LIMIT_DEFAULT: u32 = 100;
 pub const DEPS_LIMIT_CAP: u32 = 1000;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct DepsRequest {
     pub file: String,
     /// Maximum files (default 100, cap 1000).
+    #[serde(default)]
     pub limit: Option<u32>,
 }
 
@@ -514,7 +525,7 @@ pub struct DepsResponse {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct PathRequest {
     pub from: String,

@@ -22,6 +22,8 @@ pub(crate) struct IndexedFile {
     /// blake3 of the content, hex.
     pub hash: String,
     pub size: u64,
+    // Kept from discovery for the persistent index's stat-based change detection.
+    #[allow(dead_code)]
     pub mtime_ms: f64,
     pub lines: u32,
     pub facts: Arc<FileFacts>,

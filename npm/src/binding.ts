@@ -1,0 +1,21 @@
+// The contract both engines satisfy: a Session class with one method per core request, plus
+// metadata functions. The native addon takes the root path; the wasm module takes a Node file host.
+// Nothing here interprets answers: the core decides them.
+
+import type { API_METHODS } from "./generated/types";
+
+export type ApiMethod = (typeof API_METHODS)[number];
+
+/** One engine's session object: a method per request, JSON in, JSON out. */
+export type RawSession = { [M in ApiMethod]: (request?: unknown) => unknown } & { invalidate(): void };
+
+/** What the native addon (`.node`) and the wasm module both export. */
+export interface EngineModule {
+  Session: new (rootOrHost: unknown, options?: unknown) => RawSession;
+  apiMethods(): string[];
+  version(): string;
+  supportedLanguages(): string[];
+  engine(): string;
+}
+
+export type EngineKind = "native" | "wasm";

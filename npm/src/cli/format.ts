@@ -1,0 +1,104 @@
+// Human output for each CLI command. The JSON answer is the truth; these only lay it out.
+
+import type * as T from "../generated/types";
+
+function where(s: { path: string; line: number; column?: number }): string {
+  return s.column === undefined ? `${s.path}:${s.line}` : `${s.path}:${s.line}:${s.column}`;
+}
+
+function symbolLine(s: T.SymbolInfo): string {
+  return `${s.kind.padEnd(9)} ${s.handle}  (${where(s)})`;
+}
+
+function omissions(o: T.Omitted): string[] {
+  const parts = [
+    ...Object.entries(o.byLimit ?? {}).map(([k, n]) => `${n} more ${k} (raise --limit)`),
+    ...Object.entries(o.other ?? {}).map(([k, n]) => `${k}: ${n}`),
+  ];
+  return parts.length ? [`omitted: ${parts.join("; ")}`] : [];
+}
+
+export const formatters: Record<string, (answer: never) => string> = {
+  orient: (r: T.OrientResponse) =>
+    [
+      `${r.files} files, ${r.symbols} symbols${r.otherFiles ? ` (${r.otherFiles} other files not parsed)` : ""}`,
+      "",
+      "languages:",
+      ...r.languages.map((l) => `  ${l.language.padEnd(11)} ${String(l.files).padStart(6)} files ${String(l.lines).padStart(8)} lines ${String(l.symbols).padStart(7)} symbols`),
+      "",
+      "layout:",
+      ...r.layout.map((d) => `  ${d.dir.padEnd(30)} ${String(d.files).padStart(6)} files  ${d.languages.join(", ")}`),
+      "",
+      "entry points:",
+      ...(r.entryPoints.length ? r.entryPoints.map((p) => `  ${p}`) : ["  (none found)"]),
+      "",
+      "most depended-on files:",
+      ...(r.mostDependedOn.length ? r.mostDependedOn.map((f) => `  ${f.path} (${f.dependents} dependents)`) : ["  (no import edges)"]),
+      "",
+      `references: ${r.resolution.resolvedReferences} resolved, ${r.resolution.unresolvedReferences} unresolved; ${r.resolution.importEdges} file dependencies`,
+      ...(r.skippedFileCount ? [`skipped ${r.skippedFileCount} files, e.g.:`, ...r.skippedSample.map((s) => `  ${s.path}: ${s.reason}`)] : []),
+      ...omissions(r.omitted),
+    ].join("\n"),
+  search: (r: T.SearchResponse) =>
+    [
+      ...(r.hits.length ? [] : [`no results for ${JSON.stringify(r.query)}`]),
+      ...r.hits.map((h) => (h.symbol ? `${symbolLine(h.symbol)}  [${h.matched.join(", ")}]` : `file      ${h.path}  [${h.matched.join(", ")}]`)),
+      ...omissions(r.omitted),
+    ].join("\n"),
+  symbols: (r: T.WorkspaceSymbolsResponse) =>
+    [
+      ...(r.symbols.length ? [] : [`no symbols match ${JSON.stringify(r.query)}`]),
+      ...r.symbols.map((s) => `${symbolLine(s)}${s.importOf ? `  → ${s.importOf}` : ""}`),
+      ...omissions(r.omitted),
+    ].join("\n"),
+  file: (r: T.GetFileResponse) => {
+    if (r.sensitive?.redacted) return `${r.file}: sensitive (${r.sensitive.kind}); content withheld, pass --allow-sensitive to read it`;
+    const lines = [r.content];
+    if (r.page) lines.push(`… ${r.totalLines} lines in all; continue with --offset ${r.page.nextOffset}`);
+    if (r.graphContext) {
+      lines.push("", `imports: ${r.graphContext.imports.join(", ") || "(none)"}`, `used by: ${r.graphContext.usedBy.join(", ") || "(none)"}`);
+    }
+    return lines.join("\n");
+  },
+  symbol: (r: T.GetSymbolResponse) =>
+    [
+      symbolLine(r.symbol),
+      `  ${r.symbol.signature}`,
+      `  ${r.referenceCount} references, ${r.callerCount} callers`,
+      ...(r.supertypes.length ? [`  supertypes: ${r.supertypes.join(", ")}`] : []),
+      ...(r.subtypes.length ? [`  subtypes: ${r.subtypes.join(", ")}`] : []),
+      ...(r.members.length ? ["  members:", ...r.members.map((m) => `    ${symbolLine(m)}`)] : []),
+    ].join("\n"),
+  goto: (r: T.GotoResponse) =>
+    r.definitions.length
+      ? r.definitions.map((d) => `${where(d)}  ${d.kind} ${d.handle}\n  ${d.signature}`).join("\n")
+      : `\`${r.name}\` does not resolve to a declaration in this repository`,
+  refs: (r: T.RefsResponse) =>
+    [
+      `${r.total} references to ${r.symbol.handle}`,
+      ...r.refs.map((s) => `  ${where(s).padEnd(50)} ${s.kind.padEnd(9)} ${s.enclosing ?? ""}`),
+      ...omissions(r.omitted),
+    ].join("\n"),
+  callers: (r: T.CallsResponse) => calls("callers of", r),
+  callees: (r: T.CallsResponse) => calls("callees of", r),
+  deps: (r: T.DepsResponse) => [`${r.file} imports ${r.total} files`, ...r.files.map((f) => `  ${f}`), ...omissions(r.omitted)].join("\n"),
+  rdeps: (r: T.DepsResponse) => [`${r.total} files import ${r.file}`, ...r.files.map((f) => `  ${f}`), ...omissions(r.omitted)].join("\n"),
+  path: (r: T.PathResponse) => (r.path ? r.path.join("\n  → ") : `no import path from ${r.from} to ${r.to}`),
+  status: (r: T.StatusResponse) =>
+    [
+      `${r.files} files indexed`,
+      ...r.languages.map((l) => `  ${l.language.padEnd(11)} ${l.files} files, ${l.lines} lines`),
+      ...(r.skipped.length ? [`skipped ${r.skipped.length} files:`, ...r.skipped.map((s) => `  ${s.path}: ${s.reason}`)] : []),
+    ].join("\n"),
+};
+
+function calls(title: string, r: T.CallsResponse): string {
+  return [
+    `${r.total} ${title} ${r.symbol.handle}`,
+    ...r.groups.flatMap((g) => [
+      `  ${g.depth > 1 ? `[depth ${g.depth}] ` : ""}${g.handle}`,
+      ...g.callsites.map((c) => `      ${where(c)}`),
+    ]),
+    ...omissions(r.omitted),
+  ].join("\n");
+}

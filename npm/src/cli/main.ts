@@ -1,0 +1,294 @@
+// The CLI: the only module that touches argv and exit codes. Each command turns its arguments into
+// one core request, prints the answer for people (default) or exactly the API's JSON (--json).
+// Exit codes: 0 success, 1 the target was not found (or nothing matched), 2 bad usage.
+
+import { parseArgs } from "node:util";
+
+import { openSession, packageVersion, type Session } from "../index";
+import type * as T from "../generated/types";
+import { formatters } from "./format";
+
+/** A usage error: printed as one line, exit code 2. */
+export class UsageError extends Error {}
+
+/** Thrown when the answer is empty: the result is printed, exit code 1. */
+class NotFound extends Error {}
+
+interface Command {
+  usage: string;
+  summary: string;
+  options?: Record<string, { type: "string" | "boolean"; multiple?: boolean; short?: string }>;
+  run(session: Session, args: string[], values: Values): unknown;
+}
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+const GLOBAL_OPTIONS = {
+  root: { type: "string" },
+  json: { type: "boolean" },
+  engine: { type: "string" },
+  include: { type: "string", multiple: true },
+  ignore: { type: "string", multiple: true },
+  "no-gitignore": { type: "boolean" },
+  "max-file-bytes": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function int(values: Values, name: string): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} needs a whole number (got ${JSON.stringify(raw)})`);
+  return n;
+}
+
+function need(args: string[], count: number, what: string): string[] {
+  if (args.length < count) throw new UsageError(`missing ${what}`);
+  return args;
+}
+
+/** `path:line[:column]` → parts; undefined when the text is not a position. */
+export function parsePosition(text: string): { file: string; line: number; column?: number } | undefined {
+  const m = /^(.+?):(\d+)(?::(\d+))?$/.exec(text);
+  if (!m || m[1].includes("::")) return undefined;
+  return { file: m[1], line: Number(m[2]), column: m[3] === undefined ? undefined : Number(m[3]) };
+}
+
+function position(text: string): { file: string; line: number; column?: number } {
+  const pos = parsePosition(text);
+  if (!pos) throw new UsageError(`expected a position path:line[:column], got ${JSON.stringify(text)}`);
+  return pos;
+}
+
+const COMMANDS: Record<string, Command> = {
+  orient: {
+    usage: "orient [--limit N]",
+    summary: "compact map of the repository: languages, layout, entry points, most depended-on files",
+    options: { limit: { type: "string" } },
+    run: (s, _a, v) => s.orient({ limit: int(v, "limit") }),
+  },
+  search: {
+    usage: "search QUERY... [--limit N]",
+    summary: "ranked search over paths and symbols",
+    options: { limit: { type: "string" } },
+    run: (s, a, v) => {
+      const r = s.search({ query: need(a, 1, "QUERY").join(" "), limit: int(v, "limit") });
+      if (r.hits.length === 0) throw new NotFound(JSON.stringify(r));
+      return r;
+    },
+  },
+  symbols: {
+    usage: "symbols QUERY [--kind K]... [--exported] [--imports] [--file-glob G] [--limit N]",
+    summary: "find declarations by name, qualified name or handle",
+    options: {
+      kind: { type: "string", multiple: true },
+      exported: { type: "boolean" },
+      imports: { type: "boolean" },
+      "file-glob": { type: "string" },
+      limit: { type: "string" },
+    },
+    run: (s, a, v) => {
+      const r = s.workspaceSymbols({
+        query: need(a, 1, "QUERY").join(" "),
+        kinds: (v.kind as string[] | undefined) ?? [],
+        exportedOnly: Boolean(v.exported),
+        includeImports: Boolean(v.imports),
+        fileGlob: (v["file-glob"] as string | undefined) ?? null,
+        limit: int(v, "limit"),
+      });
+      if (r.symbols.length === 0) throw new NotFound(JSON.stringify(r));
+      return r;
+    },
+  },
+  file: {
+    usage: "file PATH [--offset N] [--limit N] [--max-bytes N] [--graph] [--allow-sensitive]",
+    summary: "read a file page with numbered lines",
+    options: {
+      offset: { type: "string" },
+      limit: { type: "string" },
+      "max-bytes": { type: "string" },
+      graph: { type: "boolean" },
+      "allow-sensitive": { type: "boolean" },
+    },
+    run: (s, a, v) =>
+      s.getFile({
+        file: need(a, 1, "PATH")[0],
+        offset: int(v, "offset"),
+        limit: int(v, "limit"),
+        maxBytes: int(v, "max-bytes"),
+        includeGraphContext: Boolean(v.graph),
+        allowSensitive: Boolean(v["allow-sensitive"]),
+      }),
+  },
+  symbol: {
+    usage: "symbol HANDLE",
+    summary: "one declaration by handle (e.g. src/geo.rs::Circle::area), with members and relations",
+    run: (s, a) => s.getSymbol({ handle: need(a, 1, "HANDLE")[0] }),
+  },
+  goto: {
+    usage: "goto PATH:LINE[:COLUMN]",
+    summary: "the definition of the name at a position",
+    run: (s, a) => {
+      const r = s.goto(position(need(a, 1, "PATH:LINE[:COLUMN]")[0]));
+      if (r.definitions.length === 0) throw new NotFound(JSON.stringify(r));
+      return r;
+    },
+  },
+  refs: {
+    usage: "refs HANDLE|PATH:LINE[:COLUMN] [--limit N]",
+    summary: "every use site of a declaration (imports, calls, references)",
+    options: { limit: { type: "string" } },
+    run: (s, a, v) => {
+      const target = need(a, 1, "HANDLE or PATH:LINE[:COLUMN]")[0];
+      const pos = parsePosition(target);
+      return s.refs(pos ? { ...pos, limit: int(v, "limit") } : { handle: target, limit: int(v, "limit") });
+    },
+  },
+  callers: {
+    usage: "callers HANDLE [--depth N] [--limit N]",
+    summary: "who calls a function or method, grouped by caller with exact call sites",
+    options: { depth: { type: "string" }, limit: { type: "string" } },
+    run: (s, a, v) => s.callers({ handle: need(a, 1, "HANDLE")[0], depth: int(v, "depth"), limit: int(v, "limit") }),
+  },
+  callees: {
+    usage: "callees HANDLE [--depth N] [--limit N]",
+    summary: "what a function or method calls, with exact call sites",
+    options: { depth: { type: "string" }, limit: { type: "string" } },
+    run: (s, a, v) => s.callees({ handle: need(a, 1, "HANDLE")[0], depth: int(v, "depth"), limit: int(v, "limit") }),
+  },
+  deps: {
+    usage: "deps FILE [--limit N]",
+    summary: "files a file imports",
+    options: { limit: { type: "string" } },
+    run: (s, a, v) => s.deps({ file: need(a, 1, "FILE")[0], limit: int(v, "limit") }),
+  },
+  rdeps: {
+    usage: "rdeps FILE [--limit N]",
+    summary: "files that import a file",
+    options: { limit: { type: "string" } },
+    run: (s, a, v) => s.rdeps({ file: need(a, 1, "FILE")[0], limit: int(v, "limit") }),
+  },
+  path: {
+    usage: "path FROM TO",
+    summary: "a shortest import chain from one file to another",
+    run: (s, a) => {
+      const [from, to] = need(a, 2, "FROM and TO files");
+      const r = s.path({ from, to });
+      if (!r.path) throw new NotFound(JSON.stringify(r));
+      return r;
+    },
+  },
+  status: {
+    usage: "status",
+    summary: "indexed files by language and skipped files with reasons",
+    run: (s) => s.status({}),
+  },
+};
+
+export function helpText(): string {
+  const width = Math.max(...Object.values(COMMANDS).map((c) => c.usage.length));
+  const lines = [
+    `codegraph ${packageVersion()} — code intelligence for coding agents`,
+    "",
+    "usage: codegraph <command> [arguments] [--root DIR] [--json]",
+    "",
+    "commands:",
+    ...Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+    "",
+    "options for every command:",
+    "  --root DIR            repository root (default: current directory)",
+    "  --json                print exactly the API's JSON answer",
+    "  --engine native|wasm  force an engine (default: native, falling back to wasm)",
+    "  --include PATTERN     only index matching files (glob with * ? [ ; otherwise a regex); repeatable",
+    "  --ignore PATTERN      skip matching files; repeatable",
+    "  --no-gitignore        don't read .gitignore / .codegraphignore",
+    "  --max-file-bytes N    skip files larger than N bytes (default 1048576)",
+    "",
+    "positions are PATH:LINE[:COLUMN] (1-based); symbols are handles like src/geo.rs::Circle::area.",
+    "exit codes: 0 success, 1 not found, 2 bad usage.",
+  ];
+  return lines.join("\n");
+}
+
+interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+/** Runs the CLI; returns the exit code. */
+export function run(argv: string[], io: Io): number {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.out(helpText());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "-V" || name === "version") {
+    io.out(packageVersion());
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`codegraph: unknown command ${JSON.stringify(name)}; run \`codegraph --help\` for the list`);
+    return 2;
+  }
+  let values: Values;
+  let positionals: string[];
+  try {
+    const parsed = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...(command.options ?? {}) }, allowPositionals: true, strict: true });
+    values = parsed.values as Values;
+    positionals = parsed.positionals;
+  } catch (e) {
+    io.err(`codegraph ${name}: ${(e as Error).message}; usage: codegraph ${command.usage}`);
+    return 2;
+  }
+  if (values.help) {
+    io.out(`usage: codegraph ${command.usage}\n\n${command.summary}`);
+    return 0;
+  }
+  const json = Boolean(values.json);
+  try {
+    const engine = values.engine as string | undefined;
+    if (engine !== undefined && engine !== "native" && engine !== "wasm") {
+      throw new UsageError(`--engine must be native or wasm (got ${JSON.stringify(engine)})`);
+    }
+    const maxFileBytes = int(values, "max-file-bytes");
+    const session = openSession({
+      root: (values.root as string | undefined) ?? ".",
+      engine: engine as "native" | "wasm" | undefined,
+      include: (values.include as string[] | undefined) ?? [],
+      ignore: (values.ignore as string[] | undefined) ?? [],
+      noGitignore: Boolean(values["no-gitignore"]),
+      maxFileBytes: maxFileBytes ?? null,
+    });
+    let answer: unknown;
+    let found = true;
+    try {
+      answer = command.run(session, positionals, values);
+    } catch (e) {
+      if (!(e instanceof NotFound)) throw e;
+      answer = JSON.parse(e.message);
+      found = false;
+    }
+    io.out(json ? JSON.stringify(answer, null, 2) : formatters[name](answer as never));
+    return found ? 0 : 1;
+  } catch (e) {
+    const err = e as Error & { code?: string };
+    if (err instanceof UsageError) {
+      io.err(`codegraph ${name}: ${err.message}; usage: codegraph ${command.usage}`);
+      return 2;
+    }
+    const code = err.code ?? "ERROR";
+    io.err(`codegraph ${name}: ${err.message}`);
+    return code === "INVALID_ARGUMENT" || code === "OUTSIDE_ROOT" ? 2 : 1;
+  }
+}
+
+export function main(argv: string[]): void {
+  const code = run(argv, {
+    out: (t) => process.stdout.write(t.endsWith("\n") ? t : `${t}\n`),
+    err: (t) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),
+  });
+  process.exitCode = code;
+}
+
+export type { T };

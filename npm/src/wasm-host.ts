@@ -1,0 +1,43 @@
+// The file host for the wasm engine: synchronous Node `fs` calls under a root. It only reports
+// what is on disk; the core decides what is included, what is too large and what escapes the root.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+export interface HostEntry {
+  name: string;
+  kind: "file" | "dir" | "symlink" | "other";
+  size: number;
+  mtimeMs: number;
+}
+
+function kindOf(st: fs.Stats): HostEntry["kind"] {
+  if (st.isSymbolicLink()) return "symlink";
+  if (st.isDirectory()) return "dir";
+  if (st.isFile()) return "file";
+  return "other";
+}
+
+/** Creates the host object the wasm `Session` constructor expects. */
+export function createNodeHost(root: string) {
+  const abs = (rel: string) => (rel === "" ? root : path.join(root, rel));
+  return {
+    readDir(rel: string): HostEntry[] {
+      const dir = abs(rel);
+      return fs.readdirSync(dir).map((name) => {
+        const st = fs.lstatSync(path.join(dir, name));
+        return { name, kind: kindOf(st), size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
+      });
+    },
+    readFile(rel: string): Uint8Array {
+      return fs.readFileSync(abs(rel));
+    },
+    stat(rel: string): HostEntry {
+      const st = fs.statSync(abs(rel));
+      return { name: path.basename(rel), kind: kindOf(st), size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
+    },
+    realpath(rel: string): string {
+      return fs.realpathSync(abs(rel)).split(path.sep).join("/");
+    },
+  };
+}
