@@ -44,7 +44,9 @@ export function forceWasmFromEnv(env: NodeJS.ProcessEnv = process.env): boolean 
   const v = raw.trim().toLowerCase();
   if (v === "1" || v === "true") return true;
   if (v === "0" || v === "false") return false;
-  throw new Error(`CODEGRAPH_FORCE_WASM must be 1, 0, true or false (got ${JSON.stringify(raw)})`);
+  const err = new Error(`CODEGRAPH_FORCE_WASM must be 1, 0, true or false (got ${JSON.stringify(raw)})`) as Error & { code: string };
+  err.code = "INVALID_ARGUMENT";
+  throw err;
 }
 
 function tryLoad(attempts: LoadAttempt[], engine: EngineKind, source: string, file: string): EngineModule | undefined {

@@ -81,13 +81,15 @@ pub(crate) struct Builder<'a> {
     scope: Vec<u32>,
     depth: usize,
     pub depth_exceeded: bool,
+    /// (line index, byte, column) of the last position computed.
+    col_cache: std::cell::Cell<(usize, usize, usize)>,
 }
 
 impl<'a> Builder<'a> {
     pub fn new(src: &'a str) -> Builder<'a> {
         let mut line_starts = vec![0];
         line_starts.extend(src.match_indices('\n').map(|(i, _)| i + 1));
-        Builder { src, line_starts, facts: FileFacts::default(), scope: Vec::new(), depth: 0, depth_exceeded: false }
+        Builder { src, line_starts, facts: FileFacts::default(), scope: Vec::new(), depth: 0, depth_exceeded: false, col_cache: std::cell::Cell::new((usize::MAX, 0, 0)) }
     }
 
     /// The source text of a node.
@@ -99,7 +101,12 @@ impl<'a> Builder<'a> {
     pub fn pos_of_byte(&self, byte: usize) -> Pos {
         let line = self.line_starts.partition_point(|&s| s <= byte).max(1) - 1;
         let start = self.line_starts[line];
-        let col = self.src.get(start..byte).map_or(byte - start, |s| s.chars().count());
+        // Counting characters from the line start is quadratic on a minified one-line file; positions
+        // mostly arrive in increasing order, so count on from the last position of the same line.
+        let (cached_line, cached_byte, cached_col) = self.col_cache.get();
+        let (from, base) = if cached_line == line && cached_byte <= byte { (cached_byte, cached_col) } else { (start, 0) };
+        let col = base + self.src.get(from..byte).map_or(byte - from, |s| s.chars().count());
+        self.col_cache.set((line, byte, col));
         Pos { line: line as u32 + 1, col: col as u32 + 1 }
     }
 

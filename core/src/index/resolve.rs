@@ -42,6 +42,8 @@ enum Owner {
 struct Resolver<'a> {
     index: &'a Index,
     children: HashMap<(Owner, &'a str), Vec<SymId>>,
+    /// Locals by (file, enclosing function, name); the last declaration wins.
+    locals: HashMap<(FileId, u32, &'a str), &'a LocalOrigin>,
     js: JsModules,
     py: PyModules,
     rust: RustModules,
@@ -52,12 +54,15 @@ struct Resolver<'a> {
     /// empty, which breaks import cycles.
     import_memo: RefCell<HashMap<(FileId, u32, u32), Vec<Value>>>,
     module_memo: RefCell<HashMap<(FileId, u32), Vec<Value>>>,
+    /// Locals whose type is being worked out (cycle guard).
+    typing_locals: RefCell<HashSet<(FileId, u32, String)>>,
 }
 
 pub(super) fn resolve(index: &Index, configs: &ConfigTexts) -> Graph {
     let mut r = Resolver {
         index,
         children: HashMap::new(),
+        locals: HashMap::new(),
         js: JsModules::new(configs),
         py: PyModules::new(&index.files, &index.by_path),
         rust: RustModules::new(index, configs),
@@ -66,8 +71,10 @@ pub(super) fn resolve(index: &Index, configs: &ConfigTexts) -> Graph {
         supertypes: HashMap::new(),
         import_memo: RefCell::new(HashMap::new()),
         module_memo: RefCell::new(HashMap::new()),
+        typing_locals: RefCell::new(HashSet::new()),
     };
     r.build_children();
+    r.build_locals();
     let impl_members = r.attach_impl_members();
     let relations = r.resolve_relations();
     let mut graph = Graph { supertypes: relations, impl_members, ..Graph::default() };
@@ -100,6 +107,16 @@ impl<'a> Resolver<'a> {
                     None => Owner::File(fid as FileId),
                 };
                 self.children.entry((owner, sym.name.as_str())).or_default().push(f.sym_base + local as u32);
+            }
+        }
+    }
+
+    fn build_locals(&mut self) {
+        for (fid, f) in self.index.files.iter().enumerate() {
+            for local in &f.facts.locals {
+                if let Some(scope) = local.scope {
+                    self.locals.insert((fid as FileId, scope, local.name.as_str()), &local.origin);
+                }
             }
         }
     }
@@ -221,16 +238,21 @@ impl<'a> Resolver<'a> {
 
         // Locals shadow everything else.
         for &s in &chain {
-            if let Some(local) = f.facts.locals.iter().rev().find(|l| l.scope == Some(s) && l.name == name) {
-                let values = self.local_value(file, s, &local.origin, hops + 1);
+            if let Some(origin) = self.locals.get(&(file, s, name)) {
+                // `x = x.next()` types a local by itself: a local being typed resolves to nothing.
+                if !self.typing_locals.borrow_mut().insert((file, s, name.to_string())) {
+                    return None;
+                }
+                let values = self.local_value(file, s, origin, hops + 1);
+                self.typing_locals.borrow_mut().remove(&(file, s, name.to_string()));
                 return if values.is_empty() { None } else { Some(values) };
             }
         }
 
         // Receivers and keywords.
         match (lang, name) {
-            (Language::Rust, "self") => return Some(self.impl_type(file, &chain).into_iter().map(Value::Instance).collect()),
-            (Language::Rust, "Self") => return Some(self.impl_type(file, &chain).into_iter().map(Value::Sym).collect()),
+            (Language::Rust, "self") => return Some(self.impl_type(file, &chain, hops).into_iter().map(Value::Instance).collect()),
+            (Language::Rust, "Self") => return Some(self.impl_type(file, &chain, hops).into_iter().map(Value::Sym).collect()),
             (Language::Rust, "crate") => {
                 return Some(self.rust.files.get(&file).map(|r| Value::File(r.crate_root)).into_iter().collect())
             }
@@ -318,11 +340,11 @@ impl<'a> Resolver<'a> {
         match origin {
             LocalOrigin::Unknown => Vec::new(),
             LocalOrigin::Declared(path) | LocalOrigin::Constructed(path) => {
-                self.instances(self.resolve_path(file, Some(scope), path))
+                self.instances(self.resolve_path_hops(file, Some(scope), path, hops))
             }
             LocalOrigin::CallResult(path) => {
                 let mut out = Vec::new();
-                for v in self.resolve_path(file, Some(scope), path) {
+                for v in self.resolve_path_hops(file, Some(scope), path, hops) {
                     let Value::Sym(s) = v else { continue };
                     let sym = self.index.symbol(s);
                     if sym.kind == SymbolKind::Class || (sym.kind.is_type() && self.lang(self.index.file_of(s)) == Language::Python) {
@@ -376,12 +398,12 @@ impl<'a> Resolver<'a> {
     }
 
     /// The type of the Rust impl block (or trait) around a scope.
-    fn impl_type(&self, file: FileId, chain: &[u32]) -> Vec<SymId> {
+    fn impl_type(&self, file: FileId, chain: &[u32], hops: u32) -> Vec<SymId> {
         let f = &self.index.files[file as usize];
         for &s in chain {
             let sym = &f.facts.symbols[s as usize];
             if let Some(path) = &sym.impl_of {
-                return self.types_of(self.resolve_path(file, sym.container, path));
+                return self.types_of(self.resolve_path_hops(file, sym.container, path, hops + 1));
             }
             if sym.kind == SymbolKind::Trait {
                 return vec![f.sym_base + s];
