@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs every test: generated types up to date, Rust core tests (unit, fixture answers, bad input,
+# snapshots), then the JS suites (engine exports, native/wasm parity, CLI end to end) against debug
+# builds of both engines. Installs what it needs first (scripts/setup.sh, idempotent).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+echo "== generated types" >&2
+node scripts/gen-types.js --check
+echo "== rust tests" >&2
+cargo test -p codegraph-core
+echo "== engines (debug builds)" >&2
+bash scripts/build-native.sh --debug
+bash scripts/build-wasm.sh --debug
+npm run -s build:ts
+echo "== js tests" >&2
+node --test tests/
