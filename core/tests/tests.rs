@@ -1,6 +1,9 @@
-//! Integration tests of the core: the polyglot fixture against its hand-checked answers, bad input,
-//! and snapshots of real answers.
+//! Integration tests of the core (one test binary): the polyglot fixture against its hand-checked
+//! answers, bad input, and snapshots of real answers.
 
-mod expected;
+#[path = "suite/bad_input.rs"]
 mod bad_input;
+#[path = "suite/expected.rs"]
+mod expected;
+#[path = "suite/snapshots.rs"]
 mod snapshots;
