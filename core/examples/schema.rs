@@ -31,6 +31,7 @@ fn main() {
         DepsRequest, DepsResponse,
         PathRequest, PathResponse,
         StatusRequest, StatusResponse,
+        RefreshRequest, RefreshResponse,
     );
     let definitions = serde_json::to_value(generator.definitions()).expect("definitions");
     let methods: Vec<&str> = METHODS.to_vec();

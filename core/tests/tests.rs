@@ -3,6 +3,8 @@
 
 #[path = "suite/bad_input.rs"]
 mod bad_input;
+#[path = "suite/freshness.rs"]
+mod freshness;
 #[path = "suite/expected.rs"]
 mod expected;
 #[path = "suite/snapshots.rs"]

@@ -97,6 +97,11 @@ impl Session {
         self.call("status", request)
     }
 
+    #[napi]
+    pub fn refresh(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("refresh", request)
+    }
+
     /// Drops the index; the next request rebuilds it, parsing only changed content.
     #[napi]
     pub fn invalidate(&self) -> Result<(), String> {

@@ -83,6 +83,10 @@ export class Session {
   status(request: T.StatusRequest = {}): T.StatusResponse {
     return this.raw.status(request) as T.StatusResponse;
   }
+  /** Picks up changed files (small change sets automatically, any with `force`); reports freshness. */
+  refresh(request: T.RefreshRequest = {}): T.RefreshResponse {
+    return this.raw.refresh(request) as T.RefreshResponse;
+  }
   /** Drops the index; the next request rebuilds it, parsing only changed content. */
   invalidate(): void {
     this.raw.invalidate();

@@ -167,6 +167,10 @@ impl Session {
         self.call("status", request)
     }
 
+    pub fn refresh(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("refresh", request)
+    }
+
     /// Drops the index; the next request rebuilds it, parsing only changed content.
     pub fn invalidate(&self) {
         self.inner.borrow_mut().invalidate();

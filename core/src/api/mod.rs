@@ -10,7 +10,7 @@ mod error;
 mod queries;
 mod types;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
@@ -28,7 +28,7 @@ use crate::facts::FileFacts;
 use crate::index::{ConfigTexts, Index, IndexedFile};
 
 /// The requests every front offers, by their JS method names, in a fixed order.
-pub const METHODS: [&str; 13] = [
+pub const METHODS: [&str; 14] = [
     "orient",
     "search",
     "workspaceSymbols",
@@ -42,6 +42,7 @@ pub const METHODS: [&str; 13] = [
     "rdeps",
     "path",
     "status",
+    "refresh",
 ];
 
 /// The package version of the core, reported by every front.
@@ -59,13 +60,18 @@ pub struct Session {
     index: Option<Index>,
     /// Facts by content hash, kept across rebuilds so unchanged files are never parsed twice.
     facts_cache: HashMap<String, Arc<FileFacts>>,
+    /// (size, mtime) of every candidate file when the index was built: the stat snapshot that change
+    /// detection compares against.
+    snapshot: BTreeMap<String, (u64, f64)>,
+    /// What the next answers say about freshness (set by `refresh`).
+    freshness: Freshness,
 }
 
 impl Session {
     /// Opens a session. Options are validated now (a bad pattern is an error here, not later).
     pub fn open(host: Box<dyn Host>, options: OpenOptions) -> Result<Session, Error> {
         Rules::new(&options)?;
-        Ok(Session { host, options, index: None, facts_cache: HashMap::new() })
+        Ok(Session { host, options, index: None, facts_cache: HashMap::new(), snapshot: BTreeMap::new(), freshness: Freshness::fresh() })
     }
 
     /// Opens a session from JSON options (`{ include, ignore, noGitignore, maxFileBytes }`).
@@ -77,6 +83,27 @@ impl Session {
     /// Answers a request given as JSON by its method name (one of `METHODS`).
     pub fn call(&mut self, method: &str, request: serde_json::Value) -> Result<serde_json::Value, Error> {
         let request = if request.is_null() { serde_json::Value::Object(Default::default()) } else { request };
+        // getFile reads live bytes: only its graph context depends on the index's freshness.
+        // refresh reports its own outcome and leaves "refreshed" for the next answer to carry.
+        let index_backed = match method {
+            "getFile" => request.get("includeGraphContext") == Some(&serde_json::Value::Bool(true)),
+            "refresh" => false,
+            _ => true,
+        };
+        let mut answer = self.dispatch(method, request)?;
+        if index_backed {
+            if let Some(slot) = answer.get_mut("freshness") {
+                *slot = serde_json::to_value(&self.freshness).expect("freshness encodes");
+            }
+            // A refresh is reported once; later answers are fresh until the next change.
+            if self.freshness.state == "refreshed" {
+                self.freshness = Freshness::fresh();
+            }
+        }
+        Ok(answer)
+    }
+
+    fn dispatch(&mut self, method: &str, request: serde_json::Value) -> Result<serde_json::Value, Error> {
         match method {
             "orient" => encode(self.orient(decode(request)?)),
             "search" => encode(self.search(decode(request)?)),
@@ -91,6 +118,7 @@ impl Session {
             "rdeps" => encode(self.rdeps(decode(request)?)),
             "path" => encode(self.path(decode(request)?)),
             "status" => encode(self.status(decode(request)?)),
+            "refresh" => encode(self.refresh(decode(request)?)),
             other => Err(Error::InvalidArgument(format!("unknown method `{other}`; expected one of: {}", METHODS.join(", ")))),
         }
     }
@@ -98,6 +126,67 @@ impl Session {
     /// Drops the index; the next index-backed request rebuilds it (parsing only changed content).
     pub fn invalidate(&mut self) {
         self.index = None;
+        self.freshness = Freshness::fresh();
+    }
+
+    /// Compares the files on disk with the index's stat snapshot and rebuilds when the change set is
+    /// small enough (or `force`). Unchanged files keep their parsed facts (keyed by content hash).
+    pub fn refresh(&mut self, req: RefreshRequest) -> Result<RefreshResponse, Error> {
+        if self.index.is_none() {
+            self.index()?;
+            self.freshness = Freshness::fresh();
+            let files = self.index.as_ref().map_or(0, |i| i.files.len() as u64);
+            return Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: true, files });
+        }
+        let rules = Rules::new(&self.options)?;
+        let walk = discover::walk(self.host.as_ref(), &rules)?;
+        let mut changed: Vec<String> = Vec::new();
+        let mut changed_bytes: u64 = 0;
+        let mut seen = 0usize;
+        for c in &walk.candidates {
+            match self.snapshot.get(&c.path) {
+                Some(&(size, mtime)) if size == c.size && mtime == c.mtime_ms => seen += 1,
+                Some(_) => {
+                    seen += 1;
+                    changed.push(c.path.clone());
+                    changed_bytes += c.size;
+                }
+                None => {
+                    changed.push(c.path.clone());
+                    changed_bytes += c.size;
+                }
+            }
+        }
+        if seen < self.snapshot.len() {
+            // Deleted (or renamed away) files.
+            let now: std::collections::HashSet<&str> = walk.candidates.iter().map(|c| c.path.as_str()).collect();
+            changed.extend(self.snapshot.keys().filter(|p| !now.contains(p.as_str())).cloned());
+        }
+        changed.sort();
+        let files = |s: &Session| s.index.as_ref().map_or(0, |i| i.files.len() as u64);
+        if changed.is_empty() {
+            self.freshness = Freshness::fresh();
+            return Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: false, files: files(self) });
+        }
+        let max_files = req.max_files.unwrap_or(REFRESH_MAX_FILES_DEFAULT) as usize;
+        let max_bytes = req.max_bytes.unwrap_or(REFRESH_MAX_BYTES_DEFAULT);
+        let count = changed.len() as u64;
+        let sample: Vec<String> = changed.iter().take(CHANGED_SAMPLE_CAP).cloned().collect();
+        let omitted = count - sample.len() as u64;
+        let report = |state: &str| Freshness {
+            state: state.into(),
+            changed_file_count: Some(count),
+            omitted_changed_file_count: Some(omitted),
+            changed_files: Some(sample.clone()),
+        };
+        if req.force || (changed.len() <= max_files && changed_bytes <= max_bytes) {
+            let index = self.build()?;
+            self.index = Some(index);
+            self.freshness = report("refreshed");
+            return Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: true, files: files(self) });
+        }
+        self.freshness = report("stale");
+        Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: false, files: files(self) })
     }
 
     /// The index, built on first use.
@@ -114,6 +203,7 @@ impl Session {
         let walk = discover::walk(self.host.as_ref(), &rules)?;
         let paths: Vec<String> = walk.candidates.iter().map(|c| c.path.clone()).collect();
         let contents = self.host.read_files(&paths);
+        self.snapshot = walk.candidates.iter().map(|c| (c.path.clone(), (c.size, c.mtime_ms))).collect();
         let mut skipped = walk.skipped;
         let mut work = Vec::with_capacity(paths.len());
         for (candidate, content) in walk.candidates.into_iter().zip(contents) {

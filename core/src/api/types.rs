@@ -545,6 +545,39 @@ pub struct PathResponse {
 }
 
 // ---------------------------------------------------------------------------------------------
+// refresh
+
+pub const REFRESH_MAX_FILES_DEFAULT: u32 = 50;
+pub const REFRESH_MAX_BYTES_DEFAULT: u64 = 2 * 1024 * 1024;
+/// Changed files named in a freshness report, at most.
+pub const CHANGED_SAMPLE_CAP: usize = 25;
+
+/// Detects files changed since the index was built (size and mtime, no hashing) and refreshes the
+/// index when the change set is small, or always with `force`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct RefreshRequest {
+    /// Rebuild whatever changed, however much.
+    pub force: bool,
+    /// Refresh automatically when at most this many files changed (default 50).
+    pub max_files: Option<u32>,
+    /// … and their new sizes add up to at most this many bytes (default 2 MiB).
+    pub max_bytes: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct RefreshResponse {
+    /// `fresh` (nothing changed), `refreshed` (changes picked up) or `stale` (too many changes).
+    pub freshness: Freshness,
+    /// Whether the index was rebuilt by this call.
+    pub rebuilt: bool,
+    pub files: u64,
+}
+
+// ---------------------------------------------------------------------------------------------
 // status
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -16,6 +16,8 @@ export interface CodegraphApi {
   OrientResponse?: OrientResponse;
   PathRequest?: PathRequest;
   PathResponse?: PathResponse;
+  RefreshRequest?: RefreshRequest;
+  RefreshResponse?: RefreshResponse;
   RefsRequest?: RefsRequest;
   RefsResponse?: RefsResponse;
   SearchRequest?: SearchRequest;
@@ -466,6 +468,50 @@ export interface PathResponse {
   to: string;
 }
 /**
+ * Detects files changed since the index was built (size and mtime, no hashing) and refreshes the index when the change set is small, or always with `force`.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "RefreshRequest".
+ */
+export interface RefreshRequest {
+  /**
+   * Rebuild whatever changed, however much.
+   */
+  force?: boolean;
+  /**
+   * … and their new sizes add up to at most this many bytes (default 2 MiB).
+   */
+  maxBytes?: number | null;
+  /**
+   * Refresh automatically when at most this many files changed (default 50).
+   */
+  maxFiles?: number | null;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "RefreshResponse".
+ */
+export interface RefreshResponse {
+  files: number;
+  freshness: Freshness1;
+  /**
+   * Whether the index was rebuilt by this call.
+   */
+  rebuilt: boolean;
+}
+/**
+ * How fresh an answer is relative to the files on disk.
+ */
+export interface Freshness1 {
+  changedFileCount?: number | null;
+  changedFiles?: string[] | null;
+  omittedChangedFileCount?: number | null;
+  /**
+   * `fresh`, `refreshed` (changes were picked up before answering) or `stale`.
+   */
+  state: string;
+}
+/**
  * References by handle or by file position (exactly one of the two).
  *
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
@@ -648,4 +694,4 @@ export interface SymbolMatch {
 }
 
 /** The request methods every engine exports, in order. */
-export const API_METHODS = ["orient","search","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","status"] as const;
+export const API_METHODS = ["orient","search","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","status","refresh"] as const;
