@@ -164,7 +164,7 @@ impl Session {
         }
         changed.sort();
         let files = |s: &Session| s.index.as_ref().map_or(0, |i| i.files.len() as u64);
-        if changed.is_empty() {
+        if changed.is_empty() && !req.force {
             self.freshness = Freshness::fresh();
             return Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: false, files: files(self) });
         }
@@ -182,7 +182,7 @@ impl Session {
         if req.force || (changed.len() <= max_files && changed_bytes <= max_bytes) {
             let index = self.build()?;
             self.index = Some(index);
-            self.freshness = report("refreshed");
+            self.freshness = if changed.is_empty() { Freshness::fresh() } else { report("refreshed") };
             return Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: true, files: files(self) });
         }
         self.freshness = report("stale");

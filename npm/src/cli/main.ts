@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { openSession, packageVersion, type Session } from "../index";
 import type * as T from "../generated/types";
 import { formatters } from "./format";
+import { MCP_USAGE, runMcp } from "./mcp";
 
 /** A usage error: printed as one line, exit code 2. */
 export class UsageError extends Error {}
@@ -195,6 +196,9 @@ export function helpText(): string {
     "commands:",
     ...Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
     "",
+    `  ${MCP_USAGE}`,
+    "      serve the tools over MCP (stdio by default; Streamable HTTP at http://127.0.0.1:7331/mcp with --port)",
+    "",
     "options for every command:",
     "  --root DIR            repository root (default: current directory)",
     "  --json                print exactly the API's JSON answer",
@@ -284,6 +288,18 @@ export function run(argv: string[], io: Io): number {
 }
 
 export function main(argv: string[]): void {
+  if (argv[0] === "mcp") {
+    runMcp(argv.slice(1)).then(
+      (code) => {
+        if (code !== undefined) process.exitCode = code;
+      },
+      (e: Error) => {
+        process.stderr.write(`codegraph mcp: ${e.message}\n`);
+        process.exitCode = 1;
+      },
+    );
+    return;
+  }
   const code = run(argv, {
     out: (t) => process.stdout.write(t.endsWith("\n") ? t : `${t}\n`),
     err: (t) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),

@@ -1,0 +1,107 @@
+// `codegraph mcp serve`: parses its flags, opens the one warm session for the root, and starts the
+// stdio or Streamable HTTP transport. Usage errors exit 2 before anything is served.
+
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+
+import { openSession, packageVersion } from "../index";
+import { packageRoot } from "../loader";
+import { serveHttp } from "../mcp/http";
+import { CodegraphMcp } from "../mcp/server";
+import { serveStdio } from "../mcp/stdio";
+
+export const MCP_USAGE =
+  "mcp serve [--root DIR] [--stdio | --port N [--host H] [--auth-token T]] [--warmup] [--warmup-symbols] [--allow-build]";
+
+function fail(message: string): number {
+  process.stderr.write(`codegraph mcp: ${message}; usage: codegraph ${MCP_USAGE}\n`);
+  return 2;
+}
+
+/** Starts the server; resolves to an exit code only when it could not start. */
+export async function runMcp(argv: string[]): Promise<number | undefined> {
+  const [sub, ...rest] = argv;
+  if (sub !== "serve") return fail(sub === undefined ? "missing subcommand" : `unknown subcommand ${JSON.stringify(sub)}`);
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    values = parseArgs({
+      args: rest,
+      allowPositionals: false,
+      strict: true,
+      options: {
+        root: { type: "string" },
+        stdio: { type: "boolean" },
+        port: { type: "string" },
+        host: { type: "string" },
+        "auth-token": { type: "string" },
+        warmup: { type: "boolean" },
+        "warmup-symbols": { type: "boolean" },
+        "allow-build": { type: "boolean" },
+        engine: { type: "string" },
+        include: { type: "string", multiple: true },
+        ignore: { type: "string", multiple: true },
+        "no-gitignore": { type: "boolean" },
+      },
+    }).values;
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+  const http = values.port !== undefined || values.host !== undefined;
+  if (values.stdio && http) return fail("--stdio and --port/--host are exclusive");
+  let port = 7331;
+  if (values.port !== undefined) {
+    port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`--port needs a port number (got ${JSON.stringify(values.port)})`);
+  }
+  const engine = values.engine as string | undefined;
+  if (engine !== undefined && engine !== "native" && engine !== "wasm") return fail(`--engine must be native or wasm`);
+  let session;
+  try {
+    session = openSession({
+      root: (values.root as string | undefined) ?? ".",
+      engine: engine as "native" | "wasm" | undefined,
+      include: (values.include as string[] | undefined) ?? [],
+      ignore: (values.ignore as string[] | undefined) ?? [],
+      noGitignore: Boolean(values["no-gitignore"]),
+    });
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+  const log = (m: string) => process.stderr.write(`${m}\n`);
+  if (values.warmup || values["warmup-symbols"]) {
+    // The base index and the symbol graph are built together: one warmup builds both.
+    const t0 = Date.now();
+    const status = session.status();
+    log(`codegraph mcp: warmed up ${status.files} files in ${Date.now() - t0} ms`);
+  }
+  const driftMs = Number(process.env.CODEGRAPH_DRIFT_INTERVAL_MS ?? "");
+  const mcp = new CodegraphMcp({
+    session,
+    version: packageVersion(),
+    packageJsonPath: path.join(packageRoot, "package.json"),
+    driftIntervalMs: Number.isFinite(driftMs) && driftMs > 0 ? driftMs : undefined,
+    warn: log,
+  });
+  if (!http) {
+    await serveStdio(mcp);
+    return undefined;
+  }
+  const token = (values["auth-token"] as string | undefined) ?? process.env.CODEGRAPH_MCP_TOKEN;
+  let running;
+  try {
+    running = await serveHttp(mcp, { host: (values.host as string | undefined) ?? "127.0.0.1", port, token, log });
+  } catch (e) {
+    const err = e as Error & { code?: string };
+    if (err.code === "INVALID_ARGUMENT") return fail(err.message);
+    process.stderr.write(`codegraph mcp: cannot listen: ${err.message}\n`);
+    return 1;
+  }
+  log(`codegraph mcp: serving ${session.root} at ${running.url} (health: ${running.url.replace(/\/mcp$/, "/health")})`);
+  const shutdown = (signal: string) => {
+    log(`codegraph mcp: ${signal}, finishing in-flight requests`);
+    void running.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  return undefined;
+}

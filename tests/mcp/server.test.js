@@ -1,0 +1,144 @@
+// The MCP server in-process, with a real SDK Client over an in-memory linked transport: the tool
+// list (flat schemas that reject unknown fields, small), every tool on the fixture, failures as
+// isError results while the server keeps serving, freshness, and version drift.
+"use strict";
+const { test } = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+
+const { openSession } = require("../../npm/dist/index.js");
+const { CodegraphMcp } = require("../../npm/dist/mcp/server.js");
+const { fixture, inProcessClient, body } = require("./helpers.js");
+
+function mcpFor(root, extra = {}) {
+  return new CodegraphMcp({
+    session: openSession({ root }),
+    version: "9.9.9",
+    packageJsonPath: path.join(__dirname, "../../package.json"),
+    warn: () => {},
+    ...extra,
+  });
+}
+
+test("tools/list: every tool, flat schemas that reject unknown fields, small", async () => {
+  const client = await inProcessClient(mcpFor(fixture));
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name);
+  assert.deepStrictEqual(names, [
+    "orient", "search", "workspace_symbols", "get_file", "get_symbol", "goto", "refs",
+    "callers", "callees", "deps", "rdeps", "path", "refresh_index",
+  ]);
+  for (const t of tools) {
+    assert.equal(t.inputSchema.type, "object", t.name);
+    assert.equal(t.inputSchema.additionalProperties, false, t.name);
+    for (const [field, prop] of Object.entries(t.inputSchema.properties ?? {})) {
+      assert.ok(!("$ref" in prop) && !("anyOf" in prop), `${t.name}.${field} is flat`);
+    }
+    assert.ok(t.description.length > 20, `${t.name} says when to use it`);
+  }
+  const bytes = Buffer.byteLength(JSON.stringify({ tools }));
+  assert.ok(bytes < 12000, `tools/list is ${bytes} bytes`);
+  await client.close();
+});
+
+test("every tool answers on the fixture; failures are isError and the server keeps serving", async () => {
+  const client = await inProcessClient(mcpFor(fixture));
+  const call = (name, args) => client.callTool({ name, arguments: args });
+  const ok = async (name, args) => {
+    const r = await call(name, args);
+    assert.ok(!r.isError, `${name}: ${r.content[0].text}`);
+    assert.deepStrictEqual(r.structuredContent, body(r));
+    return r.structuredContent;
+  };
+  assert.equal((await ok("orient", {})).files, 41);
+  assert.ok((await ok("search", { query: "spawn job" })).hits.length > 0);
+  assert.equal((await ok("workspace_symbols", { query: "Circle::new" })).symbols[0].handle, "rust/src/shapes/circle.rs::Circle::new");
+  assert.match((await ok("get_file", { file: "ts/src/main.ts", limit: 2 })).content, /^1\t/);
+  assert.equal((await ok("get_symbol", { handle: "go/cart/cart.go::Cart" })).symbol.kind, "struct");
+  assert.equal((await ok("goto", { file: "ts/src/main.ts", line: 7, column: 17 })).definitions[0].path, "ts/src/geo/circle.ts");
+  assert.ok((await ok("refs", { handle: "ts/src/geo/circle.ts::Circle" })).total >= 3);
+  assert.equal((await ok("callers", { handle: "rust/src/jobs.rs::spawn_job" })).groups[0].handle, "rust/src/report.rs::summary");
+  assert.ok((await ok("callees", { handle: "rust/src/report.rs::summary" })).groups.length >= 4);
+  assert.ok((await ok("deps", { file: "ts/src/main.ts" })).files.includes("ts/src/geo/index.ts"));
+  assert.ok((await ok("rdeps", { file: "rust/src/shapes/mod.rs" })).total >= 1);
+  assert.ok((await ok("path", { from: "ts/src/main.ts", to: "ts/src/geo/shape.ts" })).path.length === 3);
+  assert.equal((await ok("refresh_index", {})).rebuilt, true);
+
+  const bad = [
+    ["refs", { handle: "x", file: "y", line: 1 }, "INVALID_ARGUMENT"],
+    ["workspace_symbols", { query: "x", bogus: true }, "INVALID_ARGUMENT"],
+    ["callers", { handle: "no::such" }, "NOT_FOUND"],
+    ["get_file", { file: "../../etc/passwd" }, "OUTSIDE_ROOT"],
+    ["callers", { handle: "rust/src/jobs.rs::spawn_job", depth: 6 }, "INVALID_ARGUMENT"],
+    ["no_such_tool", {}, "INVALID_ARGUMENT"],
+  ];
+  for (const [name, args, code] of bad) {
+    const r = await call(name, args);
+    assert.equal(r.isError, true, `${name} ${JSON.stringify(args)}`);
+    assert.equal(body(r).error.code, code, `${name}: ${r.content[0].text}`);
+  }
+  // Still serving.
+  assert.equal((await ok("orient", {})).files, 41);
+  await client.close();
+});
+
+test("freshness: one edit refreshes, a burst over the limit is stale with counts", async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "codegraph-mcp-fresh-"));
+  fs.writeFileSync(path.join(root, "a.py"), "def alpha():\n    return 1\n");
+  fs.writeFileSync(path.join(root, "b.py"), "from a import alpha\n\nalpha()\n");
+  let now = 0;
+  const client = await inProcessClient(mcpFor(root, { now: () => now, freshnessIntervalMs: 1000, refreshMaxFiles: 5 }));
+  const callers = async () => (await client.callTool({ name: "callers", arguments: { handle: "a.py::alpha" } })).structuredContent;
+  assert.equal((await callers()).freshness.state, "fresh");
+  fs.writeFileSync(path.join(root, "a.py"), "def alpha():\n    return 1\n\n\ndef beta():\n    return alpha()\n");
+  now += 1500;
+  const refreshed = await callers();
+  assert.equal(refreshed.freshness.state, "refreshed");
+  assert.equal(refreshed.freshness.changedFileCount, 1);
+  assert.deepStrictEqual(refreshed.groups.map((g) => g.handle), ["a.py::beta", "b.py"]);
+  for (let i = 0; i < 8; i++) fs.writeFileSync(path.join(root, `n${i}.py`), `def f${i}():\n    pass\n`);
+  now += 1500;
+  const stale = await callers();
+  assert.equal(stale.freshness.state, "stale");
+  assert.equal(stale.freshness.changedFileCount, 8);
+  assert.equal(stale.freshness.omittedChangedFileCount, 0);
+  assert.equal(stale.freshness.changedFiles.length, 8);
+  // refresh_index forces the rebuild.
+  await client.callTool({ name: "refresh_index", arguments: {} });
+  now += 1500;
+  assert.equal((await callers()).freshness.state, "fresh");
+  await client.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+test("version drift: one deduplicated warning, calls keep succeeding", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "codegraph-mcp-drift-"));
+  const pkg = path.join(dir, "package.json");
+  fs.writeFileSync(pkg, JSON.stringify({ name: "codegraph", version: "9.9.9" }));
+  const warnings = [];
+  let now = 0;
+  const mcp = mcpFor(fixture, { packageJsonPath: pkg, driftIntervalMs: 30000, now: () => now, warn: (m) => warnings.push(m) });
+  const client = await inProcessClient(mcp);
+  const call = async () => assert.ok(!(await client.callTool({ name: "orient", arguments: {} })).isError);
+  fs.writeFileSync(pkg, JSON.stringify({ name: "codegraph", version: "10.0.0" }));
+  now += 1000;
+  await call(); // within the interval: not read yet
+  assert.equal(warnings.length, 0);
+  now += 30000;
+  await call();
+  now += 30000;
+  await call();
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /10\.0\.0.*9\.9\.9.*restart/);
+  fs.rmSync(pkg);
+  now += 30000;
+  await call(); // unreadable: a second, different warning, and still no failure
+  now += 30000;
+  await call();
+  assert.equal(warnings.length, 2);
+  assert.match(warnings[1], /cannot read/);
+  await client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});

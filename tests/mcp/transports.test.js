@@ -1,0 +1,101 @@
+// The MCP server end to end, spawned from bin/codegraph.js, with the SDK client: stdio (initialize
+// advertises the version, a tool call, a malformed line does not kill it, stdout is protocol only)
+// and Streamable HTTP on a real loopback port (two concurrent clients on one warm session, health,
+// 403 for a foreign Origin, 401 without a token beyond loopback, 400 for malformed JSON).
+"use strict";
+const { test } = require("node:test");
+const assert = require("node:assert/strict");
+const { spawn, spawnSync } = require("node:child_process");
+const fs = require("node:fs");
+const path = require("node:path");
+
+const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
+const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
+const { StreamableHTTPClientTransport } = require("@modelcontextprotocol/sdk/client/streamableHttp.js");
+const { repo, bin, fixture, body, startHttp } = require("./helpers.js");
+
+const version = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8")).version;
+
+test("stdio: initialize advertises the version and tools answer", async () => {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "mcp", "serve", "--root", fixture, "--stdio"], stderr: "pipe" });
+  const client = new Client({ name: "e2e", version: "0" });
+  await client.connect(transport);
+  assert.deepStrictEqual(client.getServerVersion(), { name: "codegraph", version });
+  const r = await client.callTool({ name: "callers", arguments: { handle: "rust/src/jobs.rs::spawn_job" } });
+  assert.equal(r.structuredContent.groups[0].handle, "rust/src/report.rs::summary");
+  await client.close();
+});
+
+test("stdio: a malformed line is answered or ignored, the server stays up, stdout is only JSON-RPC", async () => {
+  const child = spawn(process.execPath, [bin, "mcp", "serve", "--root", fixture], { stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } };
+  child.stdin.write("this is not json\n");
+  child.stdin.write(JSON.stringify(init) + "\n");
+  child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+  child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "orient", arguments: {} } }) + "\n");
+  const deadline = Date.now() + 20000;
+  while (!out.includes('"id":2') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  child.stdin.end(); // closing stdin ends the server cleanly
+  assert.equal(await exited, 0);
+  const lines = out.trim().split("\n");
+  for (const line of lines) JSON.parse(line); // nothing but protocol on stdout
+  const answer = lines.map((l) => JSON.parse(l)).find((m) => m.id === 2);
+  assert.equal(answer.result.structuredContent.files, 41);
+});
+
+test("http: two concurrent clients share one warm session", async (t) => {
+  const server = await startHttp(["--root", fixture, "--warmup"]);
+  t.after(() => server.child.kill("SIGTERM"));
+  const connect = async () => {
+    const client = new Client({ name: "e2e", version: "0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    return client;
+  };
+  const [a, b] = await Promise.all([connect(), connect()]);
+  assert.deepStrictEqual(a.getServerVersion(), { name: "codegraph", version });
+  const [ra, rb] = await Promise.all([
+    a.callTool({ name: "refs", arguments: { handle: "ts/src/geo/circle.ts::Circle" } }),
+    b.callTool({ name: "deps", arguments: { file: "ts/src/main.ts" } }),
+  ]);
+  assert.ok(ra.structuredContent.total >= 3);
+  assert.ok(rb.structuredContent.files.includes("ts/src/geo/index.ts"));
+  const health = await (await fetch(server.url.replace(/\/mcp$/, "/health"))).json();
+  assert.equal(health.status, "ok");
+  assert.equal(health.sessions, 2);
+  assert.match(server.stderr(), /warmed up 41 files/);
+  await a.close();
+  await b.close();
+});
+
+test("http: foreign Origin → 403, malformed JSON → 400, oversized body → 413", async (t) => {
+  const server = await startHttp(["--root", fixture]);
+  t.after(() => server.child.kill("SIGTERM"));
+  const post = (headers, bodyText) =>
+    fetch(server.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: bodyText });
+  const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "0" } } });
+  assert.equal((await post({ origin: "http://evil.example" }, init)).status, 403);
+  assert.equal((await post({ origin: "http://localhost:3000" }, init)).status, 200);
+  assert.equal((await post({}, "{not json")).status, 400);
+  assert.equal((await post({}, "x".repeat(5 * 1024 * 1024))).status, 413);
+});
+
+test("http: beyond loopback a token is required (401 without it)", async (t) => {
+  const refused = spawnSync(process.execPath, [bin, "mcp", "serve", "--root", fixture, "--host", "0.0.0.0", "--port", "0"], { encoding: "utf8", env: { ...process.env, CODEGRAPH_MCP_TOKEN: "" } });
+  assert.equal(refused.status, 2);
+  assert.match(refused.stderr, /--auth-token/);
+  const server = await startHttp(["--root", fixture, "--host", "0.0.0.0", "--auth-token", "s3cret"]);
+  t.after(() => server.child.kill("SIGTERM"));
+  const url = server.url.replace("0.0.0.0", "127.0.0.1");
+  const health = url.replace(/\/mcp$/, "/health");
+  assert.equal((await fetch(health)).status, 401);
+  assert.equal((await fetch(health, { headers: { authorization: "Bearer wrong" } })).status, 401);
+  assert.equal((await fetch(health, { headers: { authorization: "Bearer s3cret" } })).status, 200);
+  assert.equal((await fetch(health, { headers: { "x-api-key": "s3cret" } })).status, 200);
+  const client = new Client({ name: "e2e", version: "0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: "Bearer s3cret" } } }));
+  assert.equal((await client.callTool({ name: "orient", arguments: {} })).structuredContent.files, 41);
+  await client.close();
+});
