@@ -123,40 +123,54 @@ fn identifier_tokens(s: &str) -> Vec<String> {
     out
 }
 
-/// How a symbol matches a workspace-symbols query; lower is better.
-fn match_tier(index: &Index, id: SymId, query: &str, lower: &str, qualified_query: &str) -> Option<(u8, &'static str)> {
-    let sym = index.symbol(id);
-    if index.handles[id as usize] == query {
-        return Some((0, "handle"));
+/// A workspace-symbols query, prepared once.
+struct SymbolQuery<'q> {
+    raw: &'q str,
+    lower: String,
+    /// The query with `.` read as `::` (`Circle.area` → `Circle::area`), when it is qualified.
+    qualified: Option<String>,
+    tokens: Vec<String>,
+}
+
+impl<'q> SymbolQuery<'q> {
+    fn new(raw: &'q str) -> SymbolQuery<'q> {
+        let qualified = (raw.contains("::") || raw.contains('.')).then(|| raw.replace('.', "::"));
+        SymbolQuery { raw, lower: raw.to_lowercase(), qualified, tokens: identifier_tokens(raw) }
     }
-    if query.contains("::") || query.contains('.') {
-        let qualified = index.qualified_name(id);
-        if qualified == qualified_query || qualified.ends_with(&format!("::{qualified_query}")) {
-            return Some((1, "qualifiedName"));
+
+    /// How a symbol matches; lower is better.
+    fn tier(&self, index: &Index, id: SymId) -> Option<(u8, &'static str)> {
+        if index.handles[id as usize] == self.raw {
+            return Some((0, "handle"));
         }
-    }
-    let name = &sym.name;
-    if name == query {
-        return Some((2, "name"));
-    }
-    let name_lower = name.to_lowercase();
-    if name_lower == lower {
-        return Some((3, "nameIgnoreCase"));
-    }
-    if name_lower.starts_with(lower) {
-        return Some((4, "prefix"));
-    }
-    let query_tokens = identifier_tokens(query);
-    if !query_tokens.is_empty() {
-        let tokens = identifier_tokens(name);
-        if tokens.windows(query_tokens.len()).any(|w| w == query_tokens.as_slice()) {
-            return Some((5, "token"));
+        if let Some(q) = &self.qualified {
+            let qualified = &index.qualified[id as usize];
+            if qualified == q || (qualified.ends_with(q.as_str()) && qualified[..qualified.len() - q.len()].ends_with("::")) {
+                return Some((1, "qualifiedName"));
+            }
         }
+        if index.symbol(id).name == self.raw {
+            return Some((2, "name"));
+        }
+        let name_lower = &index.names_lower[id as usize];
+        if *name_lower == self.lower {
+            return Some((3, "nameIgnoreCase"));
+        }
+        if name_lower.starts_with(&self.lower) {
+            return Some((4, "prefix"));
+        }
+        // Every query token must occur in the name before tokenising it is worth the allocation.
+        if !self.tokens.is_empty() && self.tokens.iter().all(|t| name_lower.contains(t.as_str())) {
+            let tokens = identifier_tokens(&index.symbol(id).name);
+            if tokens.windows(self.tokens.len()).any(|w| w == self.tokens.as_slice()) {
+                return Some((5, "token"));
+            }
+        }
+        if name_lower.contains(&self.lower) {
+            return Some((6, "substring"));
+        }
+        None
     }
-    if name_lower.contains(lower) {
-        return Some((6, "substring"));
-    }
-    None
 }
 
 fn omitted_limit(list: &str, count: usize) -> Omitted {
@@ -268,6 +282,11 @@ impl Session {
         let mut hits: Vec<SearchHit> = Vec::new();
         for id in 0..index.syms.len() as SymId {
             let sym = index.symbol(id);
+            let name_lower = &index.names_lower[id as usize];
+            // Only names that contain a query word can score: skip the rest without tokenising.
+            if *name_lower != lower && !terms.iter().any(|t| name_lower.contains(t.as_str())) {
+                continue;
+            }
             let name_tokens = identifier_tokens(&sym.name);
             let mut score = 0.0;
             let mut matched = Vec::new();
@@ -362,7 +381,7 @@ impl Session {
         };
         let index = self.index()?;
         let lower = query.to_lowercase();
-        let qualified_query = query.replace('.', "::");
+        let prepared = SymbolQuery::new(&query);
         let mut found: Vec<(u8, bool, String, Pos, SymbolMatch)> = Vec::new();
         for id in 0..index.syms.len() as SymId {
             let sym = index.symbol(id);
@@ -373,7 +392,7 @@ impl Session {
             if glob.as_ref().is_some_and(|g| !g.is_match(path)) {
                 continue;
             }
-            if let Some((tier, how)) = match_tier(index, id, &query, &lower, &qualified_query) {
+            if let Some((tier, how)) = prepared.tier(index, id) {
                 let m = SymbolMatch { symbol: index.info(id), matched: how.into(), import_of: None };
                 found.push((tier, !sym.exported, path.clone(), sym.name_pos, m));
             }

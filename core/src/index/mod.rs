@@ -87,6 +87,10 @@ pub(crate) struct Index {
     /// Global symbol id → (file, local index).
     pub syms: Vec<(FileId, u32)>,
     pub handles: Vec<String>,
+    /// `Container::name` of each symbol (the handle without its path).
+    pub qualified: Vec<String>,
+    /// Lower-cased names, for case-insensitive lookups without allocating per query.
+    pub names_lower: Vec<String>,
     pub by_handle: HashMap<String, SymId>,
     pub graph: Graph,
 }
@@ -106,7 +110,7 @@ impl Index {
             }
         }
         let by_path = files.iter().enumerate().map(|(i, f)| (f.path.clone(), i as FileId)).collect();
-        let mut index = Index { files, by_path, skipped, other_files, syms, handles: Vec::new(), by_handle: HashMap::new(), graph: Graph::default() };
+        let mut index = Index { files, by_path, skipped, other_files, syms, handles: Vec::new(), qualified: Vec::new(), names_lower: Vec::new(), by_handle: HashMap::new(), graph: Graph::default() };
         index.assign_handles();
         index.graph = resolve::resolve(&index, configs);
         index
@@ -150,7 +154,10 @@ impl Index {
         let mut seen: HashMap<String, u32> = HashMap::new();
         self.handles = Vec::with_capacity(self.syms.len());
         for id in 0..self.syms.len() as SymId {
-            let base = format!("{}::{}", self.files[self.file_of(id) as usize].path, self.qualified_name(id));
+            let qualified = self.qualified_name(id);
+            let base = format!("{}::{}", self.files[self.file_of(id) as usize].path, qualified);
+            self.qualified.push(qualified);
+            self.names_lower.push(self.symbol(id).name.to_lowercase());
             let n = seen.entry(base.clone()).or_insert(0);
             *n += 1;
             // Overloads and same-named items in one file stay addressable: the second is `#2`.
