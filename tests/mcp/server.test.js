@@ -28,7 +28,7 @@ test("tools/list: every tool, flat schemas that reject unknown fields, small", a
   const names = tools.map((t) => t.name);
   assert.deepStrictEqual(names, [
     "orient", "search", "workspace_symbols", "get_file", "get_symbol", "goto", "refs",
-    "callers", "callees", "deps", "rdeps", "path", "refresh_index",
+    "callers", "callees", "deps", "rdeps", "path", "status", "refresh_index",
   ]);
   for (const t of tools) {
     assert.equal(t.inputSchema.type, "object", t.name);
@@ -64,6 +64,7 @@ test("every tool answers on the fixture; failures are isError and the server kee
   assert.ok((await ok("deps", { file: "ts/src/main.ts" })).files.includes("ts/src/geo/index.ts"));
   assert.ok((await ok("rdeps", { file: "rust/src/shapes/mod.rs" })).total >= 1);
   assert.ok((await ok("path", { from: "ts/src/main.ts", to: "ts/src/geo/shape.ts" })).path.length === 3);
+  assert.equal((await ok("status", {})).files, 41);
   assert.equal((await ok("refresh_index", {})).rebuilt, true);
 
   const bad = [

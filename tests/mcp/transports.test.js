@@ -99,3 +99,44 @@ test("http: beyond loopback a token is required (401 without it)", async (t) => 
   assert.equal((await client.callTool({ name: "orient", arguments: {} })).structuredContent.files, 41);
   await client.close();
 });
+
+test("drift: a server started from a copy of the package warns once when that copy's version changes", async (t) => {
+  const os = require("node:os");
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), "codegraph-drift-pkg-"));
+  t.after(() => fs.rmSync(copy, { recursive: true, force: true }));
+  for (const part of ["bin", "npm/dist", "npm/native", "npm/wasm"]) {
+    fs.cpSync(path.join(repo, part), path.join(copy, part), { recursive: true });
+  }
+  fs.copyFileSync(path.join(repo, "package.json"), path.join(copy, "package.json"));
+  fs.symlinkSync(path.join(repo, "node_modules"), path.join(copy, "node_modules"));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(copy, "bin/codegraph.js"), "mcp", "serve", "--root", fixture],
+    env: { ...process.env, CODEGRAPH_DRIFT_INTERVAL_MS: "1500" },
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr.on("data", (d) => (stderr += d));
+  const client = new Client({ name: "e2e", version: "0" });
+  await client.connect(transport);
+  assert.equal(client.getServerVersion().version, version);
+  const pkg = JSON.parse(fs.readFileSync(path.join(copy, "package.json"), "utf8"));
+  fs.writeFileSync(path.join(copy, "package.json"), JSON.stringify({ ...pkg, version: "99.0.0" }));
+  const call = async () => assert.ok(!(await client.callTool({ name: "orient", arguments: {} })).isError);
+  await call(); // within the interval
+  assert.doesNotMatch(stderr, /99\.0\.0/);
+  await new Promise((r) => setTimeout(r, 1700));
+  await call(); // after it: one warning
+  await new Promise((r) => setTimeout(r, 1700));
+  await call(); // deduplicated
+  await client.close();
+  assert.equal(stderr.match(/installed package is now 99\.0\.0/g)?.length, 1, stderr);
+  assert.match(stderr, /restart/);
+});
+
+test("http: SIGTERM stops the server cleanly", async () => {
+  const server = await startHttp(["--root", fixture]);
+  const exited = new Promise((resolve) => server.child.on("exit", (code) => resolve(code)));
+  server.child.kill("SIGTERM");
+  assert.equal(await exited, 0);
+});

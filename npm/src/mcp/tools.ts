@@ -104,6 +104,13 @@ export const TOOLS: ToolSpec[] = [
     indexBacked: always,
   },
   {
+    name: "status",
+    method: "status",
+    request: "StatusRequest",
+    description: "Indexed files by language and skipped files with reasons (binary, too large, invalid UTF-8, symlink).",
+    indexBacked: always,
+  },
+  {
     name: "refresh_index",
     method: "refresh",
     request: "RefreshIndexArgs",
