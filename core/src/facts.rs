@@ -168,6 +168,10 @@ pub struct RefChain {
     /// and it can't be resolved without types.
     pub opaque_head: bool,
     pub call: bool,
+    /// Segments before the last that are called on the way (`a.b().c()`: segment 1): the chain goes
+    /// on from what the call returns (a declared return type, or the instance a class call makes).
+    #[serde(default)]
+    pub calls_at: Vec<u16>,
     /// Index of the innermost enclosing symbol (function, method, class, inline module).
     pub enclosing: Option<u32>,
 }

@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{named_children, Builder};
+use super::{named_children, Builder, CallChain};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -640,10 +640,53 @@ fn expr(b: &mut Builder, node: Node) {
     b.ascend();
 }
 
-/// A name, member chain or type reference; a chain with a non-name head records its tail as opaque.
+/// A chain with calls on the way (`a.b().c`): its segments, the indices of the called ones and the
+/// argument lists to walk. False when any part is not a name or a call of a name chain.
+fn call_chain<'t>(b: &Builder, node: Node<'t>, out: &mut CallChain<'t>, depth: usize) -> bool {
+    if depth > super::MAX_WALK_DEPTH {
+        return false;
+    }
+    match node.kind() {
+        "identifier" | "this" | "super" => {
+            out.segments.push(b.seg(node));
+            true
+        }
+        "member_expression" => {
+            let (Some(object), Some(property)) = (node.child_by_field_name("object"), node.child_by_field_name("property")) else {
+                return false;
+            };
+            if !call_chain(b, object, out, depth + 1) {
+                return false;
+            }
+            out.segments.push(b.seg(property));
+            true
+        }
+        "call_expression" => {
+            let Some(function) = node.child_by_field_name("function") else { return false };
+            if !call_chain(b, function, out, depth + 1) {
+                return false;
+            }
+            out.calls_at.push((out.segments.len() - 1) as u16);
+            out.args.extend(node.child_by_field_name("arguments"));
+            true
+        }
+        _ => false,
+    }
+}
+
+/// A name, member chain or type reference; a chain through calls keeps going from what the calls
+/// return; a chain with any other head records its tail as opaque.
 fn reference(b: &mut Builder, node: Node, call: bool) {
     if let Some(segs) = chain(b, node) {
         b.add_ref(segs, call, false);
+        return;
+    }
+    let mut through_calls = CallChain::default();
+    if call_chain(b, node, &mut through_calls, 0) {
+        for args in through_calls.args {
+            expr(b, args);
+        }
+        b.add_call_chain(through_calls.segments, through_calls.calls_at, call);
         return;
     }
     let mut tail = Vec::new();
@@ -729,8 +772,19 @@ mod tests {
 
     #[test]
     fn opaque_heads_keep_their_tail() {
-        let facts = extract(Language::JavaScript, "f().g.h();");
+        let facts = extract(Language::JavaScript, "a[0].g.h();");
         let tail = facts.refs.iter().find(|r| r.opaque_head).expect("tail");
         assert_eq!(tail.segments.iter().map(|s| s.0.as_str()).collect::<Vec<_>>(), vec!["g", "h"]);
+    }
+
+    #[test]
+    fn chains_go_on_through_calls() {
+        let facts = extract(Language::JavaScript, "f(x).g.h(y);");
+        let chain = facts.refs.iter().find(|r| r.segments.len() == 3).expect("f().g.h()");
+        assert_eq!(chain.segments.iter().map(|s| s.0.as_str()).collect::<Vec<_>>(), vec!["f", "g", "h"]);
+        assert_eq!(chain.calls_at, vec![0]);
+        assert!(chain.call && !chain.opaque_head);
+        // The arguments of the inner call are walked too.
+        assert!(facts.refs.iter().any(|r| r.segments[0].0 == "x"));
     }
 }

@@ -181,7 +181,16 @@ impl<'a> Builder<'a> {
             return;
         }
         let enclosing = self.enclosing();
-        self.facts.refs.push(RefChain { segments, opaque_head, call, enclosing });
+        self.facts.refs.push(RefChain { segments, opaque_head, call, calls_at: Vec::new(), enclosing });
+    }
+
+    /// Records a chain with calls on the way (`a.b().c()`); `calls_at` are segment indices.
+    pub fn add_call_chain(&mut self, segments: Vec<(String, Pos)>, calls_at: Vec<u16>, call: bool) {
+        if segments.is_empty() {
+            return;
+        }
+        let enclosing = self.enclosing();
+        self.facts.refs.push(RefChain { segments, opaque_head: false, call, calls_at, enclosing });
     }
 
     /// Records a local name of the innermost enclosing function.
@@ -205,6 +214,15 @@ impl<'a> Builder<'a> {
     pub fn seg(&self, node: Node) -> (String, Pos) {
         (self.text(node).to_string(), self.pos(node))
     }
+}
+
+/// A reference chain that goes through calls (`a.b().c()`): its segments, the indices of the called
+/// segments, and the argument lists of those calls (walked separately for their own references).
+#[derive(Default)]
+pub(crate) struct CallChain<'t> {
+    pub segments: Vec<(String, crate::facts::Pos)>,
+    pub calls_at: Vec<u16>,
+    pub args: Vec<Node<'t>>,
 }
 
 /// The first line of a declaration, trimmed and bounded.

@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{named_children, Builder};
+use super::{named_children, Builder, CallChain};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -398,9 +398,50 @@ fn chain(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
     }
 }
 
+/// A chain with calls on the way (`a.b().c`), see `CallChain`.
+fn call_chain<'t>(b: &Builder, node: Node<'t>, out: &mut CallChain<'t>, depth: usize) -> bool {
+    if depth > super::MAX_WALK_DEPTH {
+        return false;
+    }
+    match node.kind() {
+        "identifier" => {
+            out.segments.push(b.seg(node));
+            true
+        }
+        "attribute" => {
+            let (Some(object), Some(attr)) = (node.child_by_field_name("object"), node.child_by_field_name("attribute")) else {
+                return false;
+            };
+            if !call_chain(b, object, out, depth + 1) {
+                return false;
+            }
+            out.segments.push(b.seg(attr));
+            true
+        }
+        "call" => {
+            let Some(function) = node.child_by_field_name("function") else { return false };
+            if !call_chain(b, function, out, depth + 1) {
+                return false;
+            }
+            out.calls_at.push((out.segments.len() - 1) as u16);
+            out.args.extend(node.child_by_field_name("arguments"));
+            true
+        }
+        _ => false,
+    }
+}
+
 fn reference(b: &mut Builder, node: Node, call: bool) {
     if let Some(segs) = chain(b, node) {
         b.add_ref(segs, call, false);
+        return;
+    }
+    let mut through_calls = CallChain::default();
+    if call_chain(b, node, &mut through_calls, 0) {
+        for args in through_calls.args {
+            expr(b, args);
+        }
+        b.add_call_chain(through_calls.segments, through_calls.calls_at, call);
         return;
     }
     let mut tail = Vec::new();

@@ -5,7 +5,7 @@
 
 use tree_sitter::{Node, Parser, Range};
 
-use super::{named_children, Builder};
+use super::{named_children, Builder, CallChain};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, ModDecl, Pos, SymbolKind, TypeRelKind, TypeRelation};
 use crate::lang::Language;
 
@@ -458,7 +458,64 @@ fn chain(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
     }
 }
 
+/// A chain with calls on the way (`Circle::new(1.0).area`, `rt.handle().spawn_blocking`), see
+/// `CallChain`. `?` and `.await` are looked through.
+fn call_chain<'t>(b: &Builder, node: Node<'t>, out: &mut CallChain<'t>, depth: usize) -> bool {
+    if depth > super::MAX_WALK_DEPTH {
+        return false;
+    }
+    match node.kind() {
+        "identifier" | "self" | "scoped_identifier" | "type_identifier" | "scoped_type_identifier" | "super" | "crate" => {
+            match path_segments(b, node) {
+                Some(segs) => {
+                    out.segments.extend(segs);
+                    true
+                }
+                None => false,
+            }
+        }
+        "field_expression" => {
+            let (Some(value), Some(field)) = (node.child_by_field_name("value"), node.child_by_field_name("field")) else {
+                return false;
+            };
+            if !call_chain(b, value, out, depth + 1) {
+                return false;
+            }
+            out.segments.push(b.seg(field));
+            true
+        }
+        "generic_function" => match node.child_by_field_name("function") {
+            Some(f) => call_chain(b, f, out, depth + 1),
+            None => false,
+        },
+        "try_expression" | "await_expression" => match node.named_child(0) {
+            Some(inner) => call_chain(b, inner, out, depth + 1),
+            None => false,
+        },
+        "call_expression" => {
+            let Some(function) = node.child_by_field_name("function") else { return false };
+            if !call_chain(b, function, out, depth + 1) {
+                return false;
+            }
+            out.calls_at.push((out.segments.len() - 1) as u16);
+            out.args.extend(node.child_by_field_name("arguments"));
+            true
+        }
+        _ => false,
+    }
+}
+
 fn reference(b: &mut Builder, node: Node, call: bool) {
+    if chain(b, node).is_none() {
+        let mut through_calls = CallChain::default();
+        if call_chain(b, node, &mut through_calls, 0) {
+            for args in through_calls.args {
+                expr(b, args);
+            }
+            b.add_call_chain(through_calls.segments, through_calls.calls_at, call);
+            return;
+        }
+    }
     if let Some(segs) = chain(b, node) {
         b.add_ref(segs, call, false);
         if node.kind() == "generic_function" {

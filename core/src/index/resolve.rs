@@ -241,7 +241,9 @@ impl<'a> Resolver<'a> {
             if let Some(origin) = self.locals.get(&(file, s, name)) {
                 // `x = x.next()` types a local by itself: a local being typed resolves to nothing.
                 if !self.typing_locals.borrow_mut().insert((file, s, name.to_string())) {
-                    return None;
+                    // `let rt = rt();`: while a local's own initialiser is resolved, the name means
+                    // what it meant before the local was bound.
+                    continue;
                 }
                 let values = self.local_value(file, s, origin, hops + 1);
                 self.typing_locals.borrow_mut().remove(&(file, s, name.to_string()));
@@ -359,6 +361,19 @@ impl<'a> Resolver<'a> {
                 out
             }
         }
+    }
+
+    /// What calling a declaration gives: an instance of a class called as a constructor (Python), or
+    /// of a function's declared return type.
+    fn call_result(&self, s: SymId) -> Vec<Value> {
+        let sym = self.index.symbol(s);
+        if sym.kind.is_type() {
+            return if self.lang(self.index.file_of(s)) == Language::Python { vec![Value::Instance(s)] } else { Vec::new() };
+        }
+        if sym.kind.is_callable() {
+            return self.returned(s, 1);
+        }
+        Vec::new()
     }
 
     /// The instance a function's declared return type denotes.
@@ -856,11 +871,17 @@ impl<'a> Resolver<'a> {
                         resolved_all = false;
                         break;
                     }
+                    let called_here = chain.calls_at.contains(&(i as u16));
                     let mut targets: Vec<SymId> = values.iter().filter_map(|v| if let Value::Sym(s) = v { Some(*s) } else { None }).collect();
                     targets.sort_unstable();
                     targets.dedup();
-                    for t in targets {
-                        refs.push(RefSite { target: t, file: fid, pos: *pos, len, enclosing, call: chain.call && i == last, import: false });
+                    for &t in &targets {
+                        let call = (chain.call && i == last) || called_here;
+                        refs.push(RefSite { target: t, file: fid, pos: *pos, len, enclosing, call, import: false });
+                    }
+                    if called_here {
+                        // The chain goes on from what the call returns.
+                        values = targets.iter().flat_map(|&t| self.call_result(t)).collect();
                     }
                 }
                 if resolved_all {
