@@ -8,6 +8,7 @@ import { openSession, packageVersion, type Session } from "../index";
 import type * as T from "../generated/types";
 import { formatters } from "./format";
 import { MCP_USAGE, runMcp } from "./mcp";
+import { INSTALL_USAGE, PRINT_CONFIG_USAGE, runInstall, runUninstall, UNINSTALL_USAGE } from "../install/command";
 
 /** A usage error: printed as one line, exit code 2. */
 export class UsageError extends Error {}
@@ -198,6 +199,12 @@ export function helpText(): string {
     "",
     `  ${MCP_USAGE}`,
     "      serve the tools over MCP (stdio by default; Streamable HTTP at http://127.0.0.1:7331/mcp with --port)",
+    `  ${INSTALL_USAGE}`,
+    "      wire the MCP server into agent clients (codex, claude, cursor, gemini, opencode, agents); asks first",
+    `  ${PRINT_CONFIG_USAGE}`,
+    "      print one client's config snippet; touches nothing",
+    `  ${UNINSTALL_USAGE}`,
+    "      remove exactly what install added",
     "",
     "options for every command:",
     "  --root DIR            repository root (default: current directory)",
@@ -287,6 +294,11 @@ export function run(argv: string[], io: Io): number {
   }
 }
 
+const installIo = {
+  out: (t: string) => process.stdout.write(t.endsWith("\n") ? t : `${t}\n`),
+  err: (t: string) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),
+};
+
 export function main(argv: string[]): void {
   if (argv[0] === "mcp") {
     runMcp(argv.slice(1)).then(
@@ -295,6 +307,26 @@ export function main(argv: string[]): void {
       },
       (e: Error) => {
         process.stderr.write(`codegraph mcp: ${e.message}\n`);
+        process.exitCode = 1;
+      },
+    );
+    return;
+  }
+  if (argv[0] === "install") {
+    runInstall(argv.slice(1), installIo).then(
+      (code) => (process.exitCode = code),
+      (e: Error) => {
+        process.stderr.write(`codegraph install: ${e.message}\n`);
+        process.exitCode = 1;
+      },
+    );
+    return;
+  }
+  if (argv[0] === "uninstall") {
+    runUninstall(argv.slice(1), installIo).then(
+      (code) => (process.exitCode = code),
+      (e: Error) => {
+        process.stderr.write(`codegraph uninstall: ${e.message}\n`);
         process.exitCode = 1;
       },
     );

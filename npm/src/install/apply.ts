@@ -1,0 +1,146 @@
+// The only module of the installer that writes. Each planned file edit is checked against what the
+// file held when it was planned, backed up when it holds content the installer doesn't own, then
+// written as a temporary file in the same directory and renamed over the original, so a reader (or
+// a crash) sees the old file or the new one, never a partial write.
+
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+import type { PlannedEdit } from "./types";
+
+/** The file operations apply uses; tests replace some (for example a rename that fails). */
+export interface FileOps {
+  readFile(p: string): string | undefined;
+  /** Writes a new file that must not exist yet, flushed to disk, with the given mode. */
+  writeNewFile(p: string, data: string, mode: number): void;
+  rename(from: string, to: string): void;
+  unlink(p: string): void;
+  mkdir(p: string): void;
+  copyFile(from: string, to: string): void;
+  /** Permission bits of an existing file, or undefined. */
+  mode(p: string): number | undefined;
+  /** Removes a directory if it is empty; false when it is not (or is gone). */
+  removeEmptyDir(p: string): boolean;
+  exists(p: string): boolean;
+}
+
+export const nodeFileOps: FileOps = {
+  readFile(p) {
+    try {
+      return fs.readFileSync(p, "utf8");
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw e;
+    }
+  },
+  writeNewFile(p, data, mode) {
+    const fd = fs.openSync(p, "wx", mode);
+    try {
+      fs.writeFileSync(fd, data, "utf8");
+      fs.fchmodSync(fd, mode);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  },
+  rename: (from, to) => fs.renameSync(from, to),
+  unlink: (p) => fs.unlinkSync(p),
+  mkdir: (p) => void fs.mkdirSync(p, { recursive: true }),
+  copyFile: (from, to) => fs.copyFileSync(from, to, fs.constants.COPYFILE_EXCL),
+  mode(p) {
+    try {
+      return fs.statSync(p).mode & 0o777;
+    } catch {
+      return undefined;
+    }
+  },
+  removeEmptyDir(p) {
+    try {
+      fs.rmdirSync(p);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  exists: (p) => fs.existsSync(p),
+};
+
+export interface ApplyOptions {
+  ops?: Partial<FileOps>;
+  /** The clock for backup names. */
+  now?: () => Date;
+}
+
+/** What happened to one planned edit. */
+export interface AppliedEdit {
+  edit: PlannedEdit;
+  status: "written" | "skipped" | "failed";
+  /** Where the old file was copied, when it was. */
+  backup?: string;
+  /** Why it failed or was skipped. */
+  reason?: string;
+}
+
+/** `<file>.codegraph-backup-<UTC timestamp>`, with a counter when that name is taken. */
+function backupPath(file: string, now: Date, ops: FileOps): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  let candidate = `${file}.codegraph-backup-${stamp}`;
+  for (let i = 1; ops.exists(candidate); i++) candidate = `${file}.codegraph-backup-${stamp}-${i}`;
+  return candidate;
+}
+
+/** Writes `data` to `file` through a temporary file in the same directory and a rename. */
+function atomicWrite(file: string, data: string, ops: FileOps): void {
+  const dir = path.dirname(file);
+  ops.mkdir(dir);
+  const temp = path.join(dir, `.${path.basename(file)}.codegraph-tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
+  try {
+    ops.writeNewFile(temp, data, ops.mode(file) ?? 0o644);
+    ops.rename(temp, file);
+  } catch (e) {
+    try {
+      ops.unlink(temp);
+    } catch {
+      // The temporary file is already gone; the original was never touched.
+    }
+    throw e;
+  }
+}
+
+function applyOne(edit: PlannedEdit, ops: FileOps, now: Date): AppliedEdit {
+  const current = ops.readFile(edit.path);
+  if ((current ?? null) !== edit.before) {
+    return { edit, status: "failed", reason: "the file changed since the plan was made; nothing written — run the command again" };
+  }
+  let backup: string | undefined;
+  if (edit.backup && current !== undefined) {
+    backup = backupPath(edit.path, now, ops);
+    ops.copyFile(edit.path, backup);
+  }
+  if (edit.kind === "remove") ops.unlink(edit.path);
+  else atomicWrite(edit.path, edit.after!, ops);
+  for (const dir of edit.pruneDirs ?? []) ops.removeEmptyDir(dir);
+  return { edit, status: "written", backup };
+}
+
+/**
+ * Carries out the create/modify/remove edits of a plan, in order; unchanged and collision edits are
+ * skipped. A failed edit leaves its file as it was and stops the later edits of the same target.
+ */
+export function applyPlan(edits: PlannedEdit[], options: ApplyOptions = {}): AppliedEdit[] {
+  const ops: FileOps = { ...nodeFileOps, ...options.ops };
+  const now = (options.now ?? (() => new Date()))();
+  const failedTargets = new Set<string>();
+  return edits.map((edit): AppliedEdit => {
+    if (edit.kind === "unchanged" || edit.kind === "collision") return { edit, status: "skipped", reason: edit.kind };
+    if (failedTargets.has(edit.target)) return { edit, status: "skipped", reason: `an earlier write for ${edit.target} failed` };
+    try {
+      const result = applyOne(edit, ops, now);
+      if (result.status === "failed") failedTargets.add(edit.target);
+      return result;
+    } catch (e) {
+      failedTargets.add(edit.target);
+      return { edit, status: "failed", reason: `${(e as Error).message}; the file was left as it was` };
+    }
+  });
+}

@@ -1,0 +1,307 @@
+// `codegraph install` and `codegraph uninstall`: parse the flags, plan, print the plan, ask (or
+// require --yes when nobody can be asked), apply, and print what to do next. Exit codes: 0 done (or
+// nothing to do, or --dry-run), 1 a collision, a malformed config, a failed write or a declined
+// prompt, 2 bad usage or a non-interactive run without --yes.
+
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as readline from "node:readline";
+import { parseArgs } from "node:util";
+
+import { applyPlan, type AppliedEdit, type ApplyOptions } from "./apply";
+import { launchArgs } from "./launcher";
+import { configSnippet, detectTargets, FIRST_QUESTION, nextSteps, plan } from "./plan";
+import { InstallError, TARGET_IDS, type FileView, type InstallEnvironment, type Plan, type PlannedEdit, type Scope, type TargetId } from "./types";
+
+export const INSTALL_USAGE = "install --target T[,T...] | --all | --detect [--scope user|project] [--dry-run] [--yes] [--force] [--json]";
+export const PRINT_CONFIG_USAGE = "install --print-config T";
+export const UNINSTALL_USAGE = "uninstall --target T[,T...] | --all | --detect [--scope user|project] [--dry-run] [--yes] [--force] [--json]";
+
+/** Where the command reads and writes; every field defaults to the real process. */
+export interface InstallIo {
+  out(text: string): void;
+  err(text: string): void;
+  environment?: InstallEnvironment;
+  files?: FileView;
+  /** Whether a person can answer the prompt (stdin is a terminal). */
+  interactive?: boolean;
+  ask?(question: string): Promise<string>;
+  apply?: ApplyOptions;
+}
+
+/** The environment of this process: its HOME, working directory and the running executable. */
+export function processEnvironment(): InstallEnvironment {
+  const script = process.argv[1];
+  return {
+    home: os.homedir(),
+    cwd: process.cwd(),
+    platform: process.platform,
+    env: process.env,
+    executablePath: script ? path.resolve(script) : null,
+    nodePath: process.execPath,
+  };
+}
+
+export const nodeFileView: FileView = {
+  readFile(p) {
+    try {
+      return fs.readFileSync(p, "utf8");
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw e;
+    }
+  },
+  exists: (p) => fs.existsSync(p),
+};
+
+function askOnTerminal(question: string): Promise<string> {
+  return new Promise((resolve) => {
+    const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+    rl.on("close", () => resolve(""));
+    rl.question(question, (answer) => {
+      resolve(answer);
+      rl.close();
+    });
+  });
+}
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  target: { type: "string", multiple: true },
+  all: { type: "boolean" },
+  detect: { type: "boolean" },
+  scope: { type: "string" },
+  "dry-run": { type: "boolean" },
+  yes: { type: "boolean", short: "y" },
+  force: { type: "boolean" },
+  json: { type: "boolean" },
+  "print-config": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+interface Values {
+  target?: string[];
+  all?: boolean;
+  detect?: boolean;
+  scope?: string;
+  "dry-run"?: boolean;
+  yes?: boolean;
+  force?: boolean;
+  json?: boolean;
+  "print-config"?: string;
+  help?: boolean;
+}
+
+function targetId(name: string): TargetId {
+  const id = name.trim().toLowerCase();
+  if (!(TARGET_IDS as readonly string[]).includes(id)) throw new UsageError(`unknown target ${JSON.stringify(name)}; targets: ${TARGET_IDS.join(", ")}`);
+  return id as TargetId;
+}
+
+function selectTargets(values: Values, scope: Scope, environment: InstallEnvironment, files: FileView): TargetId[] {
+  const chosen = [values.target !== undefined, Boolean(values.all), Boolean(values.detect)].filter(Boolean).length;
+  if (chosen !== 1) throw new UsageError(chosen === 0 ? "choose the clients: --target T[,T...], --all or --detect" : "--target, --all and --detect are exclusive");
+  if (values.all) return [...TARGET_IDS];
+  if (values.detect) return detectTargets(scope, environment, files);
+  const ids = values.target!.flatMap((t) => t.split(",")).filter((t) => t.trim() !== "").map(targetId);
+  if (ids.length === 0) throw new UsageError("--target needs at least one of " + TARGET_IDS.join(", "));
+  return [...new Set(ids)];
+}
+
+/** `~/…` for paths under the home directory. */
+function shown(p: string, environment: InstallEnvironment): string {
+  const home = environment.home.replace(/[\\/]+$/, "");
+  if (p === home) return "~";
+  if (p.startsWith(home) && (p[home.length] === "/" || p[home.length] === "\\")) return `~${p.slice(home.length)}`;
+  return p;
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./${}-]+$/.test(word) ? word : JSON.stringify(word);
+}
+
+const ACTIONABLE = new Set(["create", "modify", "remove"]);
+
+function describePlan(p: Plan, environment: InstallEnvironment, verb: string): string[] {
+  const lines: string[] = [];
+  lines.push(`codegraph ${verb} (${p.scope} scope)`);
+  if (p.action === "install") {
+    lines.push(`server command: ${[p.launcher.command, ...launchArgs(p.launcher)].map(shellWord).join(" ")}`);
+    lines.push(`  ${p.launcher.note}`);
+  }
+  lines.push("");
+  const width = Math.max(...p.edits.map((e) => e.target.length));
+  for (const e of p.edits) {
+    lines.push(`${e.target.padEnd(width)}  ${e.kind.padEnd(9)}  ${shown(e.path, environment)}`);
+    lines.push(`${" ".repeat(width + 2)}${e.description}`);
+    if (e.preview && ACTIONABLE.has(e.kind)) {
+      for (const line of e.preview.replace(/\n$/, "").split("\n")) lines.push(`${" ".repeat(width + 2)}| ${line}`);
+    }
+  }
+  const count = (kind: string) => p.edits.filter((e) => e.kind === kind).length;
+  const toWrite = p.edits.filter((e) => ACTIONABLE.has(e.kind)).length;
+  const parts = [`${toWrite} to ${p.action === "install" ? "write" : "change"}`, `${count("unchanged")} unchanged`];
+  if (count("collision") > 0) parts.push(`${count("collision")} collision${count("collision") > 1 ? "s" : ""}`);
+  lines.push("", parts.join(", "));
+  return lines;
+}
+
+function jsonEdit(e: PlannedEdit, applied?: AppliedEdit) {
+  return {
+    target: e.target,
+    path: e.path,
+    kind: e.kind,
+    description: e.description,
+    ...(applied ? { status: applied.status } : {}),
+    ...(applied?.backup ? { backup: applied.backup } : {}),
+    ...(applied?.reason && applied.status !== "skipped" ? { reason: applied.reason } : {}),
+  };
+}
+
+/** Targets that are wired in after the run: none of their edits collided, failed or was skipped. */
+function installedTargets(p: Plan, results: AppliedEdit[] | undefined): TargetId[] {
+  return TARGET_IDS.filter((id) => {
+    const edits = p.edits.filter((e) => e.target === id);
+    if (edits.length === 0 || edits.some((e) => e.kind === "collision")) return false;
+    if (!results) return edits.every((e) => e.kind === "unchanged");
+    return results.filter((r) => r.edit.target === id).every((r) => r.status === "written" || r.edit.kind === "unchanged");
+  });
+}
+
+function nextStepLines(targets: TargetId[], scope: Scope): string[] {
+  if (targets.length === 0) return [];
+  return ["", "next:", ...nextSteps(targets, scope).map((s) => `  - ${s}`), `  then ask your agent: "${FIRST_QUESTION}"`];
+}
+
+/** Runs `codegraph install` (action "install") or `codegraph uninstall`; resolves to the exit code. */
+export async function runInstallCommand(action: "install" | "uninstall", argv: string[], io: InstallIo): Promise<number> {
+  const usage = action === "install" ? `${INSTALL_USAGE}\n       codegraph ${PRINT_CONFIG_USAGE}` : UNINSTALL_USAGE;
+  const fail = (message: string) => {
+    io.err(`codegraph ${action}: ${message}; usage: codegraph ${usage}`);
+    return 2;
+  };
+  let values: Values;
+  try {
+    values = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values as Values;
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+  if (values.help) {
+    io.out(`usage: codegraph ${usage}\n\ntargets: ${TARGET_IDS.join(", ")}`);
+    return 0;
+  }
+  const environment = io.environment ?? processEnvironment();
+  const files = io.files ?? nodeFileView;
+  try {
+    const scope = (values.scope ?? "user") as Scope;
+    if (scope !== "user" && scope !== "project") throw new UsageError(`--scope must be user or project (got ${JSON.stringify(values.scope)})`);
+    if (values["print-config"] !== undefined) {
+      if (action === "uninstall") throw new UsageError("--print-config belongs to install");
+      if (values.target !== undefined || values.all || values.detect) throw new UsageError("--print-config takes one target and no --target/--all/--detect");
+      const snippet = configSnippet(targetId(values["print-config"]), environment);
+      io.out(snippet.text.replace(/\n$/, ""));
+      return 0;
+    }
+    const targets = selectTargets(values, scope, environment, files);
+    if (targets.length === 0) {
+      io.err(`codegraph ${action}: no supported client found (${scope} scope: none of their config folders exist); name them with --target ${TARGET_IDS.join(",")}`);
+      return 1;
+    }
+    const p = plan({ action, targets, scope, environment, files, force: values.force });
+    return await carryOut(p, values, io, environment);
+  } catch (e) {
+    if (e instanceof UsageError) return fail(e.message);
+    const err = e as Error;
+    io.err(`codegraph ${action}: ${err instanceof InstallError ? err.message : `${err.message}; nothing was written`}`);
+    return 1;
+  }
+}
+
+async function carryOut(p: Plan, values: Values, io: InstallIo, environment: InstallEnvironment): Promise<number> {
+  const json = Boolean(values.json);
+  const collisions = p.edits.some((e) => e.kind === "collision");
+  const toWrite = p.edits.filter((e) => ACTIONABLE.has(e.kind));
+  const report = (applied: boolean, results?: AppliedEdit[]) => {
+    const installed = p.action === "install" ? installedTargets(p, results) : [];
+    io.out(
+      JSON.stringify(
+        {
+          action: p.action,
+          scope: p.scope,
+          dryRun: Boolean(values["dry-run"]),
+          applied,
+          server: { command: p.launcher.command, args: launchArgs(p.launcher), note: p.launcher.note },
+          edits: p.edits.map((e, i) => jsonEdit(e, results?.[i])),
+          ...(installed.length > 0 ? { nextSteps: nextSteps(installed, p.scope), firstQuestion: FIRST_QUESTION } : {}),
+        },
+        null,
+        2,
+      ),
+    );
+  };
+  if (!json) io.out(describePlan(p, environment, p.action).join("\n"));
+
+  if (values["dry-run"]) {
+    if (json) report(false);
+    else io.out("dry run: nothing was written.");
+    return 0;
+  }
+  if (toWrite.length === 0) {
+    if (json) report(false);
+    else {
+      const what = p.action === "install" ? "already installed" : "nothing of codegraph's to remove";
+      io.out([collisions ? "nothing written." : `nothing to do: ${what}.`, ...(p.action === "install" ? nextStepLines(installedTargets(p, undefined), p.scope) : [])].join("\n"));
+    }
+    return collisions ? 1 : 0;
+  }
+  if (!values.yes) {
+    const interactive = io.interactive ?? process.stdin.isTTY === true;
+    if (!interactive) {
+      if (json) report(false);
+      io.err(`codegraph ${p.action}: not run from a terminal, so nothing was written; run again with --yes to apply this plan (or --dry-run to only print it)`);
+      return 2;
+    }
+    const answer = await (io.ask ?? askOnTerminal)("Apply these changes? [y/N] ");
+    if (!/^(y|yes)$/i.test(answer.trim())) {
+      if (json) report(false);
+      io.err("nothing written.");
+      return 1;
+    }
+  }
+
+  const results = applyPlan(p.edits, io.apply);
+  const failed = results.some((r) => r.status === "failed");
+  if (json) {
+    report(true, results);
+  } else {
+    const lines = [""];
+    const width = Math.max(...results.map((r) => r.edit.target.length));
+    for (const r of results) {
+      if (r.status === "skipped") continue;
+      const where = shown(r.edit.path, environment);
+      if (r.status === "failed") {
+        lines.push(`failed   ${r.edit.target.padEnd(width)}  ${where}: ${r.reason}`);
+        continue;
+      }
+      const did = r.edit.kind === "create" ? "created" : r.edit.kind === "remove" ? "deleted" : "updated";
+      lines.push(`${did.padEnd(8)} ${r.edit.target.padEnd(width)}  ${where}${r.backup ? `  (backup: ${shown(r.backup, environment)})` : ""}`);
+    }
+    if (p.action === "install") lines.push(...nextStepLines(installedTargets(p, results), p.scope));
+    else lines.push("", "restart the clients to drop the codegraph server.");
+    io.out(lines.join("\n"));
+  }
+  return failed || collisions ? 1 : 0;
+}
+
+/** `codegraph install …` */
+export function runInstall(argv: string[], io: InstallIo): Promise<number> {
+  return runInstallCommand("install", argv, io);
+}
+
+/** `codegraph uninstall …` */
+export function runUninstall(argv: string[], io: InstallIo): Promise<number> {
+  return runInstallCommand("uninstall", argv, io);
+}
+

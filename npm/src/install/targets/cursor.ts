@@ -1,0 +1,26 @@
+// Cursor. Sources checked (docs corpus): `~/.cursor/mcp.json` for every project and `.cursor/mcp.json`
+// in a project, both with an `mcpServers` object; stdio servers have `command` + `args`, optionally
+// `"type": "stdio"` (cursor.com/docs/mcp as quoted by developersdigest.tech/mcp-servers/clients/cursor,
+// mcpbundles.com/guides/cursor, mintlify.com/oracle/mcp/clients/cursor). Windows:
+// %USERPROFILE%\.cursor\mcp.json (docs.rs/intermcp cursor_ide.md). The root is `${workspaceFolder}`,
+// which Cursor substitutes with the open folder (the project's seed docs use exactly this entry).
+
+import { commandArgsOf, jsonTarget, pathsFor } from "./target";
+
+export const cursor = jsonTarget({
+  id: "cursor",
+  client: "Cursor",
+  keyPath: ["mcpServers", "codegraph"],
+  root: "${workspaceFolder}",
+  entry: (command, args) => ({ type: "stdio", command, args }),
+  launchOf: commandArgsOf,
+  location(scope, environment) {
+    const p = pathsFor(environment.platform);
+    return p.join(scope === "project" ? environment.cwd : environment.home, ".cursor", "mcp.json");
+  },
+  detect(scope, environment, files) {
+    const p = pathsFor(environment.platform);
+    return files.exists(p.join(scope === "project" ? environment.cwd : environment.home, ".cursor"));
+  },
+  nextStep: () => "Cursor: reload the window; Settings → MCP lists codegraph (switch it on if it is off).",
+});

@@ -1,0 +1,25 @@
+// Gemini CLI. Sources checked (docs corpus): settings files are `~/.gemini/settings.json` (user) and
+// `.gemini/settings.json` in the project root (project), with servers under `mcpServers`; a stdio
+// server is `command` + `args` (geminicli.com/docs/cli/configuration, "Settings files";
+// github.com/google-gemini/gemini-cli docs/tools/mcp-server.md). `~` is the home directory on
+// every platform, so Windows uses %USERPROFILE%\.gemini\settings.json.
+
+import { commandArgsOf, jsonTarget, pathsFor } from "./target";
+
+export const gemini = jsonTarget({
+  id: "gemini",
+  client: "Gemini CLI",
+  keyPath: ["mcpServers", "codegraph"],
+  root: ".",
+  entry: (command, args) => ({ command, args }),
+  launchOf: commandArgsOf,
+  location(scope, environment) {
+    const p = pathsFor(environment.platform);
+    return p.join(scope === "project" ? environment.cwd : environment.home, ".gemini", "settings.json");
+  },
+  detect(scope, environment, files) {
+    const p = pathsFor(environment.platform);
+    return files.exists(p.join(scope === "project" ? environment.cwd : environment.home, ".gemini"));
+  },
+  nextStep: () => "Gemini CLI: restart it; `/mcp` lists codegraph.",
+});

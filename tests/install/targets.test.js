@@ -1,0 +1,303 @@
+// Per-target installs into a temporary HOME: golden files for a fresh install and for an install
+// into an existing config (comments, other servers, odd formatting), install → uninstall leaving
+// every file byte-identical (or absent), idempotence, collisions, --force, and malformed configs.
+//
+// Run: node --test tests/install/   (UPDATE_GOLDEN=1 rewrites tests/install/golden/)
+"use strict";
+
+const { describe, test } = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const path = require("node:path");
+const { parse: parseToml } = require("smol-toml");
+const { parse: parseJsonc } = require("jsonc-parser");
+
+const { sandbox, run, snapshot, write, read, golden, fixture, EXECUTABLE } = require("./helpers");
+
+/** Where each target writes in user scope, relative to HOME, and the fixture for an existing config. */
+const TARGETS = {
+  codex: { file: ".codex/config.toml", fixture: "codex.config.toml", ext: "toml" },
+  claude: { file: ".claude.json", fixture: "claude.claude.json", ext: "json" },
+  cursor: { file: ".cursor/mcp.json", fixture: "cursor.mcp.json", ext: "json" },
+  gemini: { file: ".gemini/settings.json", fixture: "gemini.settings.json", ext: "json" },
+  opencode: { file: ".config/opencode/opencode.jsonc", freshFile: ".config/opencode/opencode.json", fixture: "opencode.opencode.jsonc", ext: "jsonc" },
+};
+
+function parses(ext, text) {
+  text = text.replace(/^\uFEFF/, "");
+  if (ext === "toml") return parseToml(text);
+  const errors = [];
+  const value = parseJsonc(text, errors, { allowTrailingComma: true });
+  assert.deepEqual(errors, [], "the result parses as JSON(C)");
+  return value;
+}
+
+/** The server entry a target wrote, read back through the client's format. */
+function entryOf(id, text) {
+  const doc = parses(TARGETS[id].ext, text);
+  if (id === "codex") return doc.mcp_servers.codegraph;
+  if (id === "opencode") return doc.mcp.codegraph;
+  return doc.mcpServers.codegraph;
+}
+
+describe("fresh install, per target", () => {
+  for (const [id, spec] of Object.entries(TARGETS)) {
+    test(`${id}: golden file, valid config, then uninstall removes the file`, async (t) => {
+      const box = sandbox(t);
+      const r = await run("install", ["--target", id, "--yes"], box.environment);
+      assert.equal(r.code, 0, r.err);
+      const file = path.join(box.home, spec.freshFile ?? spec.file);
+      const text = read(file);
+      golden(`${id}.fresh.${spec.ext === "jsonc" ? "json" : spec.ext}`, text);
+      const entry = entryOf(id, text);
+      if (id === "opencode") {
+        assert.deepEqual(entry, { type: "local", enabled: true, command: [EXECUTABLE, "mcp", "serve", "--root", ".", "--stdio"] });
+      } else {
+        assert.equal(entry.command, EXECUTABLE);
+        assert.deepEqual(entry.args, ["mcp", "serve", "--root", id === "cursor" ? "${workspaceFolder}" : ".", "--stdio"]);
+      }
+      if (id === "codex") assert.equal(entry.startup_timeout_ms, 20000);
+      if (id === "claude" || id === "cursor") assert.equal(entry.type, "stdio");
+
+      const u = await run("uninstall", ["--target", id, "--yes"], box.environment);
+      assert.equal(u.code, 0, u.err);
+      assert.equal(read(file), undefined, "the file the installer created is gone");
+      assert.deepEqual(snapshot(box.home), {}, "no file is left behind (no backups of installer-only files)");
+    });
+  }
+
+  test("agents: golden SKILL.md and marker; uninstall removes the skill folder", async (t) => {
+    const box = sandbox(t);
+    const r = await run("install", ["--target", "agents", "--yes"], box.environment);
+    assert.equal(r.code, 0, r.err);
+    const dir = path.join(box.home, ".agents/skills/codegraph");
+    golden("agents.SKILL.md", read(path.join(dir, "SKILL.md")));
+    golden("agents.codegraph-install", read(path.join(dir, ".codegraph-install")));
+    const u = await run("uninstall", ["--target", "agents", "--yes"], box.environment);
+    assert.equal(u.code, 0, u.err);
+    assert.equal(read(path.join(dir, "SKILL.md")), undefined);
+    assert.equal(fs.existsSync(dir), false, "the empty skill folder is removed");
+  });
+});
+
+describe("install into an existing config, per target", () => {
+  for (const [id, spec] of Object.entries(TARGETS)) {
+    test(`${id}: golden file; everything outside the entry byte-identical; uninstall restores the original`, async (t) => {
+      const box = sandbox(t);
+      const file = path.join(box.home, spec.file);
+      const original = fixture(spec.fixture);
+      write(file, original);
+      const r = await run("install", ["--target", id, "--yes"], box.environment);
+      assert.equal(r.code, 0, r.err);
+      const installed = read(file);
+      golden(`${id}.existing.${spec.ext === "jsonc" ? "json" : spec.ext}`, installed);
+      // The other settings survive (read back through the format), and the entry is there.
+      const before = parses(spec.ext, original);
+      const after = parses(spec.ext, installed);
+      if (id === "codex") {
+        assert.deepEqual(after.mcp_servers.docs, before.mcp_servers.docs);
+        assert.deepEqual(after.profiles, before.profiles);
+        assert.equal(after.model, before.model);
+      } else {
+        const key = id === "opencode" ? "mcp" : "mcpServers";
+        for (const [name, value] of Object.entries(before[key] ?? {})) assert.deepEqual(after[key][name], value, `${key}.${name} kept`);
+        for (const k of Object.keys(before).filter((k) => k !== key)) assert.deepEqual(after[k], before[k], `${k} kept`);
+      }
+      assert.ok(entryOf(id, installed));
+      // A backup of the original, byte for byte.
+      const backups = Object.entries(snapshot(path.dirname(file))).filter(([name]) => name.includes(".codegraph-backup-"));
+      assert.equal(backups.length, 1, "one backup");
+      assert.equal(backups[0][1], original);
+
+      const again = await run("install", ["--target", id, "--yes"], box.environment);
+      assert.equal(again.code, 0, again.err);
+      assert.match(again.out, /unchanged/);
+      assert.equal(read(file), installed, "a second install changes nothing");
+
+      const u = await run("uninstall", ["--target", id, "--yes"], box.environment);
+      assert.equal(u.code, 0, u.err);
+      assert.equal(read(file), original, "uninstall leaves the file byte-identical to before install");
+    });
+  }
+
+  test("agents: other skills in ~/.agents/skills are untouched", async (t) => {
+    const box = sandbox(t);
+    const other = path.join(box.home, ".agents/skills/release-notes/SKILL.md");
+    write(other, "---\nname: release-notes\ndescription: x\n---\nbody\n");
+    const before = snapshot(box.home);
+    assert.equal((await run("install", ["--target", "agents", "--yes"], box.environment)).code, 0);
+    assert.equal(read(other), before[".agents/skills/release-notes/SKILL.md"]);
+    assert.equal((await run("uninstall", ["--target", "agents", "--yes"], box.environment)).code, 0);
+    assert.deepEqual(snapshot(box.home), before);
+  });
+});
+
+describe("byte-identical round trips on awkward inputs", () => {
+  const cases = {
+    codex: ["", "\uFEFFmodel = \"o3\"\n", "model = \"o3\"", "model = \"o3\"\n", "model = \"o3\"\r\n\r\n[x]\r\ny = 1\r\n", "# only a comment\n\n\n"],
+    claude: ['{"numStartups":1}', '{\n  "mcpServers": {\n    "a": {"command": "a"}\n  }\n}\n', '{\r\n\t"x": [1, 2],\r\n\t"mcpServers": {"a": {}}\r\n}'],
+    // Cursor's own skeleton, `{"mcpServers": {}}`, in two layouts.
+    cursor: ['// c\n{ "a": 1 }\n', '{\n  "mcpServers": {\n    "a": {"command": "a"}, // one\n    // two\n  } /* three */\n}\n', '{\n  "mcpServers": {}\n}', '{"mcpServers":{}}'],
+    gemini: ['{"theme":"x",}', '{\n    "theme": "x"\n}', '\uFEFF{\r\n  "theme": "x"\r\n}\r\n'],
+    opencode: ['{\n  "$schema": "https://opencode.ai/config.json",\n}\n', '{"mcp":{"x":{"type":"remote","url":"u"}}}'],
+  };
+  for (const [id, inputs] of Object.entries(cases)) {
+    inputs.forEach((input, i) => {
+      test(`${id} #${i + 1}: install → uninstall restores ${JSON.stringify(input.slice(0, 40))}`, async (t) => {
+        const box = sandbox(t);
+        const file = path.join(box.home, TARGETS[id].file);
+        write(file, input);
+        assert.equal((await run("install", ["--target", id, "--yes"], box.environment)).code, 0);
+        const installed = read(file);
+        assert.ok(entryOf(id, installed), "the entry is there");
+        assert.ok(installed.length > input.length);
+        assert.equal((await run("uninstall", ["--target", id, "--yes"], box.environment)).code, 0);
+        assert.equal(read(file), input);
+      });
+    });
+  }
+});
+
+describe("collisions", () => {
+  const foreign = {
+    codex: '[mcp_servers.codegraph]\ncommand = "my-own-codegraph"\nargs = ["serve"]\n',
+    claude: '{\n  "mcpServers": {\n    "codegraph": { "command": "docker", "args": ["run", "codegraph"] }\n  }\n}\n',
+    cursor: '{ "mcpServers": { "codegraph": { "url": "http://127.0.0.1:7331/mcp" } } }\n',
+    gemini: '{ "mcpServers": { "codegraph": { "command": "codegraph", "args": ["mcp", "serve", "--root", "/src", "--stdio"] } } }\n',
+    opencode: '{ "mcp": { "codegraph": { "type": "remote", "url": "http://127.0.0.1:7331/mcp" } } }\n',
+  };
+  for (const [id, text] of Object.entries(foreign)) {
+    test(`${id}: a different codegraph entry is a reported collision, exit 1, nothing written; --force replaces it`, async (t) => {
+      const box = sandbox(t);
+      const file = path.join(box.home, TARGETS[id].file);
+      write(file, text);
+      const before = snapshot(box.home);
+      const r = await run("install", ["--target", id, "--yes"], box.environment);
+      assert.equal(r.code, 1);
+      assert.match(r.out, /collision/);
+      assert.deepEqual(snapshot(box.home), before, "nothing written");
+
+      const u = await run("uninstall", ["--target", id, "--yes"], box.environment);
+      assert.equal(u.code, 1, "uninstall does not remove an entry it did not write");
+      assert.deepEqual(snapshot(box.home), before);
+
+      const forced = await run("install", ["--target", id, "--yes", "--force"], box.environment);
+      assert.equal(forced.code, 0, forced.err);
+      const entry = entryOf(id, read(file));
+      assert.ok(JSON.stringify(entry).includes(EXECUTABLE), "--force wrote codegraph's entry");
+      assert.match(forced.out, /backup/);
+      assert.equal((await run("install", ["--target", id, "--yes"], box.environment)).code, 0, "and now it is the installer's");
+    });
+  }
+
+  test("a collision in one target does not stop the others", async (t) => {
+    const box = sandbox(t);
+    write(path.join(box.home, ".cursor/mcp.json"), foreign.cursor);
+    const r = await run("install", ["--target", "cursor,gemini", "--yes"], box.environment);
+    assert.equal(r.code, 1);
+    assert.equal(read(path.join(box.home, ".cursor/mcp.json")), foreign.cursor);
+    assert.ok(entryOf("gemini", read(path.join(box.home, ".gemini/settings.json"))));
+  });
+
+  test("an entry written by an earlier install with another executable path is updated, not a collision", async (t) => {
+    const box = sandbox(t);
+    assert.equal((await run("install", ["--target", "claude,codex,opencode", "--yes"], { ...box.environment, executablePath: "/old/prefix/bin/codegraph" })).code, 0);
+    const r = await run("install", ["--target", "claude,codex,opencode", "--yes"], box.environment);
+    assert.equal(r.code, 0, r.out + r.err);
+    for (const id of ["claude", "codex"]) assert.equal(entryOf(id, read(path.join(box.home, TARGETS[id].file))).command, EXECUTABLE);
+    assert.equal((await run("uninstall", ["--target", "claude,codex,opencode", "--yes"], box.environment)).code, 0);
+    assert.deepEqual(snapshot(box.home), {});
+  });
+
+  test("agents: a foreign codegraph skill, or an edited SKILL.md, is left alone", async (t) => {
+    const box = sandbox(t);
+    const skill = path.join(box.home, ".agents/skills/codegraph/SKILL.md");
+    write(skill, "---\nname: codegraph\ndescription: mine\n---\n");
+    assert.equal((await run("install", ["--target", "agents", "--yes"], box.environment)).code, 1);
+    assert.equal(read(skill), "---\nname: codegraph\ndescription: mine\n---\n");
+    fs.unlinkSync(skill);
+
+    assert.equal((await run("install", ["--target", "agents", "--yes"], box.environment)).code, 0);
+    write(skill, read(skill) + "\nMy own notes.\n");
+    const edited = read(skill);
+    assert.equal((await run("uninstall", ["--target", "agents", "--yes"], box.environment)).code, 1);
+    assert.equal(read(skill), edited, "an edited SKILL.md survives uninstall");
+    assert.equal((await run("install", ["--target", "agents", "--yes"], box.environment)).code, 1, "and install");
+    assert.equal((await run("uninstall", ["--target", "agents", "--yes", "--force"], box.environment)).code, 0);
+    assert.equal(read(skill), undefined);
+  });
+});
+
+describe("malformed configs: a clear error and nothing written", () => {
+  const broken = {
+    codex: ['model = "o3"\n[mcp_servers\ncommand = 1\n', /config\.toml is not valid TOML \(line 2/],
+    claude: ['{\n  "mcpServers": {\n    "a": { "command": "a" \n  }\n}\n', /\.claude\.json is not valid JSON \(line \d+, column \d+: /],
+    cursor: ['{ "mcpServers": [] }', /mcpServers is not a JSON object/],
+    gemini: ['{ "theme": "x" "other": 1 }', /settings\.json is not valid JSON/],
+    opencode: ["[1, 2]", /the top level is not a JSON object/],
+  };
+  for (const [id, [text, message]] of Object.entries(broken)) {
+    test(`${id}`, async (t) => {
+      const box = sandbox(t);
+      write(path.join(box.home, TARGETS[id].file), text);
+      const before = snapshot(box.home);
+      for (const action of ["install", "uninstall"]) {
+        const r = await run(action, ["--all", "--yes"], box.environment);
+        assert.equal(r.code, 1);
+        assert.match(r.err, message);
+        assert.match(r.err, /nothing was written/);
+        assert.deepEqual(snapshot(box.home), before, `${action} wrote nothing for any target`);
+      }
+    });
+  }
+
+  test("codex: damaged markers are an error", async (t) => {
+    const box = sandbox(t);
+    write(path.join(box.home, ".codex/config.toml"), 'a = 1\n# >>> codegraph >>>\n[mcp_servers.codegraph]\ncommand = "x"\n');
+    const r = await run("install", ["--target", "codex", "--yes"], box.environment);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /damaged codegraph markers/);
+  });
+
+  test("codex: a file whose result would not be valid TOML is refused, nothing written", async (t) => {
+    const box = sandbox(t);
+    // An inline mcp_servers table cannot be extended by a [mcp_servers.codegraph] header.
+    const text = 'mcp_servers = { docs = { command = "docs" } }\n';
+    write(path.join(box.home, ".codex/config.toml"), text);
+    const r = await run("install", ["--target", "codex", "--yes"], box.environment);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /would not be valid TOML with the codegraph block/);
+    assert.equal(read(path.join(box.home, ".codex/config.toml")), text);
+  });
+});
+
+describe("scopes and locations", () => {
+  test("--scope project writes the project files", async (t) => {
+    const box = sandbox(t);
+    const r = await run("install", ["--all", "--scope", "project", "--yes"], box.environment);
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(Object.keys(snapshot(box.cwd)).sort(), [
+      ".agents/skills/codegraph/.codegraph-install",
+      ".agents/skills/codegraph/SKILL.md",
+      ".codex/config.toml",
+      ".cursor/mcp.json",
+      ".gemini/settings.json",
+      ".mcp.json",
+      "opencode.json",
+    ]);
+    assert.deepEqual(snapshot(box.home), {}, "user files untouched");
+    assert.equal((await run("uninstall", ["--all", "--scope", "project", "--yes"], box.environment)).code, 0);
+    assert.deepEqual(snapshot(box.cwd), {});
+  });
+
+  test("CODEX_HOME, CLAUDE_CONFIG_DIR and XDG_CONFIG_HOME move the user files", async (t) => {
+    const box = sandbox(t);
+    const env = { CODEX_HOME: path.join(box.root, "codex"), CLAUDE_CONFIG_DIR: path.join(box.root, "claude"), XDG_CONFIG_HOME: path.join(box.root, "xdg") };
+    const r = await run("install", ["--target", "codex,claude,opencode", "--yes"], { ...box.environment, env });
+    assert.equal(r.code, 0, r.err);
+    assert.ok(read(path.join(box.root, "codex/config.toml")));
+    assert.ok(read(path.join(box.root, "claude/.claude.json")));
+    assert.ok(read(path.join(box.root, "xdg/opencode/opencode.json")));
+    assert.deepEqual(snapshot(box.home), {});
+  });
+});
