@@ -220,7 +220,10 @@ fn walk_dir(
                     continue;
                 }
                 if depth + 1 >= MAX_DIR_DEPTH {
-                    out.skipped.push(SkippedFile { path: rel, reason: format!("directory nested deeper than {MAX_DIR_DEPTH} levels") });
+                    out.skipped.push(SkippedFile {
+                        path: rel,
+                        reason: format!("directory nested deeper than {MAX_DIR_DEPTH} levels"),
+                    });
                     continue;
                 }
                 walk_dir(host, rules, &rel, depth + 1, matchers, out)?;

@@ -69,11 +69,8 @@ mod std_host {
     }
 
     fn entry(name: String, meta: &std::fs::Metadata, kind: EntryKind) -> HostEntry {
-        let mtime_ms = meta
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-            .map_or(0.0, |d| d.as_millis() as f64);
+        let mtime_ms =
+            meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0.0, |d| d.as_millis() as f64);
         HostEntry { name, kind, size: meta.len(), mtime_ms }
     }
 
@@ -97,7 +94,12 @@ mod std_host {
                 let item = item.map_err(|e| e.to_string())?;
                 let Ok(name) = item.file_name().into_string() else {
                     // A name that is not UTF-8 can't be a root-relative path string; the walker reports it.
-                    out.push(HostEntry { name: item.file_name().to_string_lossy().into_owned(), kind: EntryKind::Other, size: 0, mtime_ms: 0.0 });
+                    out.push(HostEntry {
+                        name: item.file_name().to_string_lossy().into_owned(),
+                        kind: EntryKind::Other,
+                        size: 0,
+                        mtime_ms: 0.0,
+                    });
                     continue;
                 };
                 let meta = item.metadata().map_err(|e| e.to_string())?;

@@ -3,9 +3,9 @@
 
 #[path = "suite/bad_input.rs"]
 mod bad_input;
-#[path = "suite/freshness.rs"]
-mod freshness;
 #[path = "suite/expected.rs"]
 mod expected;
+#[path = "suite/freshness.rs"]
+mod freshness;
 #[path = "suite/snapshots.rs"]
 mod snapshots;

@@ -28,7 +28,8 @@ impl Session {
     }
 
     fn call(&self, method: &str, request: Option<Value>) -> Result<Value, String> {
-        let mut session = self.inner.lock().map_err(|_| Error::new("INTERNAL".to_string(), "session lock poisoned".to_string()))?;
+        let mut session =
+            self.inner.lock().map_err(|_| Error::new("INTERNAL".to_string(), "session lock poisoned".to_string()))?;
         session.call(method, request.unwrap_or(Value::Null)).map_err(js_error)
     }
 
@@ -105,7 +106,8 @@ impl Session {
     /// Drops the index; the next request rebuilds it, parsing only changed content.
     #[napi]
     pub fn invalidate(&self) -> Result<(), String> {
-        let mut session = self.inner.lock().map_err(|_| Error::new("INTERNAL".to_string(), "session lock poisoned".to_string()))?;
+        let mut session =
+            self.inner.lock().map_err(|_| Error::new("INTERNAL".to_string(), "session lock poisoned".to_string()))?;
         session.invalidate();
         Ok(())
     }

@@ -28,7 +28,8 @@ fn from_js(value: JsValue) -> Result<serde_json::Value, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(serde_json::Value::Null);
     }
-    serde_wasm_bindgen::from_value(value).map_err(|e| js_error(core::Error::InvalidArgument(format!("invalid request: {e}"))))
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| js_error(core::Error::InvalidArgument(format!("invalid request: {e}"))))
 }
 
 /// The file host implemented by JS callbacks.
@@ -46,7 +47,10 @@ fn callback(host: &JsValue, name: &str) -> Result<Function, JsValue> {
 }
 
 fn message(e: JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| e.as_string()).unwrap_or_else(|| format!("{e:?}"))
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| format!("{e:?}"))
 }
 
 fn entry(value: &JsValue) -> Result<HostEntry, String> {

@@ -17,9 +17,9 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 pub use crate::discover::{DiscoveryOptions, SkippedFile};
-pub use crate::host::{EntryKind, Host, HostEntry};
 #[cfg(not(target_family = "wasm"))]
 pub use crate::host::StdHost;
+pub use crate::host::{EntryKind, Host, HostEntry};
 pub use error::Error;
 pub use types::*;
 
@@ -71,7 +71,14 @@ impl Session {
     /// Opens a session. Options are validated now (a bad pattern is an error here, not later).
     pub fn open(host: Box<dyn Host>, options: OpenOptions) -> Result<Session, Error> {
         Rules::new(&options)?;
-        Ok(Session { host, options, index: None, facts_cache: HashMap::new(), snapshot: BTreeMap::new(), freshness: Freshness::fresh() })
+        Ok(Session {
+            host,
+            options,
+            index: None,
+            facts_cache: HashMap::new(),
+            snapshot: BTreeMap::new(),
+            freshness: Freshness::fresh(),
+        })
     }
 
     /// Opens a session from JSON options (`{ include, ignore, noGitignore, maxFileBytes }`).
@@ -119,7 +126,10 @@ impl Session {
             "path" => encode(self.path(decode(request)?)),
             "status" => encode(self.status(decode(request)?)),
             "refresh" => encode(self.refresh(decode(request)?)),
-            other => Err(Error::InvalidArgument(format!("unknown method `{other}`; expected one of: {}", METHODS.join(", ")))),
+            other => Err(Error::InvalidArgument(format!(
+                "unknown method `{other}`; expected one of: {}",
+                METHODS.join(", ")
+            ))),
         }
     }
 
@@ -237,7 +247,8 @@ impl Session {
                 sym_base: 0,
             }
         });
-        self.facts_cache = files.iter().map(|f| (format!("{}:{}", f.language.name(), f.hash), f.facts.clone())).collect();
+        self.facts_cache =
+            files.iter().map(|f| (format!("{}:{}", f.language.name(), f.hash), f.facts.clone())).collect();
         let mut configs = ConfigTexts::new();
         for path in walk.config_files {
             if let Ok(bytes) = self.host.read_file(&path) {

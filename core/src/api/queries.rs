@@ -2,7 +2,7 @@
 //! argument combinations), reads the index, sorts deterministically, applies the limit and counts
 //! what it left out.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 use globset::GlobBuilder;
 
@@ -36,13 +36,17 @@ impl Index {
     fn file_id(&self, path: &str) -> Result<FileId, Error> {
         let clean = path.trim_start_matches("./");
         self.by_path.get(clean).copied().ok_or_else(|| {
-            Error::NotFound(format!("`{path}` is not an indexed file; give a root-relative path (see `codegraph status` for skipped files)"))
+            Error::NotFound(format!(
+                "`{path}` is not an indexed file; give a root-relative path (see `codegraph status` for skipped files)"
+            ))
         })
     }
 
     fn handle_id(&self, handle: &str) -> Result<SymId, Error> {
         self.by_handle.get(handle).copied().ok_or_else(|| {
-            Error::NotFound(format!("no symbol with handle `{handle}`; find handles with workspace_symbols (`codegraph symbols NAME`)"))
+            Error::NotFound(format!(
+                "no symbol with handle `{handle}`; find handles with workspace_symbols (`codegraph symbols NAME`)"
+            ))
         })
     }
 
@@ -57,7 +61,8 @@ impl Index {
     /// Declarations at a position: the symbol whose name is there, or the targets of the reference.
     fn at_position(&self, file: FileId, line: u32, column: Option<u32>) -> (Option<String>, Vec<SymId>) {
         let f = &self.files[file as usize];
-        let covers = |pos: Pos, len: u32| pos.line == line && column.is_none_or(|c| pos.col <= c && c < pos.col + len.max(1));
+        let covers =
+            |pos: Pos, len: u32| pos.line == line && column.is_none_or(|c| pos.col <= c && c < pos.col + len.max(1));
         for (i, s) in f.facts.symbols.iter().enumerate() {
             if covers(s.name_pos, s.name.chars().count() as u32) && column.is_some() {
                 return (Some(s.name.clone()), vec![f.sym_base + i as u32]);
@@ -80,7 +85,15 @@ impl Index {
                 .refs
                 .iter()
                 .flat_map(|c| c.segments.iter())
-                .chain(f.facts.imports.iter().flat_map(|i| i.items.iter().map(|it| (&it.name, &it.pos))).map(|(n, p)| (n.clone(), *p)).collect::<Vec<_>>().iter())
+                .chain(
+                    f.facts
+                        .imports
+                        .iter()
+                        .flat_map(|i| i.items.iter().map(|it| (&it.name, &it.pos)))
+                        .map(|(n, p)| (n.clone(), *p))
+                        .collect::<Vec<_>>()
+                        .iter(),
+                )
                 .find(|(_, p)| *p == pos)
                 .map(|(n, _)| n.clone());
             return (name, targets);
@@ -110,7 +123,9 @@ fn identifier_tokens(s: &str) -> Vec<String> {
         }
         let boundary = !cur.is_empty()
             && ((c.is_uppercase() && chars[i - 1].is_lowercase())
-                || (c.is_uppercase() && chars.get(i + 1).is_some_and(|n| n.is_lowercase()) && chars[i - 1].is_uppercase())
+                || (c.is_uppercase()
+                    && chars.get(i + 1).is_some_and(|n| n.is_lowercase())
+                    && chars[i - 1].is_uppercase())
                 || (c.is_ascii_digit() != chars[i - 1].is_ascii_digit()));
         if boundary {
             out.push(std::mem::take(&mut cur).to_lowercase());
@@ -145,7 +160,9 @@ impl<'q> SymbolQuery<'q> {
         }
         if let Some(q) = &self.qualified {
             let qualified = &index.qualified[id as usize];
-            if qualified == q || (qualified.ends_with(q.as_str()) && qualified[..qualified.len() - q.len()].ends_with("::")) {
+            if qualified == q
+                || (qualified.ends_with(q.as_str()) && qualified[..qualified.len() - q.len()].ends_with("::"))
+            {
                 return Some((1, "qualifiedName"));
             }
         }
@@ -204,7 +221,11 @@ impl Session {
         }
         let mut layout: Vec<DirSummary> = dirs
             .into_iter()
-            .map(|(dir, (files, langs))| DirSummary { dir, files, languages: langs.into_iter().map(str::to_string).collect() })
+            .map(|(dir, (files, langs))| DirSummary {
+                dir,
+                files,
+                languages: langs.into_iter().map(str::to_string).collect(),
+            })
             .collect();
         layout.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.dir.cmp(&b.dir)));
         let layout_omitted = layout.len().saturating_sub(limit);
@@ -233,7 +254,9 @@ impl Session {
         ranked.truncate(limit);
 
         let mut omitted = Omitted::default();
-        for (list, n) in [("layout", layout_omitted), ("entryPoints", entries_omitted), ("mostDependedOn", ranked_omitted)] {
+        for (list, n) in
+            [("layout", layout_omitted), ("entryPoints", entries_omitted), ("mostDependedOn", ranked_omitted)]
+        {
             if n > 0 {
                 omitted.by_limit.insert(list.into(), n as u64);
             }
@@ -277,7 +300,8 @@ impl Session {
             return Err(Error::InvalidArgument("`query` must not be empty".into()));
         }
         let index = self.index()?;
-        let terms: Vec<String> = query.split_whitespace().flat_map(identifier_tokens).collect::<BTreeSet<_>>().into_iter().collect();
+        let terms: Vec<String> =
+            query.split_whitespace().flat_map(identifier_tokens).collect::<BTreeSet<_>>().into_iter().collect();
         let lower = query.to_lowercase();
         let mut hits: Vec<SearchHit> = Vec::new();
         for id in 0..index.syms.len() as SymId {
@@ -351,7 +375,13 @@ impl Session {
         });
         let total = hits.len();
         hits.truncate(limit);
-        Ok(SearchResponse { query, hits, total: total as u64, omitted: omitted_limit("hits", total.saturating_sub(limit)), freshness: Freshness::fresh() })
+        Ok(SearchResponse {
+            query,
+            hits,
+            total: total as u64,
+            omitted: omitted_limit("hits", total.saturating_sub(limit)),
+            freshness: Freshness::fresh(),
+        })
     }
 
     pub fn workspace_symbols(&mut self, req: WorkspaceSymbolsRequest) -> Result<WorkspaceSymbolsResponse, Error> {
@@ -402,7 +432,9 @@ impl Session {
             for b in &index.graph.import_bindings {
                 let target = index.symbol(b.target);
                 let path = &index.files[b.file as usize].path;
-                if (!kinds.is_empty() && !kinds.contains(&target.kind)) || glob.as_ref().is_some_and(|g| !g.is_match(path)) {
+                if (!kinds.is_empty() && !kinds.contains(&target.kind))
+                    || glob.as_ref().is_some_and(|g| !g.is_match(path))
+                {
                     continue;
                 }
                 let tier = if b.alias == query {
@@ -459,8 +491,20 @@ impl Session {
         members.sort();
         members.dedup();
         let sites = index.sites_of(id);
-        let supertypes = index.graph.supertypes.iter().filter(|(s, _, _)| *s == id).map(|(_, _, t)| index.handles[*t as usize].clone()).collect();
-        let subtypes = index.graph.supertypes.iter().filter(|(_, _, t)| *t == id).map(|(s, _, _)| index.handles[*s as usize].clone()).collect();
+        let supertypes = index
+            .graph
+            .supertypes
+            .iter()
+            .filter(|(s, _, _)| *s == id)
+            .map(|(_, _, t)| index.handles[*t as usize].clone())
+            .collect();
+        let subtypes = index
+            .graph
+            .supertypes
+            .iter()
+            .filter(|(_, _, t)| *t == id)
+            .map(|(s, _, _)| index.handles[*s as usize].clone())
+            .collect();
         Ok(GetSymbolResponse {
             symbol: index.info(id),
             members: members.into_iter().map(|m| index.info(m)).collect(),
@@ -484,14 +528,22 @@ impl Session {
         let (name, targets) = index.at_position(file, req.line, req.column);
         let where_ = format!("{}:{}{}", req.file, req.line, req.column.map(|c| format!(":{c}")).unwrap_or_default());
         let Some(name) = name else {
-            return Err(Error::NotFound(format!("no name at {where_}; point at an identifier (line and column are 1-based)")));
+            return Err(Error::NotFound(format!(
+                "no name at {where_}; point at an identifier (line and column are 1-based)"
+            )));
         };
         let mut definitions: Vec<SymbolInfo> = targets.into_iter().map(|t| index.info(t)).collect();
         definitions.sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
         Ok(GotoResponse { name, definitions, freshness: Freshness::fresh() })
     }
 
-    fn target_of(&mut self, handle: &Option<String>, file: &Option<String>, line: Option<u32>, column: Option<u32>) -> Result<SymId, Error> {
+    fn target_of(
+        &mut self,
+        handle: &Option<String>,
+        file: &Option<String>,
+        line: Option<u32>,
+        column: Option<u32>,
+    ) -> Result<SymId, Error> {
         let index = self.index()?;
         match (handle, file, line) {
             (Some(h), None, None) if column.is_none() => index.handle_id(h),
@@ -499,11 +551,18 @@ impl Session {
                 let fid = index.file_id(&clean_path(f))?;
                 let (name, targets) = index.at_position(fid, l, column);
                 targets.first().copied().ok_or_else(|| match name {
-                    Some(n) => Error::NotFound(format!("`{n}` at {f}:{l} does not resolve to a declaration in this repository")),
-                    None => Error::NotFound(format!("no name at {f}:{l}{}", column.map(|c| format!(":{c}")).unwrap_or_default())),
+                    Some(n) => Error::NotFound(format!(
+                        "`{n}` at {f}:{l} does not resolve to a declaration in this repository"
+                    )),
+                    None => Error::NotFound(format!(
+                        "no name at {f}:{l}{}",
+                        column.map(|c| format!(":{c}")).unwrap_or_default()
+                    )),
                 })
             }
-            _ => Err(Error::InvalidArgument("give either `handle`, or `file` and `line` (and optionally `column`), not both".into())),
+            _ => Err(Error::InvalidArgument(
+                "give either `handle`, or `file` and `line` (and optionally `column`), not both".into(),
+            )),
         }
     }
 
@@ -519,7 +578,14 @@ impl Session {
                 path: index.files[r.file as usize].path.clone(),
                 line: r.pos.line,
                 column: r.pos.col,
-                kind: if r.import { "import" } else if r.call { "call" } else { "reference" }.into(),
+                kind: if r.import {
+                    "import"
+                } else if r.call {
+                    "call"
+                } else {
+                    "reference"
+                }
+                .into(),
                 enclosing: r.enclosing.map(|e| index.handles[e as usize].clone()),
             })
             .collect();
@@ -552,7 +618,7 @@ impl Session {
             File(FileId),
         }
         let mut groups: BTreeMap<Key, (u32, Vec<Site>)> = BTreeMap::new();
-        let mut seen: HashMap<SymId, u32> = HashMap::from([(root, 0)]);
+        let mut seen: HashSet<SymId> = HashSet::from([root]);
         let mut frontier = vec![root];
         for level in 1..=depth {
             let mut next = Vec::new();
@@ -581,8 +647,7 @@ impl Session {
                         entry.1.push(site(index, r));
                     }
                     if let Key::Sym(s) = key {
-                        if !seen.contains_key(&s) {
-                            seen.insert(s, level);
+                        if seen.insert(s) {
                             next.push(s);
                         }
                     }
@@ -618,7 +683,13 @@ impl Session {
                 omitted.other.insert("unresolvedSitesWithSameName".into(), n as u64);
             }
         }
-        Ok(CallsResponse { symbol: index.info(root), groups: list, total: total as u64, omitted, freshness: Freshness::fresh() })
+        Ok(CallsResponse {
+            symbol: index.info(root),
+            groups: list,
+            total: total as u64,
+            omitted,
+            freshness: Freshness::fresh(),
+        })
     }
 
     pub fn deps(&mut self, req: DepsRequest) -> Result<DepsResponse, Error> {
@@ -673,7 +744,12 @@ impl Session {
             chain.reverse();
             chain.into_iter().map(|f| index.files[f as usize].path.clone()).collect()
         });
-        Ok(PathResponse { from: index.files[from as usize].path.clone(), to: index.files[to as usize].path.clone(), path, freshness: Freshness::fresh() })
+        Ok(PathResponse {
+            from: index.files[from as usize].path.clone(),
+            to: index.files[to as usize].path.clone(),
+            path,
+            freshness: Freshness::fresh(),
+        })
     }
 
     pub fn get_file(&mut self, req: GetFileRequest) -> Result<GetFileResponse, Error> {
@@ -690,7 +766,10 @@ impl Session {
             return Err(Error::InvalidArgument(format!("`{}` is not a regular file", req.file)));
         }
         if stat.size > FILE_INPUT_CAP {
-            return Err(Error::Unreadable(format!("`{}` is {} bytes, over the 16 MiB read limit", req.file, stat.size)));
+            return Err(Error::Unreadable(format!(
+                "`{}` is {} bytes, over the 16 MiB read limit",
+                req.file, stat.size
+            )));
         }
         if let Some(kind) = sensitive.filter(|_| !req.allow_sensitive) {
             return Ok(GetFileResponse {
@@ -759,8 +838,16 @@ impl Session {
         let graph_context = if req.include_graph_context {
             let index = self.index()?;
             index.by_path.get(&rel).map(|&fid| GraphContext {
-                used_by: index.graph.rdeps[fid as usize].iter().take(100).map(|&f| index.files[f as usize].path.clone()).collect(),
-                imports: index.graph.deps[fid as usize].iter().take(100).map(|&f| index.files[f as usize].path.clone()).collect(),
+                used_by: index.graph.rdeps[fid as usize]
+                    .iter()
+                    .take(100)
+                    .map(|&f| index.files[f as usize].path.clone())
+                    .collect(),
+                imports: index.graph.deps[fid as usize]
+                    .iter()
+                    .take(100)
+                    .map(|&f| index.files[f as usize].path.clone())
+                    .collect(),
                 symbols: index.files[fid as usize]
                     .facts
                     .symbols
@@ -786,7 +873,11 @@ impl Session {
             freshness: Freshness::fresh(),
             page: next.map(|next_offset| PageInfo { next_offset }),
             graph_context,
-            sensitive: sensitive.map(|kind| SensitiveInfo { kind: kind.into(), redacted: false, allow_sensitive_required: true }),
+            sensitive: sensitive.map(|kind| SensitiveInfo {
+                kind: kind.into(),
+                redacted: false,
+                allow_sensitive_required: true,
+            }),
         })
     }
 
@@ -801,14 +892,21 @@ impl Session {
             // An absolute path is accepted only when it lies under the root.
             match cleaned.strip_prefix(&format!("{root_real}/")) {
                 Some(r) => r.to_string(),
-                None => return Err(Error::OutsideRoot(format!("`{path}` is outside the root; give a path relative to the root"))),
+                None => {
+                    return Err(Error::OutsideRoot(format!(
+                        "`{path}` is outside the root; give a path relative to the root"
+                    )))
+                }
             }
         } else {
             cleaned
         };
         let normalized = crate::index::normalize_path(&rel)
             .ok_or_else(|| Error::OutsideRoot(format!("`{path}` climbs out of the root; give a path inside it")))?;
-        let real = self.host.realpath(&normalized).map_err(|_| Error::NotFound(format!("`{path}` does not exist under the root")))?;
+        let real = self
+            .host
+            .realpath(&normalized)
+            .map_err(|_| Error::NotFound(format!("`{path}` does not exist under the root")))?;
         if real != root_real && !real.starts_with(&format!("{root_real}/")) {
             return Err(Error::OutsideRoot(format!("`{path}` resolves outside the root (through a symlink)")));
         }
@@ -849,7 +947,8 @@ fn is_entry_point(f: &crate::index::IndexedFile) -> bool {
     let named = matches!(stem, "main" | "index" | "lib" | "app" | "cli" | "server" | "__main__" | "manage" | "mod")
         && !(stem == "mod" || (stem == "index" && !shallow));
     let go_main = f.language == Language::Go && f.facts.package.as_deref() == Some("main");
-    let java_main = f.language == Language::Java && f.facts.symbols.iter().any(|s| s.name == "main" && s.kind == SymbolKind::Method);
+    let java_main = f.language == Language::Java
+        && f.facts.symbols.iter().any(|s| s.name == "main" && s.kind == SymbolKind::Method);
     (named && shallow) || go_main || java_main
 }
 
@@ -867,8 +966,10 @@ fn sensitive_kind(path: &str) -> Option<&'static str> {
     {
         return Some("private-key");
     }
-    if matches!(name.as_str(), "credentials" | "credentials.json" | ".npmrc" | ".pypirc" | ".netrc" | ".git-credentials")
-        || path.ends_with(".aws/credentials")
+    if matches!(
+        name.as_str(),
+        "credentials" | "credentials.json" | ".npmrc" | ".pypirc" | ".netrc" | ".git-credentials"
+    ) || path.ends_with(".aws/credentials")
     {
         return Some("credentials");
     }

@@ -40,7 +40,12 @@ pub struct Freshness {
 
 impl Freshness {
     pub fn fresh() -> Freshness {
-        Freshness { state: "fresh".into(), changed_file_count: None, omitted_changed_file_count: None, changed_files: None }
+        Freshness {
+            state: "fresh".into(),
+            changed_file_count: None,
+            omitted_changed_file_count: None,
+            changed_files: None,
+        }
     }
 }
 

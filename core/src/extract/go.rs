@@ -73,10 +73,7 @@ fn walk(b: &mut Builder, node: Node) {
         | "dot"
         | "escape_sequence" => {}
         "package_clause" => {
-            if let Some(name) = named_children(node)
-                .into_iter()
-                .find(|c| c.kind() == "package_identifier")
-            {
+            if let Some(name) = named_children(node).into_iter().find(|c| c.kind() == "package_identifier") {
                 b.facts.package = Some(b.text(name).to_string());
             }
         }
@@ -86,11 +83,7 @@ fn walk(b: &mut Builder, node: Node) {
         "type_declaration" => {
             let top = is_top_level(node);
             let specs = named_children(node);
-            let single = specs
-                .iter()
-                .filter(|s| matches!(s.kind(), "type_spec" | "type_alias"))
-                .count()
-                == 1;
+            let single = specs.iter().filter(|s| matches!(s.kind(), "type_spec" | "type_alias")).count() == 1;
             for spec in specs {
                 if matches!(spec.kind(), "type_spec" | "type_alias") {
                     type_spec(b, spec, if single { node } else { spec }, top);
@@ -216,11 +209,7 @@ fn import_declaration(b: &mut Builder, node: Node) {
     for child in named_children(node) {
         match child.kind() {
             "import_spec" => specs.push(child),
-            "import_spec_list" => specs.extend(
-                named_children(child)
-                    .into_iter()
-                    .filter(|c| c.kind() == "import_spec"),
-            ),
+            "import_spec_list" => specs.extend(named_children(child).into_iter().filter(|c| c.kind() == "import_spec")),
             _ => {}
         }
     }
@@ -228,10 +217,7 @@ fn import_declaration(b: &mut Builder, node: Node) {
         let Some(path) = spec.child_by_field_name("path") else {
             continue;
         };
-        let module = b
-            .text(path)
-            .trim_matches(|c| c == '"' || c == '`')
-            .to_string();
+        let module = b.text(path).trim_matches(|c| c == '"' || c == '`').to_string();
         let pos = b.pos(spec);
         match spec.child_by_field_name("name") {
             Some(name) if name.kind() == "blank_identifier" => {
@@ -241,19 +227,12 @@ fn import_declaration(b: &mut Builder, node: Node) {
                 b.add_import(module, ImportKind::Glob, Vec::new(), pos, false);
             }
             Some(name) => {
-                let item = ImportItem {
-                    name: String::new(),
-                    alias: b.text(name).to_string(),
-                    pos: b.pos(name),
-                };
+                let item = ImportItem { name: String::new(), alias: b.text(name).to_string(), pos: b.pos(name) };
                 b.add_import(module, ImportKind::Namespace, vec![item], pos, false);
             }
             None => {
-                let item = ImportItem {
-                    name: String::new(),
-                    alias: String::new(),
-                    pos: b.pos_of_byte(path.start_byte() + 1),
-                };
+                let item =
+                    ImportItem { name: String::new(), alias: String::new(), pos: b.pos_of_byte(path.start_byte() + 1) };
                 b.add_import(module, ImportKind::Namespace, vec![item], pos, false);
             }
         }
@@ -296,11 +275,9 @@ fn method_declaration(b: &mut Builder, node: Node) {
     b.symbol_mut(idx).returns = returns(b, node);
 
     // The receiver: `(c *Cart)`, `(Cart)`, `(l *List[T])`.
-    let receiver = node.child_by_field_name("receiver").and_then(|r| {
-        named_children(r)
-            .into_iter()
-            .find(|c| c.kind() == "parameter_declaration")
-    });
+    let receiver = node
+        .child_by_field_name("receiver")
+        .and_then(|r| named_children(r).into_iter().find(|c| c.kind() == "parameter_declaration"));
     let recv_name = receiver.and_then(|r| r.child_by_field_name("name"));
     let mut recv_type = receiver.and_then(|r| r.child_by_field_name("type"));
     while let Some(t) = recv_type {
@@ -311,10 +288,9 @@ fn method_declaration(b: &mut Builder, node: Node) {
         }
     }
     let (recv_base, recv_args) = match recv_type {
-        Some(t) if t.kind() == "generic_type" => (
-            t.child_by_field_name("type"),
-            t.child_by_field_name("type_arguments"),
-        ),
+        Some(t) if t.kind() == "generic_type" => {
+            (t.child_by_field_name("type"), t.child_by_field_name("type_arguments"))
+        }
         other => (other, None),
     };
     let recv_base = recv_base.filter(|t| t.kind() == "type_identifier");
@@ -383,8 +359,7 @@ fn parameters(b: &mut Builder, list: Node, locals: bool) {
                 }
                 if locals {
                     let mut cursor = decl.walk();
-                    let names: Vec<Node> =
-                        decl.children_by_field_name("name", &mut cursor).collect();
+                    let names: Vec<Node> = decl.children_by_field_name("name", &mut cursor).collect();
                     for name in names {
                         let origin = ty.map_or(LocalOrigin::Unknown, |t| declared(b, t));
                         local(b, name, origin);
@@ -414,12 +389,7 @@ fn returns(b: &Builder, node: Node) -> Option<Vec<String>> {
     let ty = if res.kind() == "parameter_list" {
         named_children(res)
             .into_iter()
-            .find(|c| {
-                matches!(
-                    c.kind(),
-                    "parameter_declaration" | "variadic_parameter_declaration"
-                )
-            })?
+            .find(|c| matches!(c.kind(), "parameter_declaration" | "variadic_parameter_declaration"))?
             .child_by_field_name("type")?
     } else {
         res
@@ -454,9 +424,7 @@ fn type_path(b: &Builder, ty: Node) -> Option<Vec<String>> {
             }
             "selector_expression" => {
                 let (segs, head) = name_chain(b, node);
-                return head
-                    .is_none()
-                    .then(|| segs.into_iter().map(|(s, _)| s).collect());
+                return head.is_none().then(|| segs.into_iter().map(|(s, _)| s).collect());
             }
             _ => return None,
         }
@@ -534,11 +502,12 @@ fn call_expression(b: &mut Builder, node: Node) {
             "identifier" | "selector_expression" => ref_chain(b, function, true),
             // `F[int](x)` read as an index: a generic call when the index is clearly a type.
             "index_expression"
-                if function.child_by_field_name("index").is_some_and(|i| {
-                    is_type_node(i) || (i.kind() == "identifier" && is_predeclared(b.text(i)))
-                }) && function
-                    .child_by_field_name("operand")
-                    .is_some_and(|o| matches!(o.kind(), "identifier" | "selector_expression")) =>
+                if function
+                    .child_by_field_name("index")
+                    .is_some_and(|i| is_type_node(i) || (i.kind() == "identifier" && is_predeclared(b.text(i))))
+                    && function
+                        .child_by_field_name("operand")
+                        .is_some_and(|o| matches!(o.kind(), "identifier" | "selector_expression")) =>
             {
                 if let Some(operand) = function.child_by_field_name("operand") {
                     ref_chain(b, operand, true);
@@ -570,9 +539,7 @@ fn expr_origin(b: &Builder, expr: Node) -> LocalOrigin {
                 None => return LocalOrigin::Unknown,
             },
             "unary_expression" => match e.child_by_field_name("operand") {
-                Some(operand) if operand.kind() == "composite_literal" && has_token(e, "&") => {
-                    e = operand
-                }
+                Some(operand) if operand.kind() == "composite_literal" && has_token(e, "&") => e = operand,
                 _ => return LocalOrigin::Unknown,
             },
             "composite_literal" => {
@@ -602,13 +569,9 @@ fn expr_origin(b: &Builder, expr: Node) -> LocalOrigin {
                 let path: Vec<String> = segs.into_iter().map(|(s, _)| s).collect();
                 if path.len() == 1 && path[0] == "new" {
                     // `new(Cart)` constructs a `*Cart`.
-                    let args = e
-                        .child_by_field_name("arguments")
-                        .map(named_children)
-                        .unwrap_or_default();
+                    let args = e.child_by_field_name("arguments").map(named_children).unwrap_or_default();
                     return match args.as_slice() {
-                        [arg] => type_path(b, *arg)
-                            .map_or(LocalOrigin::Unknown, LocalOrigin::Constructed),
+                        [arg] => type_path(b, *arg).map_or(LocalOrigin::Unknown, LocalOrigin::Constructed),
                         _ => LocalOrigin::Unknown,
                     };
                 }
@@ -623,9 +586,7 @@ fn expr_origin(b: &Builder, expr: Node) -> LocalOrigin {
                     });
             }
             "type_assertion_expression" => {
-                return e
-                    .child_by_field_name("type")
-                    .map_or(LocalOrigin::Unknown, |t| declared(b, t));
+                return e.child_by_field_name("type").map_or(LocalOrigin::Unknown, |t| declared(b, t));
             }
             _ => return LocalOrigin::Unknown,
         }
@@ -683,21 +644,15 @@ fn value_declaration(b: &mut Builder, node: Node) {
     for child in named_children(node) {
         match child.kind() {
             "const_spec" | "var_spec" => specs.push(child),
-            "var_spec_list" => specs.extend(
-                named_children(child)
-                    .into_iter()
-                    .filter(|c| c.kind() == "var_spec"),
-            ),
+            "var_spec_list" => specs.extend(named_children(child).into_iter().filter(|c| c.kind() == "var_spec")),
             _ => {}
         }
     }
     let single = specs.len() == 1;
     for spec in specs {
         let mut cursor = spec.walk();
-        let names: Vec<Node> = spec
-            .children_by_field_name("name", &mut cursor)
-            .filter(|n| n.kind() == "identifier")
-            .collect();
+        let names: Vec<Node> =
+            spec.children_by_field_name("name", &mut cursor).filter(|n| n.kind() == "identifier").collect();
         let ty = spec.child_by_field_name("type");
         let values: Vec<Node> = spec
             .child_by_field_name("value")
@@ -707,16 +662,8 @@ fn value_declaration(b: &mut Builder, node: Node) {
             .filter(|c| c.kind() != "comment")
             .collect();
         if top {
-            let kind = if spec.kind() == "const_spec" {
-                SymbolKind::Constant
-            } else {
-                SymbolKind::Variable
-            };
-            let decl = if single && names.len() == 1 {
-                node
-            } else {
-                spec
-            };
+            let kind = if spec.kind() == "const_spec" { SymbolKind::Constant } else { SymbolKind::Variable };
+            let decl = if single && names.len() == 1 { node } else { spec };
             let mut indices = Vec::new();
             for name in &names {
                 let exported = is_exported(b.text(*name));
@@ -790,10 +737,7 @@ fn embed(b: &mut Builder, owner: u32, ty: Node) {
 }
 
 fn struct_body(b: &mut Builder, owner: u32, struct_type: Node) {
-    let Some(list) = named_children(struct_type)
-        .into_iter()
-        .find(|c| c.kind() == "field_declaration_list")
-    else {
+    let Some(list) = named_children(struct_type).into_iter().find(|c| c.kind() == "field_declaration_list") else {
         return;
     };
     for field in named_children(list) {
@@ -859,8 +803,7 @@ fn literal_value(b: &mut Builder, node: Node, is_map: bool) {
             "keyed_element" => {
                 if let Some(key) = elem.child_by_field_name("key") {
                     let inner = named_children(key);
-                    let field_name =
-                        !is_map && matches!(inner.as_slice(), [k] if k.kind() == "identifier");
+                    let field_name = !is_map && matches!(inner.as_slice(), [k] if k.kind() == "identifier");
                     if !field_name {
                         walk(b, key);
                     }
@@ -890,12 +833,7 @@ mod tests {
         f.refs
             .iter()
             .map(|r| {
-                let path = r
-                    .segments
-                    .iter()
-                    .map(|(s, _)| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join(".");
+                let path = r.segments.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>().join(".");
                 let enclosing = r.enclosing.map(|i| f.symbols[i as usize].name.clone());
                 (path, r.call, r.opaque_head, enclosing)
             })
@@ -903,17 +841,11 @@ mod tests {
     }
 
     fn has_ref(f: &FileFacts, path: &str, call: bool, enclosing: Option<&str>) -> bool {
-        refs(f)
-            .iter()
-            .any(|(p, c, o, e)| p == path && *c == call && !*o && e.as_deref() == enclosing)
+        refs(f).iter().any(|(p, c, o, e)| p == path && *c == call && !*o && e.as_deref() == enclosing)
     }
 
     fn local<'f>(f: &'f FileFacts, name: &str) -> &'f LocalOrigin {
-        &f.locals
-            .iter()
-            .find(|l| l.name == name)
-            .unwrap_or_else(|| panic!("no local {name}: {:?}", f.locals))
-            .origin
+        &f.locals.iter().find(|l| l.name == name).unwrap_or_else(|| panic!("no local {name}: {:?}", f.locals)).origin
     }
 
     fn path(p: &[&str]) -> Vec<String> {
@@ -957,14 +889,7 @@ mod tests {
         let syms: Vec<_> = f
             .symbols
             .iter()
-            .map(|s| {
-                (
-                    s.name.as_str(),
-                    s.kind,
-                    s.container.map(|c| f.symbols[c as usize].name.as_str()),
-                    s.exported,
-                )
-            })
+            .map(|s| (s.name.as_str(), s.kind, s.container.map(|c| f.symbols[c as usize].name.as_str()), s.exported))
             .collect();
         assert_eq!(
             syms,
@@ -983,18 +908,8 @@ mod tests {
         assert_eq!(f.symbols[0].signature, "type Cart struct {");
         assert_eq!(f.symbols[6].returns, Some(path(&["Shape"])));
         assert_eq!(f.symbols[5].returns, None);
-        let rels: Vec<_> = f
-            .relations
-            .iter()
-            .map(|r| {
-                (
-                    r.symbol,
-                    r.kind,
-                    r.target.join("."),
-                    (r.pos.line, r.pos.col),
-                )
-            })
-            .collect();
+        let rels: Vec<_> =
+            f.relations.iter().map(|r| (r.symbol, r.kind, r.target.join("."), (r.pos.line, r.pos.col))).collect();
         assert_eq!(
             rels,
             vec![
@@ -1009,10 +924,7 @@ mod tests {
         assert!(has_ref(&f, "Item", false, Some("Cart")));
         assert!(has_ref(&f, "Shape", false, Some("scale")));
         // Predeclared types are not references; field names are not references.
-        assert!(!refs(&f).iter().any(|r| matches!(
-            r.0.as_str(),
-            "int" | "string" | "float64" | "Items" | "total"
-        )));
+        assert!(!refs(&f).iter().any(|r| matches!(r.0.as_str(), "int" | "string" | "float64" | "Items" | "total")));
     }
 
     #[test]
@@ -1020,17 +932,11 @@ mod tests {
         let src = "package cart\n\nfunc New() *Cart { return &Cart{} }\n\nfunc Load(id string) (cart.Cart, error) { return cart.Cart{}, nil }\n\nfunc (c *Cart) Total(rate money.Rate, xs ...Item) (n int) {\n\treturn c.sum(rate)\n}\n\nfunc (l List[T]) push(v T) {}\n";
         let f = go(src);
         let new = &f.symbols[0];
-        assert_eq!(
-            (new.name.as_str(), new.kind, new.exported),
-            ("New", SymbolKind::Function, true)
-        );
+        assert_eq!((new.name.as_str(), new.kind, new.exported), ("New", SymbolKind::Function, true));
         assert_eq!(new.returns, Some(path(&["Cart"])));
         assert_eq!(f.symbols[1].returns, Some(path(&["cart", "Cart"])));
         let total = &f.symbols[2];
-        assert_eq!(
-            (total.name.as_str(), total.kind, total.container),
-            ("Total", SymbolKind::Method, None)
-        );
+        assert_eq!((total.name.as_str(), total.kind, total.container), ("Total", SymbolKind::Method, None));
         assert_eq!(total.impl_of, Some(path(&["Cart"])));
         assert_eq!(total.returns, None);
         let push = &f.symbols[3];
@@ -1039,20 +945,13 @@ mod tests {
         assert_eq!(f.symbols.len(), 4);
 
         assert_eq!(local(&f, "c"), &LocalOrigin::Declared(path(&["Cart"])));
-        assert_eq!(
-            local(&f, "rate"),
-            &LocalOrigin::Declared(path(&["money", "Rate"]))
-        );
+        assert_eq!(local(&f, "rate"), &LocalOrigin::Declared(path(&["money", "Rate"])));
         assert_eq!(local(&f, "xs"), &LocalOrigin::Declared(path(&["Item"])));
         assert_eq!(local(&f, "n"), &LocalOrigin::Unknown);
         assert_eq!(local(&f, "l"), &LocalOrigin::Declared(path(&["List"])));
         assert_eq!(local(&f, "T"), &LocalOrigin::Unknown);
         assert_eq!(local(&f, "id"), &LocalOrigin::Unknown);
-        assert!(f
-            .locals
-            .iter()
-            .filter(|l| l.name == "c")
-            .all(|l| l.scope == Some(2)));
+        assert!(f.locals.iter().filter(|l| l.name == "c").all(|l| l.scope == Some(2)));
 
         assert!(has_ref(&f, "Cart", false, Some("New")));
         assert!(has_ref(&f, "cart.Cart", false, Some("Load")));
@@ -1079,20 +978,13 @@ mod tests {
         assert!(r.contains(&("println".to_string(), true, false, main.clone())));
         // `a.b.c(x)` is one chain; neither `a` nor `b` is a ref of its own.
         let abc = f.refs.iter().find(|r| r.segments.len() == 3).unwrap();
-        let segs: Vec<_> = abc
-            .segments
-            .iter()
-            .map(|(s, p)| (s.as_str(), p.line, p.col))
-            .collect();
+        let segs: Vec<_> = abc.segments.iter().map(|(s, p)| (s.as_str(), p.line, p.col)).collect();
         assert_eq!(segs, vec![("a", 6, 2), ("b", 6, 4), ("c", 6, 6)]);
         assert!(abc.call);
         assert!(!r.iter().any(|x| x.0 == "a" || x.0 == "b"));
         assert_eq!(r.iter().filter(|x| x.0 == "x").count(), 2);
         // `x` is declared, not referenced, on its own line.
-        assert!(!f
-            .refs
-            .iter()
-            .any(|r| r.segments[0].0 == "x" && r.segments[0].1.line == 4));
+        assert!(!f.refs.iter().any(|r| r.segments[0].0 == "x" && r.segments[0].1.line == 4));
     }
 
     #[test]
@@ -1101,23 +993,11 @@ mod tests {
         let f = go(src);
         assert_eq!(local(&f, "p"), &LocalOrigin::Declared(path(&["Cart"])));
         assert_eq!(local(&f, "q"), &LocalOrigin::Unknown);
-        assert_eq!(
-            local(&f, "a"),
-            &LocalOrigin::CallResult(path(&["cart", "New"]))
-        );
-        assert_eq!(
-            local(&f, "b"),
-            &LocalOrigin::Constructed(path(&["cart", "Cart"]))
-        );
+        assert_eq!(local(&f, "a"), &LocalOrigin::CallResult(path(&["cart", "New"])));
+        assert_eq!(local(&f, "b"), &LocalOrigin::Constructed(path(&["cart", "Cart"])));
         assert_eq!(local(&f, "c"), &LocalOrigin::Constructed(path(&["Cart"])));
-        assert_eq!(
-            local(&f, "d"),
-            &LocalOrigin::Declared(path(&["cart", "Cart"]))
-        );
-        assert_eq!(
-            local(&f, "e"),
-            &LocalOrigin::CallResult(path(&["c", "Clone"]))
-        );
+        assert_eq!(local(&f, "d"), &LocalOrigin::Declared(path(&["cart", "Cart"])));
+        assert_eq!(local(&f, "e"), &LocalOrigin::CallResult(path(&["c", "Clone"])));
         assert_eq!(local(&f, "g"), &LocalOrigin::CallResult(path(&["load"])));
         assert_eq!(local(&f, "err"), &LocalOrigin::Unknown);
         assert_eq!(local(&f, "h"), &LocalOrigin::Unknown);
@@ -1149,11 +1029,7 @@ mod tests {
     fn file_level_consts_and_vars() {
         let src = "package p\n\nconst (\n\tA Kind = iota\n\tb\n)\n\nvar x, Y = 1, 2\nvar Handler = func(w Writer) { serve(w) }\n";
         let f = go(src);
-        let syms: Vec<_> = f
-            .symbols
-            .iter()
-            .map(|s| (s.name.as_str(), s.kind, s.exported, s.container))
-            .collect();
+        let syms: Vec<_> = f.symbols.iter().map(|s| (s.name.as_str(), s.kind, s.exported, s.container)).collect();
         assert_eq!(
             syms,
             vec![
@@ -1174,9 +1050,7 @@ mod tests {
     fn switches_labels_and_closures() {
         let src = "package p\n\nfunc f(ch chan int) {\nL:\n\tfor {\n\t\tbreak L\n\t}\n\tswitch v := x.(type) {\n\tcase *Circle:\n\t\tuse(v)\n\t}\n\tselect {\n\tcase msg := <-ch:\n\t\tuse(msg)\n\t}\n\tgo func(n int) { work(n) }(1)\n\ts := \"quoted name\"\n}\n";
         let f = go(src);
-        assert!(!refs(&f)
-            .iter()
-            .any(|r| r.0 == "L" || r.0.contains("quoted")));
+        assert!(!refs(&f).iter().any(|r| r.0 == "L" || r.0.contains("quoted")));
         assert_eq!(local(&f, "v"), &LocalOrigin::Unknown);
         assert_eq!(local(&f, "msg"), &LocalOrigin::Unknown);
         assert_eq!(local(&f, "n"), &LocalOrigin::Unknown);
@@ -1189,16 +1063,10 @@ mod tests {
 
     #[test]
     fn local_types_are_symbols_of_the_function() {
-        let f =
-            go("package p\n\nfunc F() {\n\ttype Point struct { X int }\n\t_ = Point{X: 1}\n}\n");
+        let f = go("package p\n\nfunc F() {\n\ttype Point struct { X int }\n\t_ = Point{X: 1}\n}\n");
         let point = &f.symbols[1];
         assert_eq!(
-            (
-                point.name.as_str(),
-                point.kind,
-                point.container,
-                point.exported
-            ),
+            (point.name.as_str(), point.kind, point.container, point.exported),
             ("Point", SymbolKind::Struct, Some(0), false)
         );
         assert_eq!(f.symbols[2].name, "X");
@@ -1207,20 +1075,12 @@ mod tests {
 
     #[test]
     fn deep_nesting_does_not_crash() {
-        let src = format!(
-            "package p\n\nvar x = {}1{}\n",
-            "(".repeat(10_000),
-            ")".repeat(10_000)
-        );
+        let src = format!("package p\n\nvar x = {}1{}\n", "(".repeat(10_000), ")".repeat(10_000));
         assert!(go(&src).truncated_depth);
         let chain = format!("package p\n\nfunc f() {{ a{}() }}\n", ".b".repeat(5_000));
         let f = go(&chain);
         assert!(f.refs.iter().any(|r| r.call && r.segments.len() == 5_001));
-        let calls = format!(
-            "package p\n\nfunc f() {{ {}x{} }}\n",
-            "g(".repeat(5_000),
-            ")".repeat(5_000)
-        );
+        let calls = format!("package p\n\nfunc f() {{ {}x{} }}\n", "g(".repeat(5_000), ")".repeat(5_000));
         assert!(go(&calls).truncated_depth);
     }
 }

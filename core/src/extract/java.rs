@@ -16,11 +16,7 @@ type Seg = (String, Pos);
 const MAX_SIGNATURE_CHARS: usize = 200;
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
-    let mut w = Walker {
-        b,
-        tparams: Vec::new(),
-        iface: false,
-    };
+    let mut w = Walker { b, tparams: Vec::new(), iface: false };
     w.walk(root);
 }
 
@@ -38,14 +34,7 @@ fn texts(segs: &[Seg]) -> Vec<String> {
 
 /// Kinds that denote a type written in a declaration (not a primitive).
 fn is_type_node(kind: &str) -> bool {
-    matches!(
-        kind,
-        "type_identifier"
-            | "scoped_type_identifier"
-            | "generic_type"
-            | "array_type"
-            | "annotated_type"
-    )
+    matches!(kind, "type_identifier" | "scoped_type_identifier" | "generic_type" | "array_type" | "annotated_type")
 }
 
 fn is_annotation(kind: &str) -> bool {
@@ -59,9 +48,7 @@ fn is_var(b: &Builder, ty: Node) -> bool {
 
 /// Whether the declaration has a `public` modifier.
 fn is_public(node: Node) -> bool {
-    named_children(node)
-        .into_iter()
-        .any(|c| c.kind() == "modifiers" && has_token(c, "public"))
+    named_children(node).into_iter().any(|c| c.kind() == "modifiers" && has_token(c, "public"))
 }
 
 /// Where a declaration's signature starts: after its annotations, so `@Override` on the line above
@@ -72,9 +59,8 @@ fn signature_start(node: Node) -> usize {
             "line_comment" | "block_comment" => {}
             "annotation" | "marker_annotation" => {}
             "modifiers" => {
-                if let Some(m) = children(c)
-                    .into_iter()
-                    .find(|m| !is_annotation(m.kind()) && !m.kind().ends_with("comment"))
+                if let Some(m) =
+                    children(c).into_iter().find(|m| !is_annotation(m.kind()) && !m.kind().ends_with("comment"))
                 {
                     return m.start_byte();
                 }
@@ -91,11 +77,7 @@ impl<'s> Walker<'_, 's> {
         let mut tparams = std::mem::take(&mut self.tparams);
         let iface = self.iface;
         self.b.within(symbol, |b| {
-            let mut w = Walker {
-                b,
-                tparams: std::mem::take(&mut tparams),
-                iface,
-            };
+            let mut w = Walker { b, tparams: std::mem::take(&mut tparams), iface };
             f(&mut w);
             tparams = w.tparams;
         });
@@ -132,15 +114,12 @@ impl<'s> Walker<'_, 's> {
             return;
         }
         match node.kind() {
-            "line_comment" | "block_comment" | "string_literal" | "character_literal"
-            | "module_declaration" | "this" | "super" | "break_statement"
-            | "continue_statement" | "underscore_pattern" => {}
+            "line_comment" | "block_comment" | "string_literal" | "character_literal" | "module_declaration"
+            | "this" | "super" | "break_statement" | "continue_statement" | "underscore_pattern" => {}
             "package_declaration" => self.package(node),
             "import_declaration" => self.import(node),
             "class_declaration" | "record_declaration" => self.type_decl(node, SymbolKind::Class),
-            "interface_declaration" | "annotation_type_declaration" => {
-                self.type_decl(node, SymbolKind::Interface)
-            }
+            "interface_declaration" | "annotation_type_declaration" => self.type_decl(node, SymbolKind::Interface),
             "enum_declaration" => self.type_decl(node, SymbolKind::Enum),
             "method_declaration"
             | "constructor_declaration"
@@ -253,10 +232,7 @@ impl<'s> Walker<'_, 's> {
 
     fn import(&mut self, node: Node) {
         let kids = named_children(node);
-        let Some(path_node) = kids
-            .iter()
-            .find(|c| matches!(c.kind(), "identifier" | "scoped_identifier"))
-        else {
+        let Some(path_node) = kids.iter().find(|c| matches!(c.kind(), "identifier" | "scoped_identifier")) else {
             return;
         };
         let Some(mut path) = self.type_path(*path_node) else {
@@ -264,26 +240,10 @@ impl<'s> Walker<'_, 's> {
         };
         let pos = self.b.pos(node);
         if kids.iter().any(|c| c.kind() == "asterisk") {
-            self.b.add_import(
-                texts(&path).join("."),
-                ImportKind::Glob,
-                Vec::new(),
-                pos,
-                false,
-            );
+            self.b.add_import(texts(&path).join("."), ImportKind::Glob, Vec::new(), pos, false);
         } else if let Some((name, name_pos)) = path.pop() {
-            let item = ImportItem {
-                alias: name.clone(),
-                name,
-                pos: name_pos,
-            };
-            self.b.add_import(
-                texts(&path).join("."),
-                ImportKind::Named,
-                vec![item],
-                pos,
-                false,
-            );
+            let item = ImportItem { alias: name.clone(), name, pos: name_pos };
+            self.b.add_import(texts(&path).join("."), ImportKind::Named, vec![item], pos, false);
         }
     }
 
@@ -418,17 +378,13 @@ impl<'s> Walker<'_, 's> {
         let exported = self.iface || is_public(node);
         self.walk_modifiers(node);
         let ty = Self::field(node, "type");
-        let returns = ty
-            .and_then(|t| self.checked_type_path(t))
-            .map(|p| texts(&p));
+        let returns = ty.and_then(|t| self.checked_type_path(t)).map(|p| texts(&p));
         if let Some(t) = ty {
             self.type_ref(t);
         }
         let iface = std::mem::replace(&mut self.iface, false);
         let mut cursor = node.walk();
-        let declarators: Vec<Node> = node
-            .children_by_field_name("declarator", &mut cursor)
-            .collect();
+        let declarators: Vec<Node> = node.children_by_field_name("declarator", &mut cursor).collect();
         for d in declarators {
             if let Some(name) = Self::field(d, "name").filter(|n| n.kind() == "identifier") {
                 let idx = self.add_symbol(node, name, SymbolKind::Field, exported);
@@ -447,10 +403,7 @@ impl<'s> Walker<'_, 's> {
         };
         self.walk_modifiers(node);
         // Enum constants are implicitly public, and typed by their enum.
-        let enum_name = self
-            .b
-            .enclosing()
-            .map(|e| self.b.facts.symbols[e as usize].name.clone());
+        let enum_name = self.b.enclosing().map(|e| self.b.facts.symbols[e as usize].name.clone());
         let idx = self.add_symbol(node, name, SymbolKind::Constant, true);
         self.b.symbol_mut(idx).returns = enum_name.map(|n| vec![n]);
         let iface = std::mem::replace(&mut self.iface, false);
@@ -465,10 +418,7 @@ impl<'s> Walker<'_, 's> {
     fn type_params(&mut self, node: Node) {
         let params = named_children(node);
         for p in &params {
-            if let Some(name) = named_children(*p)
-                .into_iter()
-                .find(|c| c.kind() == "type_identifier")
-            {
+            if let Some(name) = named_children(*p).into_iter().find(|c| c.kind() == "type_identifier") {
                 let name = self.b.text(name).to_string();
                 self.tparams.push(name);
             }
@@ -507,9 +457,7 @@ impl<'s> Walker<'_, 's> {
         match value.kind() {
             "object_creation_expression" => Self::field(value, "type")
                 .and_then(|t| self.checked_type_path(t))
-                .map_or(LocalOrigin::Unknown, |p| {
-                    LocalOrigin::Constructed(texts(&p))
-                }),
+                .map_or(LocalOrigin::Unknown, |p| LocalOrigin::Constructed(texts(&p))),
             "method_invocation" => match self.invocation_chain(value) {
                 (None, segs) if !segs.is_empty() => LocalOrigin::CallResult(texts(&segs)),
                 _ => LocalOrigin::Unknown,
@@ -536,9 +484,7 @@ impl<'s> Walker<'_, 's> {
         self.type_ref(ty);
         let declared = self.declared_origin(ty);
         let mut cursor = node.walk();
-        let declarators: Vec<Node> = node
-            .children_by_field_name("declarator", &mut cursor)
-            .collect();
+        let declarators: Vec<Node> = node.children_by_field_name("declarator", &mut cursor).collect();
         for d in declarators {
             let value = Self::field(d, "value");
             if let Some(name) = Self::field(d, "name") {
@@ -559,10 +505,7 @@ impl<'s> Walker<'_, 's> {
         let origin = match ty {
             Some(t) if node.kind() == "catch_formal_parameter" => {
                 // `catch (A | B e)`: a single caught type is the parameter's type.
-                let types: Vec<Node> = named_children(t)
-                    .into_iter()
-                    .filter(|c| is_type_node(c.kind()))
-                    .collect();
+                let types: Vec<Node> = named_children(t).into_iter().filter(|c| is_type_node(c.kind())).collect();
                 for c in &types {
                     self.type_ref(*c);
                 }
@@ -664,9 +607,7 @@ impl<'s> Walker<'_, 's> {
                     break None;
                 }
                 "field_access" => {
-                    let (Some(object), Some(field)) =
-                        (Self::field(cur, "object"), Self::field(cur, "field"))
-                    else {
+                    let (Some(object), Some(field)) = (Self::field(cur, "object"), Self::field(cur, "field")) else {
                         break Some(cur);
                     };
                     if field.kind() == "identifier" && !qualified_super(cur, object) {
@@ -718,20 +659,16 @@ impl<'s> Walker<'_, 's> {
         let Some(&recv) = kids.first() else {
             return;
         };
-        let method = kids
-            .last()
-            .filter(|m| kids.len() > 1 && m.kind() == "identifier")
-            .copied();
-        let (head, mut segs, opaque) =
-            if is_type_node(recv.kind()) || recv.kind().ends_with("_type") {
-                let path = self.checked_type_path(recv);
-                self.type_extras(recv);
-                let opaque = path.is_none();
-                (None, path.unwrap_or_default(), opaque)
-            } else {
-                let (head, segs) = self.split_chain(recv);
-                (head, segs, head.is_some())
-            };
+        let method = kids.last().filter(|m| kids.len() > 1 && m.kind() == "identifier").copied();
+        let (head, mut segs, opaque) = if is_type_node(recv.kind()) || recv.kind().ends_with("_type") {
+            let path = self.checked_type_path(recv);
+            self.type_extras(recv);
+            let opaque = path.is_none();
+            (None, path.unwrap_or_default(), opaque)
+        } else {
+            let (head, segs) = self.split_chain(recv);
+            (head, segs, head.is_some())
+        };
         self.walk_opt(head);
         for c in &kids {
             if c.kind() == "type_arguments" {
@@ -765,12 +702,8 @@ impl<'s> Walker<'_, 's> {
         }
         for c in named_children(ty) {
             match c.kind() {
-                "type_arguments" | "annotation" | "marker_annotation" | "dimensions" => {
-                    self.walk(c)
-                }
-                "generic_type" | "scoped_type_identifier" | "array_type" | "annotated_type" => {
-                    self.type_extras(c)
-                }
+                "type_arguments" | "annotation" | "marker_annotation" | "dimensions" => self.walk(c),
+                "generic_type" | "scoped_type_identifier" | "array_type" | "annotated_type" => self.type_extras(c),
                 _ => {}
             }
         }
@@ -789,10 +722,8 @@ impl<'s> Walker<'_, 's> {
                     break;
                 }
                 "scoped_type_identifier" => {
-                    let parts: Vec<Node> = named_children(cur)
-                        .into_iter()
-                        .filter(|c| !is_annotation(c.kind()))
-                        .collect();
+                    let parts: Vec<Node> =
+                        named_children(cur).into_iter().filter(|c| !is_annotation(c.kind())).collect();
                     let Some(last) = parts.last() else { break };
                     segs.push(self.b.seg(*last));
                     if parts.len() < 2 {
@@ -811,10 +742,7 @@ impl<'s> Walker<'_, 's> {
                     cur = scope;
                 }
                 "generic_type" => {
-                    let Some(base) = named_children(cur)
-                        .into_iter()
-                        .find(|c| c.kind() != "type_arguments")
-                    else {
+                    let Some(base) = named_children(cur).into_iter().find(|c| c.kind() != "type_arguments") else {
                         break;
                     };
                     cur = base;
@@ -826,10 +754,7 @@ impl<'s> Walker<'_, 's> {
                     cur = element;
                 }
                 "annotated_type" => {
-                    let Some(inner) = named_children(cur)
-                        .into_iter()
-                        .rfind(|c| !is_annotation(c.kind()))
-                    else {
+                    let Some(inner) = named_children(cur).into_iter().rfind(|c| !is_annotation(c.kind())) else {
                         break;
                     };
                     cur = inner;
@@ -859,9 +784,7 @@ impl<'s> Walker<'_, 's> {
 
 /// `Iface.super.x`: a field access qualified by `super` (the keyword is a child besides the object).
 fn qualified_super(node: Node, object: Node) -> bool {
-    children(node)
-        .iter()
-        .any(|c| c.kind() == "super" && *c != object)
+    children(node).iter().any(|c| c.kind() == "super" && *c != object)
 }
 
 /// The type and name nodes of a formal, spread or catch parameter.
@@ -869,26 +792,16 @@ fn param_parts(node: Node) -> (Option<Node>, Option<Node>) {
     match node.kind() {
         "spread_parameter" => {
             let kids = named_children(node);
-            let ty = kids
-                .iter()
-                .find(|c| is_type_node(c.kind()) || c.kind().ends_with("_type"))
-                .copied();
-            let name = kids
-                .iter()
-                .find(|c| c.kind() == "variable_declarator")
-                .and_then(|d| d.child_by_field_name("name"));
+            let ty = kids.iter().find(|c| is_type_node(c.kind()) || c.kind().ends_with("_type")).copied();
+            let name =
+                kids.iter().find(|c| c.kind() == "variable_declarator").and_then(|d| d.child_by_field_name("name"));
             (ty, name)
         }
         "catch_formal_parameter" => {
-            let ty = named_children(node)
-                .into_iter()
-                .find(|c| c.kind() == "catch_type");
+            let ty = named_children(node).into_iter().find(|c| c.kind() == "catch_type");
             (ty, node.child_by_field_name("name"))
         }
-        _ => (
-            node.child_by_field_name("type"),
-            node.child_by_field_name("name"),
-        ),
+        _ => (node.child_by_field_name("type"), node.child_by_field_name("name")),
     }
 }
 
@@ -912,16 +825,7 @@ mod tests {
 
     /// Refs as (segment texts, call, opaque_head).
     fn refs(f: &FileFacts) -> Vec<(Vec<String>, bool, bool)> {
-        f.refs
-            .iter()
-            .map(|r| {
-                (
-                    r.segments.iter().map(|s| s.0.clone()).collect(),
-                    r.call,
-                    r.opaque_head,
-                )
-            })
-            .collect()
+        f.refs.iter().map(|r| (r.segments.iter().map(|s| s.0.clone()).collect(), r.call, r.opaque_head)).collect()
     }
 
     fn has_ref(f: &FileFacts, p: &[&str], call: bool, opaque: bool) -> bool {
@@ -929,11 +833,7 @@ mod tests {
     }
 
     fn local<'f>(f: &'f FileFacts, name: &str) -> &'f LocalOrigin {
-        &f.locals
-            .iter()
-            .find(|l| l.name == name)
-            .unwrap_or_else(|| panic!("no local {name}"))
-            .origin
+        &f.locals.iter().find(|l| l.name == name).unwrap_or_else(|| panic!("no local {name}")).origin
     }
 
     #[test]
@@ -949,33 +849,13 @@ mod tests {
             ("java.util", ImportKind::Named, pos(2, 1), false, None)
         );
         assert_eq!(i.items.len(), 1);
-        assert_eq!(
-            (
-                i.items[0].name.as_str(),
-                i.items[0].alias.as_str(),
-                i.items[0].pos
-            ),
-            ("List", "List", pos(2, 18))
-        );
-        assert_eq!(
-            (f.imports[1].module.as_str(), f.imports[1].kind),
-            ("a.b", ImportKind::Glob)
-        );
+        assert_eq!((i.items[0].name.as_str(), i.items[0].alias.as_str(), i.items[0].pos), ("List", "List", pos(2, 18)));
+        assert_eq!((f.imports[1].module.as_str(), f.imports[1].kind), ("a.b", ImportKind::Glob));
         assert!(f.imports[1].items.is_empty());
         let s = &f.imports[2];
         assert_eq!((s.module.as_str(), s.kind), ("a.b.C", ImportKind::Named));
-        assert_eq!(
-            (
-                s.items[0].name.as_str(),
-                s.items[0].alias.as_str(),
-                s.items[0].pos
-            ),
-            ("m", "m", pos(4, 21))
-        );
-        assert_eq!(
-            (f.imports[3].module.as_str(), f.imports[3].kind),
-            ("a.b.C", ImportKind::Glob)
-        );
+        assert_eq!((s.items[0].name.as_str(), s.items[0].alias.as_str(), s.items[0].pos), ("m", "m", pos(4, 21)));
+        assert_eq!((f.imports[3].module.as_str(), f.imports[3].kind), ("a.b.C", ImportKind::Glob));
         // Package and import names are not references.
         assert!(f.refs.is_empty(), "{:?}", refs(&f));
     }
@@ -998,11 +878,8 @@ mod tests {
 class Hidden {}
 "#;
         let f = java(src);
-        let got: Vec<(&str, SymbolKind, Option<u32>, bool)> = f
-            .symbols
-            .iter()
-            .map(|s| (s.name.as_str(), s.kind, s.container, s.exported))
-            .collect();
+        let got: Vec<(&str, SymbolKind, Option<u32>, bool)> =
+            f.symbols.iter().map(|s| (s.name.as_str(), s.kind, s.container, s.exported)).collect();
         use SymbolKind::*;
         assert_eq!(
             got,
@@ -1032,10 +909,7 @@ class Hidden {}
         );
         let find = &f.symbols[5];
         assert_eq!(find.returns, Some(path(&["Order"])));
-        assert_eq!(
-            find.signature,
-            "public Order find(String id) { return null; }"
-        );
+        assert_eq!(find.signature, "public Order find(String id) { return null; }");
         assert_eq!(find.name_pos, pos(6, 18));
         assert_eq!((find.start, find.end), (pos(5, 5), pos(6, 50)));
         assert_eq!(f.symbols[1].returns, Some(path(&["List"])));
@@ -1052,8 +926,7 @@ class Hidden {}
         let f = java(
             "class A { List<Order> a() {} Order[] b() {} a.b.C<D> c() {} void d() {} int e() {} <T> T f() {} Map.Entry<K, V> g() {} }",
         );
-        let r: Vec<Option<Vec<String>>> =
-            f.symbols[1..].iter().map(|s| s.returns.clone()).collect();
+        let r: Vec<Option<Vec<String>>> = f.symbols[1..].iter().map(|s| s.returns.clone()).collect();
         assert_eq!(
             r,
             vec![
@@ -1073,20 +946,12 @@ class Hidden {}
         let f = java(
             "class A extends a.b.Base<T> implements I, J<K> {}\ninterface I extends X, y.Z<Q> {}\nenum E implements I {}\nrecord R() implements I {}\n",
         );
-        let rels: Vec<(u32, TypeRelKind, Vec<String>, Pos)> = f
-            .relations
-            .iter()
-            .map(|r| (r.symbol, r.kind, r.target.clone(), r.pos))
-            .collect();
+        let rels: Vec<(u32, TypeRelKind, Vec<String>, Pos)> =
+            f.relations.iter().map(|r| (r.symbol, r.kind, r.target.clone(), r.pos)).collect();
         assert_eq!(
             rels,
             vec![
-                (
-                    0,
-                    TypeRelKind::Extends,
-                    path(&["a", "b", "Base"]),
-                    pos(1, 21)
-                ),
+                (0, TypeRelKind::Extends, path(&["a", "b", "Base"]), pos(1, 21)),
                 (0, TypeRelKind::Implements, path(&["I"]), pos(1, 40)),
                 (0, TypeRelKind::Implements, path(&["J"]), pos(1, 43)),
                 (1, TypeRelKind::Extends, path(&["X"]), pos(2, 21)),
@@ -1118,18 +983,10 @@ class Hidden {}
   }
 }"#;
         let f = java(src);
-        let chain = f
-            .refs
-            .iter()
-            .find(|r| r.segments.len() == 3 && r.segments[2].0 == "add")
-            .unwrap();
+        let chain = f.refs.iter().find(|r| r.segments.len() == 3 && r.segments[2].0 == "add").unwrap();
         assert_eq!(
             chain.segments,
-            vec![
-                ("o".to_string(), pos(3, 5)),
-                ("items".to_string(), pos(3, 7)),
-                ("add".to_string(), pos(3, 13))
-            ]
+            vec![("o".to_string(), pos(3, 5)), ("items".to_string(), pos(3, 7)), ("add".to_string(), pos(3, 13))]
         );
         assert!(chain.call && !chain.opaque_head);
         assert_eq!(chain.enclosing, Some(1));
@@ -1148,18 +1005,8 @@ class Hidden {}
         assert!(has_ref(&f, &["Outer", "z"], true, false));
         // No identifier of a chain is recorded twice.
         let all = refs(&f);
-        assert_eq!(
-            all.iter()
-                .filter(|r| r.0.contains(&"o".to_string()))
-                .count(),
-            1
-        );
-        assert_eq!(
-            all.iter()
-                .filter(|r| r.0.contains(&"items".to_string()))
-                .count(),
-            2
-        );
+        assert_eq!(all.iter().filter(|r| r.0.contains(&"o".to_string())).count(), 1);
+        assert_eq!(all.iter().filter(|r| r.0.contains(&"items".to_string())).count(), 2);
         // The parameter's name is not a reference; its type is.
         assert!(has_ref(&f, &["Order"], false, false));
         assert!(!has_ref(&f, &["o"], false, false));
@@ -1183,11 +1030,7 @@ class Hidden {}
   A() { super(1); }
 }"#;
         let f = java(src);
-        let new = f
-            .refs
-            .iter()
-            .find(|r| r.call && r.segments[0].0 == "Order")
-            .unwrap();
+        let new = f.refs.iter().find(|r| r.call && r.segments[0].0 == "Order").unwrap();
         assert_eq!(new.segments, vec![("Order".to_string(), pos(4, 9))]);
         assert!(has_ref(&f, &["q"], false, false));
         assert!(has_ref(&f, &["a", "b", "Order"], true, false));
@@ -1207,10 +1050,7 @@ class Hidden {}
         // Labels, strings and declaration names are not references.
         let all = refs(&f);
         for name in ["label", "x", "s", "arr", "ord", "repo", "m", "A"] {
-            assert!(
-                !all.iter().any(|r| r.0.contains(&name.to_string())),
-                "{name}: {all:?}"
-            );
+            assert!(!all.iter().any(|r| r.0.contains(&name.to_string())), "{name}: {all:?}");
         }
     }
 
@@ -1276,11 +1116,8 @@ class Hidden {}
   default void m() { class Local { void f() {} } }
 }"#;
         let f = java(src);
-        let got: Vec<(&str, Option<u32>, bool)> = f
-            .symbols
-            .iter()
-            .map(|s| (s.name.as_str(), s.container, s.exported))
-            .collect();
+        let got: Vec<(&str, Option<u32>, bool)> =
+            f.symbols.iter().map(|s| (s.name.as_str(), s.container, s.exported)).collect();
         assert_eq!(
             got,
             vec![
@@ -1298,20 +1135,12 @@ class Hidden {}
 
     #[test]
     fn deep_nesting_is_bounded() {
-        let parens = format!(
-            "class A {{ int x = {}1{}; }}",
-            "(".repeat(10_000),
-            ")".repeat(10_000)
-        );
+        let parens = format!("class A {{ int x = {}1{}; }}", "(".repeat(10_000), ")".repeat(10_000));
         assert!(java(&parens).truncated_depth);
         let chain = format!("class A {{ void m() {{ a{}.z(); }} }}", ".b".repeat(10_000));
         let f = java(&chain);
         assert_eq!(f.refs[0].segments.len(), 10_002);
-        let generics = format!(
-            "class A {{ {}X{} x; }}",
-            "L<".repeat(5_000),
-            ">".repeat(5_000)
-        );
+        let generics = format!("class A {{ {}X{} x; }}", "L<".repeat(5_000), ">".repeat(5_000));
         assert!(java(&generics).truncated_depth);
         let classes = format!("{}{}", "class A { ".repeat(5_000), "}".repeat(5_000));
         assert!(java(&classes).truncated_depth);

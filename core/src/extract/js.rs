@@ -45,7 +45,11 @@ fn statement(b: &mut Builder, node: Node, exported: bool) {
                 if let Some(body) = node.child_by_field_name("body") {
                     b.within(idx, |b| {
                         for member in named_children(body) {
-                            let name = if member.kind() == "enum_assignment" { member.child_by_field_name("name") } else { Some(member) };
+                            let name = if member.kind() == "enum_assignment" {
+                                member.child_by_field_name("name")
+                            } else {
+                                Some(member)
+                            };
                             if let Some(name) = name.filter(|n| n.kind() == "property_identifier") {
                                 b.add_symbol(member, name, SymbolKind::Constant, exported);
                             }
@@ -54,17 +58,15 @@ fn statement(b: &mut Builder, node: Node, exported: bool) {
                 }
             }
         }
-        "internal_module" | "module" => {
-            match node.child_by_field_name("name").filter(|n| n.kind() == "identifier") {
-                Some(name) => {
-                    let idx = b.add_symbol(node, name, SymbolKind::Module, exported);
-                    if let Some(body) = node.child_by_field_name("body") {
-                        b.within(idx, |b| named_children(body).into_iter().for_each(|c| statement(b, c, exported)));
-                    }
+        "internal_module" | "module" => match node.child_by_field_name("name").filter(|n| n.kind() == "identifier") {
+            Some(name) => {
+                let idx = b.add_symbol(node, name, SymbolKind::Module, exported);
+                if let Some(body) = node.child_by_field_name("body") {
+                    b.within(idx, |b| named_children(body).into_iter().for_each(|c| statement(b, c, exported)));
                 }
-                None => walk_children(b, node),
             }
-        }
+            None => walk_children(b, node),
+        },
         "lexical_declaration" | "variable_declaration" => declaration(b, node, exported),
         "expression_statement" => walk_children(b, node),
         "ambient_declaration" => named_children(node).into_iter().for_each(|c| statement(b, c, true)),
@@ -302,7 +304,10 @@ fn declaration(b: &mut Builder, node: Node, exported: bool) {
                 continue;
             }
             let text = b.text(name);
-            let kind = if is_const && text.len() > 1 && text.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit()) {
+            let kind = if is_const
+                && text.len() > 1
+                && text.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
+            {
                 SymbolKind::Constant
             } else {
                 SymbolKind::Variable
@@ -381,11 +386,14 @@ fn require_binding(b: &mut Builder, name: Node, module: String) {
             let mut items = Vec::new();
             for prop in named_children(name) {
                 match prop.kind() {
-                    "shorthand_property_identifier_pattern" => {
-                        items.push(ImportItem { name: b.text(prop).into(), alias: b.text(prop).into(), pos: b.pos(prop) })
-                    }
+                    "shorthand_property_identifier_pattern" => items.push(ImportItem {
+                        name: b.text(prop).into(),
+                        alias: b.text(prop).into(),
+                        pos: b.pos(prop),
+                    }),
                     "pair_pattern" => {
-                        if let (Some(k), Some(v)) = (prop.child_by_field_name("key"), prop.child_by_field_name("value")) {
+                        if let (Some(k), Some(v)) = (prop.child_by_field_name("key"), prop.child_by_field_name("value"))
+                        {
                             items.push(ImportItem { name: b.text(k).into(), alias: b.text(v).into(), pos: b.pos(k) });
                         }
                     }
@@ -431,7 +439,8 @@ fn heritage(b: &mut Builder, class: u32, node: Node) {
 }
 
 fn relation_to(b: &mut Builder, class: u32, target: Node, kind: TypeRelKind) {
-    let base = if target.kind() == "generic_type" { target.child_by_field_name("name").unwrap_or(target) } else { target };
+    let base =
+        if target.kind() == "generic_type" { target.child_by_field_name("name").unwrap_or(target) } else { target };
     if let Some(segs) = chain(b, base).or_else(|| type_segments(b, base)) {
         let pos = segs.last().map(|s| s.1).unwrap_or_default();
         b.add_relation(class, kind, texts(segs), pos);
@@ -449,7 +458,8 @@ fn class_body(b: &mut Builder, body: Node, exported: bool) {
                 function(b, member, name, SymbolKind::Method, member_exported);
             }
             "public_field_definition" | "property_signature" | "field_definition" => {
-                let Some(name) = member.child_by_field_name("name").or_else(|| member.child_by_field_name("property")) else {
+                let Some(name) = member.child_by_field_name("name").or_else(|| member.child_by_field_name("property"))
+                else {
                     continue;
                 };
                 let value = member.child_by_field_name("value");
@@ -586,9 +596,16 @@ fn expr(b: &mut Builder, node: Node) {
         }
         "arrow_function" | "function_expression" | "function" | "generator_function" => function_body(b, node),
         "class" => class(b, node, false),
-        "function_declaration" | "generator_function_declaration" | "class_declaration" | "lexical_declaration"
-        | "variable_declaration" | "import_statement" | "export_statement" | "interface_declaration"
-        | "type_alias_declaration" | "enum_declaration" => statement(b, node, false),
+        "function_declaration"
+        | "generator_function_declaration"
+        | "class_declaration"
+        | "lexical_declaration"
+        | "variable_declaration"
+        | "import_statement"
+        | "export_statement"
+        | "interface_declaration"
+        | "type_alias_declaration"
+        | "enum_declaration" => statement(b, node, false),
         "for_in_statement" => {
             if let Some(left) = node.child_by_field_name("left") {
                 bind_pattern(b, left, LocalOrigin::Unknown);
@@ -626,8 +643,16 @@ fn expr(b: &mut Builder, node: Node) {
                 }
             }
         }
-        "jsx_closing_element" | "string" | "template_string" | "comment" | "regex" | "number"
-        | "property_identifier" | "predefined_type" | "literal_type" | "statement_identifier" => {
+        "jsx_closing_element"
+        | "string"
+        | "template_string"
+        | "comment"
+        | "regex"
+        | "number"
+        | "property_identifier"
+        | "predefined_type"
+        | "literal_type"
+        | "statement_identifier" => {
             if node.kind() == "template_string" {
                 for sub in named_children(node).into_iter().filter(|c| c.kind() == "template_substitution") {
                     expr(b, sub);
@@ -652,7 +677,9 @@ fn call_chain<'t>(b: &Builder, node: Node<'t>, out: &mut CallChain<'t>, depth: u
             true
         }
         "member_expression" => {
-            let (Some(object), Some(property)) = (node.child_by_field_name("object"), node.child_by_field_name("property")) else {
+            let (Some(object), Some(property)) =
+                (node.child_by_field_name("object"), node.child_by_field_name("property"))
+            else {
                 return false;
             };
             if !call_chain(b, object, out, depth + 1) {

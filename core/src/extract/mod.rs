@@ -12,8 +12,8 @@ mod rust;
 use tree_sitter::{Node, Parser};
 
 use crate::facts::{
-    FileFacts, Import, ImportItem, ImportKind, LocalBinding, LocalOrigin, Pos, RefChain, Symbol,
-    SymbolKind, TypeRelKind, TypeRelation,
+    FileFacts, Import, ImportItem, ImportKind, LocalBinding, LocalOrigin, Pos, RefChain, Symbol, SymbolKind,
+    TypeRelKind, TypeRelation,
 };
 use crate::lang::Language;
 
@@ -89,7 +89,15 @@ impl<'a> Builder<'a> {
     pub fn new(src: &'a str) -> Builder<'a> {
         let mut line_starts = vec![0];
         line_starts.extend(src.match_indices('\n').map(|(i, _)| i + 1));
-        Builder { src, line_starts, facts: FileFacts::default(), scope: Vec::new(), depth: 0, depth_exceeded: false, col_cache: std::cell::Cell::new((usize::MAX, 0, 0)) }
+        Builder {
+            src,
+            line_starts,
+            facts: FileFacts::default(),
+            scope: Vec::new(),
+            depth: 0,
+            depth_exceeded: false,
+            col_cache: std::cell::Cell::new((usize::MAX, 0, 0)),
+        }
     }
 
     /// The source text of a node.
@@ -104,7 +112,8 @@ impl<'a> Builder<'a> {
         // Counting characters from the line start is quadratic on a minified one-line file; positions
         // mostly arrive in increasing order, so count on from the last position of the same line.
         let (cached_line, cached_byte, cached_col) = self.col_cache.get();
-        let (from, base) = if cached_line == line && cached_byte <= byte { (cached_byte, cached_col) } else { (start, 0) };
+        let (from, base) =
+            if cached_line == line && cached_byte <= byte { (cached_byte, cached_col) } else { (start, 0) };
         let col = base + self.src.get(from..byte).map_or(byte - from, |s| s.chars().count());
         self.col_cache.set((line, byte, col));
         Pos { line: line as u32 + 1, col: col as u32 + 1 }
@@ -152,7 +161,14 @@ impl<'a> Builder<'a> {
     }
 
     /// Records a declaration whose name is not a single node (or is synthesised).
-    pub fn add_symbol_named(&mut self, decl: Node, name: String, name_pos: Pos, kind: SymbolKind, exported: bool) -> u32 {
+    pub fn add_symbol_named(
+        &mut self,
+        decl: Node,
+        name: String,
+        name_pos: Pos,
+        kind: SymbolKind,
+        exported: bool,
+    ) -> u32 {
         let signature = first_line(self.text(decl));
         self.facts.symbols.push(Symbol {
             name,

@@ -142,7 +142,8 @@ fn import_statement(b: &mut Builder, node: Node) {
                 b.add_import(module, ImportKind::Namespace, vec![item], pos, false);
             }
             "aliased_import" => {
-                let (Some(module), Some(alias)) = (name.child_by_field_name("name"), name.child_by_field_name("alias")) else {
+                let (Some(module), Some(alias)) = (name.child_by_field_name("name"), name.child_by_field_name("alias"))
+                else {
                     continue;
                 };
                 let last = named_children(module).last().copied().unwrap_or(module);
@@ -171,7 +172,9 @@ fn import_from(b: &mut Builder, node: Node) {
                 items.push(ImportItem { name: name.clone(), alias: name, pos: b.pos(child) });
             }
             "aliased_import" => {
-                if let (Some(name), Some(alias)) = (child.child_by_field_name("name"), child.child_by_field_name("alias")) {
+                if let (Some(name), Some(alias)) =
+                    (child.child_by_field_name("name"), child.child_by_field_name("alias"))
+                {
                     items.push(ImportItem { name: dotted(b, name), alias: b.text(alias).into(), pos: b.pos(name) });
                 }
             }
@@ -209,7 +212,9 @@ fn parameters(b: &mut Builder, params: Node, is_method: bool) {
     for (i, p) in named_children(params).into_iter().enumerate() {
         let (name, ty, value) = match p.kind() {
             "identifier" => (Some(p), None, None),
-            "typed_parameter" => (named_children(p).into_iter().find(|c| c.kind() == "identifier"), p.child_by_field_name("type"), None),
+            "typed_parameter" => {
+                (named_children(p).into_iter().find(|c| c.kind() == "identifier"), p.child_by_field_name("type"), None)
+            }
             "default_parameter" | "typed_default_parameter" => {
                 (p.child_by_field_name("name"), p.child_by_field_name("type"), p.child_by_field_name("value"))
             }
@@ -305,7 +310,8 @@ fn assignment(b: &mut Builder, node: Node) {
             if p == Place::Module && text == "__all__" {
                 return;
             }
-            let is_constant = text.len() > 1 && text.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit());
+            let is_constant =
+                text.len() > 1 && text.chars().all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit());
             let kind = match (p, is_constant) {
                 (Place::Class, _) => SymbolKind::Field,
                 (_, true) => SymbolKind::Constant,
@@ -382,7 +388,10 @@ fn annotation_path(b: &Builder, node: Node) -> Option<Vec<String>> {
 }
 
 fn is_builtin_type(s: &str) -> bool {
-    matches!(s, "int" | "str" | "float" | "bool" | "bytes" | "None" | "list" | "dict" | "set" | "tuple" | "object" | "Any")
+    matches!(
+        s,
+        "int" | "str" | "float" | "bool" | "bytes" | "None" | "list" | "dict" | "set" | "tuple" | "object" | "Any"
+    )
 }
 
 /// `a`, `a.b.c`: a pure name chain.
@@ -409,7 +418,9 @@ fn call_chain<'t>(b: &Builder, node: Node<'t>, out: &mut CallChain<'t>, depth: u
             true
         }
         "attribute" => {
-            let (Some(object), Some(attr)) = (node.child_by_field_name("object"), node.child_by_field_name("attribute")) else {
+            let (Some(object), Some(attr)) =
+                (node.child_by_field_name("object"), node.child_by_field_name("attribute"))
+            else {
                 return false;
             };
             if !call_chain(b, object, out, depth + 1) {
@@ -510,7 +521,10 @@ fn expr(b: &mut Builder, node: Node) {
             }
         }
         "comment" | "integer" | "float" | "true" | "false" | "none" | "escape_sequence" => {}
-        "function_definition" | "class_definition" | "decorated_definition" | "import_statement"
+        "function_definition"
+        | "class_definition"
+        | "decorated_definition"
+        | "import_statement"
         | "import_from_statement" => statement(b, node),
         _ => {
             for child in named_children(node) {

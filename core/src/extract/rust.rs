@@ -94,7 +94,8 @@ fn item(b: &mut Builder, node: Node) {
                 }
                 None => {
                     let path_attr = path_attribute(b, node);
-                    let decl = ModDecl { name: b.text(name).to_string(), pos: b.pos(name), scope: b.enclosing(), path_attr };
+                    let decl =
+                        ModDecl { name: b.text(name).to_string(), pos: b.pos(name), scope: b.enclosing(), path_attr };
                     b.facts.mods.push(decl);
                 }
             }
@@ -198,7 +199,13 @@ fn impl_item(b: &mut Builder, node: Node) {
         ty(b, t);
         if let (Some(subject), Some(target)) = (self_path.clone(), trait_path.clone()) {
             let pos = type_chain(b, t).and_then(|s| s.last().map(|s| s.1)).unwrap_or_default();
-            b.facts.relations.push(TypeRelation { symbol: 0, subject: Some(subject), kind: TypeRelKind::Implements, target, pos });
+            b.facts.relations.push(TypeRelation {
+                symbol: 0,
+                subject: Some(subject),
+                kind: TypeRelKind::Implements,
+                target,
+                pos,
+            });
         }
     }
     if let Some(body) = node.child_by_field_name("body") {
@@ -257,7 +264,8 @@ fn function(b: &mut Builder, node: Node, exported: bool) {
                 match p.kind() {
                     "parameter" => {
                         let t = p.child_by_field_name("type");
-                        let origin = t.and_then(|t| type_path(b, t)).map_or(LocalOrigin::Unknown, LocalOrigin::Declared);
+                        let origin =
+                            t.and_then(|t| type_path(b, t)).map_or(LocalOrigin::Unknown, LocalOrigin::Declared);
                         if let Some(pattern) = p.child_by_field_name("pattern") {
                             pattern_bind(b, pattern, origin);
                         }
@@ -296,7 +304,10 @@ fn use_tree(b: &Builder, node: Node, prefix: Vec<String>, out: &mut Vec<UseItem>
             out.push(UseItem::Name(path, None, pos));
         }
         "use_as_clause" => {
-            let (Some(path), Some(alias)) = (node.child_by_field_name("path"), node.child_by_field_name("alias")) else { return };
+            let (Some(path), Some(alias)) = (node.child_by_field_name("path"), node.child_by_field_name("alias"))
+            else {
+                return;
+            };
             let Some(segs) = path_segments(b, path) else { return };
             let pos = segs.last().map(|s| s.1).unwrap_or_default();
             let mut full = join(segs.into_iter().map(|s| s.0).collect());
@@ -351,14 +362,17 @@ fn type_path(b: &Builder, node: Node) -> Option<Vec<String>> {
     match node.kind() {
         "reference_type" | "pointer_type" => type_path(b, node.child_by_field_name("type")?),
         "generic_type" => {
-            let base: Vec<String> = path_segments(b, node.child_by_field_name("type")?)?.into_iter().map(|s| s.0).collect();
+            let base: Vec<String> =
+                path_segments(b, node.child_by_field_name("type")?)?.into_iter().map(|s| s.0).collect();
             if matches!(base.last().map(String::as_str), Some("Box" | "Arc" | "Rc")) {
                 let args = node.child_by_field_name("type_arguments")?;
                 return type_path(b, args.named_child(0)?);
             }
             Some(base)
         }
-        "type_identifier" | "scoped_type_identifier" => Some(path_segments(b, node)?.into_iter().map(|s| s.0).collect()),
+        "type_identifier" | "scoped_type_identifier" => {
+            Some(path_segments(b, node)?.into_iter().map(|s| s.0).collect())
+        }
         _ => None,
     }
 }
@@ -445,9 +459,13 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
 /// The pure chain of an expression: `a`, `a::b::c`, `self.x.y`, `a.b`.
 fn chain(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
     match node.kind() {
-        "identifier" | "self" | "scoped_identifier" | "type_identifier" | "scoped_type_identifier" | "super" | "crate" => {
-            path_segments(b, node)
-        }
+        "identifier"
+        | "self"
+        | "scoped_identifier"
+        | "type_identifier"
+        | "scoped_type_identifier"
+        | "super"
+        | "crate" => path_segments(b, node),
         "field_expression" => {
             let mut segs = chain(b, node.child_by_field_name("value")?)?;
             segs.push(b.seg(node.child_by_field_name("field")?));
@@ -465,17 +483,22 @@ fn call_chain<'t>(b: &Builder, node: Node<'t>, out: &mut CallChain<'t>, depth: u
         return false;
     }
     match node.kind() {
-        "identifier" | "self" | "scoped_identifier" | "type_identifier" | "scoped_type_identifier" | "super" | "crate" => {
-            match path_segments(b, node) {
-                Some(segs) => {
-                    out.segments.extend(segs);
-                    true
-                }
-                None => false,
+        "identifier"
+        | "self"
+        | "scoped_identifier"
+        | "type_identifier"
+        | "scoped_type_identifier"
+        | "super"
+        | "crate" => match path_segments(b, node) {
+            Some(segs) => {
+                out.segments.extend(segs);
+                true
             }
-        }
+            None => false,
+        },
         "field_expression" => {
-            let (Some(value), Some(field)) = (node.child_by_field_name("value"), node.child_by_field_name("field")) else {
+            let (Some(value), Some(field)) = (node.child_by_field_name("value"), node.child_by_field_name("field"))
+            else {
                 return false;
             };
             if !call_chain(b, value, out, depth + 1) {
@@ -550,10 +573,12 @@ fn reference(b: &mut Builder, node: Node, call: bool) {
 
 fn local_origin(b: &Builder, value: Node) -> LocalOrigin {
     let value = match value.kind() {
-        "try_expression" | "await_expression" | "reference_expression" => match value.named_children(&mut value.walk()).last() {
-            Some(inner) => inner,
-            None => return LocalOrigin::Unknown,
-        },
+        "try_expression" | "await_expression" | "reference_expression" => {
+            match value.named_children(&mut value.walk()).last() {
+                Some(inner) => inner,
+                None => return LocalOrigin::Unknown,
+            }
+        }
         _ => value,
     };
     match value.kind() {
@@ -644,7 +669,9 @@ fn expr(b: &mut Builder, node: Node) {
         "match_arm" => {
             if let Some(pattern) = node.child_by_field_name("pattern") {
                 for child in named_children(pattern) {
-                    if child.kind() == "condition" || pattern.child_by_field_name("condition").is_some_and(|c| c.id() == child.id()) {
+                    if child.kind() == "condition"
+                        || pattern.child_by_field_name("condition").is_some_and(|c| c.id() == child.id())
+                    {
                         expr(b, child);
                     } else {
                         pattern_bind(b, child, LocalOrigin::Unknown);
@@ -755,7 +782,10 @@ fn token_tree(b: &mut Builder, tt: Node) {
             "identifier" | "self" | "crate" | "super" => {
                 let mut segs = vec![b.seg(t)];
                 let mut j = i + 1;
-                while j + 1 < tokens.len() && matches!(tokens[j].kind(), "::" | ".") && tokens[j + 1].kind() == "identifier" {
+                while j + 1 < tokens.len()
+                    && matches!(tokens[j].kind(), "::" | ".")
+                    && tokens[j + 1].kind() == "identifier"
+                {
                     segs.push(b.seg(tokens[j + 1]));
                     j += 2;
                 }
@@ -763,7 +793,31 @@ fn token_tree(b: &mut Builder, tt: Node) {
                 let is_call = tokens.get(j).is_some_and(|n| n.kind() == "token_tree" && b.text(*n).starts_with('('));
                 let is_macro = tokens.get(j).is_some_and(|n| n.kind() == "!");
                 // Keywords arrive as identifiers inside token trees.
-                let keyword = matches!(b.text(t), "let" | "mut" | "ref" | "fn" | "if" | "else" | "match" | "return" | "in" | "for" | "while" | "loop" | "move" | "as" | "pub" | "impl" | "where" | "async" | "await" | "dyn" | "true" | "false");
+                let keyword = matches!(
+                    b.text(t),
+                    "let"
+                        | "mut"
+                        | "ref"
+                        | "fn"
+                        | "if"
+                        | "else"
+                        | "match"
+                        | "return"
+                        | "in"
+                        | "for"
+                        | "while"
+                        | "loop"
+                        | "move"
+                        | "as"
+                        | "pub"
+                        | "impl"
+                        | "where"
+                        | "async"
+                        | "await"
+                        | "dyn"
+                        | "true"
+                        | "false"
+                );
                 if !preceded_by_dot && !is_macro && !keyword {
                     b.add_ref(segs, is_call, false);
                 }

@@ -110,7 +110,18 @@ impl Index {
             }
         }
         let by_path = files.iter().enumerate().map(|(i, f)| (f.path.clone(), i as FileId)).collect();
-        let mut index = Index { files, by_path, skipped, other_files, syms, handles: Vec::new(), qualified: Vec::new(), names_lower: Vec::new(), by_handle: HashMap::new(), graph: Graph::default() };
+        let mut index = Index {
+            files,
+            by_path,
+            skipped,
+            other_files,
+            syms,
+            handles: Vec::new(),
+            qualified: Vec::new(),
+            names_lower: Vec::new(),
+            by_handle: HashMap::new(),
+            graph: Graph::default(),
+        };
         index.assign_handles();
         index.graph = resolve::resolve(&index, configs);
         index

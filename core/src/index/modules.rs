@@ -94,10 +94,9 @@ impl JsModules {
         let config = self.config_for(from)?;
         for (pattern, targets) in &config.paths {
             let captured = match pattern.split_once('*') {
-                Some((prefix, suffix)) => spec
-                    .strip_prefix(prefix)
-                    .and_then(|rest| rest.strip_suffix(suffix))
-                    .map(str::to_string),
+                Some((prefix, suffix)) => {
+                    spec.strip_prefix(prefix).and_then(|rest| rest.strip_suffix(suffix)).map(str::to_string)
+                }
                 None => (spec == pattern).then(String::new),
             };
             let Some(captured) = captured else { continue };
@@ -118,7 +117,9 @@ fn probe(by_path: &HashMap<String, FileId>, base: &str) -> Option<FileId> {
         return Some(f);
     }
     // ESM TypeScript imports `./x.js` meaning `./x.ts`.
-    for (js, ts) in [(".js", [".ts", ".tsx"]), (".jsx", [".tsx", ".ts"]), (".mjs", [".mts", ".ts"]), (".cjs", [".cts", ".ts"])] {
+    for (js, ts) in
+        [(".js", [".ts", ".tsx"]), (".jsx", [".tsx", ".ts"]), (".mjs", [".mts", ".ts"]), (".cjs", [".cts", ".ts"])]
+    {
         if let Some(stem) = base.strip_suffix(js) {
             for ext in ts {
                 if let Some(&f) = by_path.get(&format!("{stem}{ext}")) {
@@ -241,7 +242,10 @@ impl PyModules {
         }
         let mut package = self.package_of(files, file)?;
         for _ in 1..dots {
-            package = package.rsplit_once('.').map(|(p, _)| p.to_string()).or_else(|| (!package.is_empty()).then(String::new))?;
+            package = package
+                .rsplit_once('.')
+                .map(|(p, _)| p.to_string())
+                .or_else(|| (!package.is_empty()).then(String::new))?;
         }
         let rest = &spec[dots..];
         Some(match (package.is_empty(), rest.is_empty()) {
@@ -287,7 +291,8 @@ impl RustModules {
             let Ok(value) = text.parse::<toml::Table>() else { continue };
             let package = value.get("package").and_then(|p| p.get("name")).and_then(|n| n.as_str());
             let lib = value.get("lib");
-            let lib_name = lib.and_then(|l| l.get("name")).and_then(|n| n.as_str()).or(package).map(|n| n.replace('-', "_"));
+            let lib_name =
+                lib.and_then(|l| l.get("name")).and_then(|n| n.as_str()).or(package).map(|n| n.replace('-', "_"));
             let lib_path = lib.and_then(|l| l.get("path")).and_then(|p| p.as_str()).unwrap_or("src/lib.rs");
             if let Some(&root) = normalize(&join(dir, lib_path)).and_then(|p| by_path.get(&p)) {
                 roots.push((root, lib_name.clone()));
@@ -303,7 +308,9 @@ impl RustModules {
                 }
                 let is_root = rel == "src/main.rs"
                     || (rel.starts_with("src/bin/") && rel.matches('/').count() == 2)
-                    || ["tests/", "examples/", "benches/"].iter().any(|d| rel.starts_with(d) && rel.matches('/').count() == 1)
+                    || ["tests/", "examples/", "benches/"]
+                        .iter()
+                        .any(|d| rel.starts_with(d) && rel.matches('/').count() == 1)
                     || rel == "build.rs";
                 if is_root {
                     roots.push((fid as FileId, None));
@@ -330,7 +337,8 @@ impl RustModules {
                 let name = path.rsplit('/').next().unwrap_or(path);
                 // mod.rs, lib.rs, main.rs and crate roots own their directory; `foo.rs` owns `foo/`.
                 let owns_dir = name == "mod.rs" || fid == root;
-                let module_dir = if owns_dir { dir_of(path).to_string() } else { path.trim_end_matches(".rs").to_string() };
+                let module_dir =
+                    if owns_dir { dir_of(path).to_string() } else { path.trim_end_matches(".rs").to_string() };
                 for decl in &f.facts.mods {
                     // Inline module nesting adds directories: `mod a { mod b; }` → a/b.rs.
                     let mut inline_dirs = Vec::new();
@@ -348,8 +356,11 @@ impl RustModules {
                         dir = join(&dir, d);
                     }
                     let candidates = match &decl.path_attr {
-                        Some(p) => vec![normalize(&join(if inline_dirs.is_empty() { dir_of(path) } else { &dir }, p)).unwrap_or_default()],
-                        None => vec![join(&dir, &format!("{}.rs", decl.name)), join(&dir, &format!("{}/mod.rs", decl.name))],
+                        Some(p) => vec![normalize(&join(if inline_dirs.is_empty() { dir_of(path) } else { &dir }, p))
+                            .unwrap_or_default()],
+                        None => {
+                            vec![join(&dir, &format!("{}.rs", decl.name)), join(&dir, &format!("{}/mod.rs", decl.name))]
+                        }
                     };
                     let Some(&child) = candidates.iter().find_map(|c| by_path.get(c)) else { continue };
                     let owner = match decl.scope.and_then(|s| nearest_module(f, s)) {
@@ -401,7 +412,8 @@ impl GoModules {
             .iter()
             .filter(|(p, _)| p.ends_with("go.mod"))
             .filter_map(|(p, text)| {
-                let module = text.lines().find_map(|l| l.trim().strip_prefix("module "))?.trim().trim_matches('"').to_string();
+                let module =
+                    text.lines().find_map(|l| l.trim().strip_prefix("module "))?.trim().trim_matches('"').to_string();
                 Some((dir_of(p).to_string(), module))
             })
             .collect();

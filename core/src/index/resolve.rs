@@ -253,8 +253,12 @@ impl<'a> Resolver<'a> {
 
         // Receivers and keywords.
         match (lang, name) {
-            (Language::Rust, "self") => return Some(self.impl_type(file, &chain, hops).into_iter().map(Value::Instance).collect()),
-            (Language::Rust, "Self") => return Some(self.impl_type(file, &chain, hops).into_iter().map(Value::Sym).collect()),
+            (Language::Rust, "self") => {
+                return Some(self.impl_type(file, &chain, hops).into_iter().map(Value::Instance).collect())
+            }
+            (Language::Rust, "Self") => {
+                return Some(self.impl_type(file, &chain, hops).into_iter().map(Value::Sym).collect())
+            }
             (Language::Rust, "crate") => {
                 return Some(self.rust.files.get(&file).map(|r| Value::File(r.crate_root)).into_iter().collect())
             }
@@ -299,8 +303,13 @@ impl<'a> Resolver<'a> {
                 }
                 Language::Python if sym.kind == SymbolKind::Class => {}
                 _ => {
-                    let mut found: Vec<Value> =
-                        self.children.get(&(Owner::Sym(sym_id), name)).into_iter().flatten().map(|&c| Value::Sym(c)).collect();
+                    let mut found: Vec<Value> = self
+                        .children
+                        .get(&(Owner::Sym(sym_id), name))
+                        .into_iter()
+                        .flatten()
+                        .map(|&c| Value::Sym(c))
+                        .collect();
                     found.extend(self.scoped_imports(file, Some(s), name, hops));
                     if !found.is_empty() {
                         return Some(found);
@@ -321,8 +330,13 @@ impl<'a> Resolver<'a> {
             Language::Go => self.go_scope(file, name, hops),
             Language::Java => self.java_scope(file, name, hops),
             _ => {
-                let mut found: Vec<Value> =
-                    self.children.get(&(Owner::File(file), name)).into_iter().flatten().map(|&c| Value::Sym(c)).collect();
+                let mut found: Vec<Value> = self
+                    .children
+                    .get(&(Owner::File(file), name))
+                    .into_iter()
+                    .flatten()
+                    .map(|&c| Value::Sym(c))
+                    .collect();
                 if found.is_empty() {
                     found = self.scoped_imports(file, None, name, hops);
                 }
@@ -349,7 +363,9 @@ impl<'a> Resolver<'a> {
                 for v in self.resolve_path_hops(file, Some(scope), path, hops) {
                     let Value::Sym(s) = v else { continue };
                     let sym = self.index.symbol(s);
-                    if sym.kind == SymbolKind::Class || (sym.kind.is_type() && self.lang(self.index.file_of(s)) == Language::Python) {
+                    if sym.kind == SymbolKind::Class
+                        || (sym.kind.is_type() && self.lang(self.index.file_of(s)) == Language::Python)
+                    {
                         // Calling a class constructs it (Python); TS/Java need `new`, Rust and Go have no such call.
                         if self.lang(self.index.file_of(s)) == Language::Python {
                             out.push(Value::Instance(s));
@@ -368,7 +384,11 @@ impl<'a> Resolver<'a> {
     fn call_result(&self, s: SymId) -> Vec<Value> {
         let sym = self.index.symbol(s);
         if sym.kind.is_type() {
-            return if self.lang(self.index.file_of(s)) == Language::Python { vec![Value::Instance(s)] } else { Vec::new() };
+            return if self.lang(self.index.file_of(s)) == Language::Python {
+                vec![Value::Instance(s)]
+            } else {
+                Vec::new()
+            };
         }
         if sym.kind.is_callable() {
             return self.returned(s, 1);
@@ -481,7 +501,9 @@ impl<'a> Resolver<'a> {
         let index = self.index;
         let f = &index.files[file as usize];
         match f.language {
-            l if l.is_js_family() => self.js.resolve(&index.by_path, &f.path, &imp.module).map(Value::File).into_iter().collect(),
+            l if l.is_js_family() => {
+                self.js.resolve(&index.by_path, &f.path, &imp.module).map(Value::File).into_iter().collect()
+            }
             Language::Python => {
                 let Some(abs) = self.py.absolute(&index.files, file, &imp.module) else { return Vec::new() };
                 self.py.by_name.get(&abs).map(|&m| Value::File(m)).into_iter().collect()
@@ -580,14 +602,18 @@ impl<'a> Resolver<'a> {
             Value::GoPackage(dir) => {
                 let mut out = Vec::new();
                 for &f in self.go.dirs.get(dir).into_iter().flatten() {
-                    out.extend(self.children.get(&(Owner::File(f), name)).into_iter().flatten().map(|&s| Value::Sym(s)));
+                    out.extend(
+                        self.children.get(&(Owner::File(f), name)).into_iter().flatten().map(|&s| Value::Sym(s)),
+                    );
                 }
                 out
             }
             Value::JavaPackage(p) => {
                 let mut out: Vec<Value> = Vec::new();
                 for &f in self.java.files.get(p).into_iter().flatten() {
-                    out.extend(self.children.get(&(Owner::File(f), name)).into_iter().flatten().map(|&s| Value::Sym(s)));
+                    out.extend(
+                        self.children.get(&(Owner::File(f), name)).into_iter().flatten().map(|&s| Value::Sym(s)),
+                    );
                 }
                 if out.is_empty() {
                     let sub = format!("{p}.{name}");
@@ -604,13 +630,22 @@ impl<'a> Resolver<'a> {
                 } else if sym.kind == SymbolKind::Module {
                     match self.lang(self.index.file_of(*s)) {
                         Language::Rust => self.rust_module_member(RustOwner::Inline(*s), name, hops + 1),
-                        _ => self.children.get(&(Owner::Sym(*s), name)).into_iter().flatten().map(|&c| Value::Sym(c)).collect(),
+                        _ => self
+                            .children
+                            .get(&(Owner::Sym(*s), name))
+                            .into_iter()
+                            .flatten()
+                            .map(|&c| Value::Sym(c))
+                            .collect(),
                     }
                 } else if matches!(sym.kind, SymbolKind::Field | SymbolKind::Variable | SymbolKind::Constant) {
                     // A field or variable with a declared type continues as an instance of it.
                     let file = self.index.file_of(*s);
                     let local = self.index.syms[*s as usize].1;
-                    let ty = sym.returns.as_ref().map(|r| self.resolve_path_hops(file, sym.container.or(Some(local)), r, hops + 1));
+                    let ty = sym
+                        .returns
+                        .as_ref()
+                        .map(|r| self.resolve_path_hops(file, sym.container.or(Some(local)), r, hops + 1));
                     self.instances(ty.unwrap_or_default()).iter().flat_map(|i| self.member(i, name, hops + 1)).collect()
                 } else {
                     Vec::new()
@@ -625,7 +660,8 @@ impl<'a> Resolver<'a> {
         if hops > MAX_HOPS || !seen.insert(t) {
             return Vec::new();
         }
-        let own: Vec<Value> = self.children.get(&(Owner::Sym(t), name)).into_iter().flatten().map(|&s| Value::Sym(s)).collect();
+        let own: Vec<Value> =
+            self.children.get(&(Owner::Sym(t), name)).into_iter().flatten().map(|&s| Value::Sym(s)).collect();
         if !own.is_empty() {
             return own;
         }
@@ -641,13 +677,20 @@ impl<'a> Resolver<'a> {
         match f.language {
             Language::Rust => self.rust_module_member(RustOwner::File(file), name, hops),
             Language::Python => {
-                let mut out: Vec<Value> =
-                    self.children.get(&(Owner::File(file), name)).into_iter().flatten().map(|&s| Value::Sym(s)).collect();
+                let mut out: Vec<Value> = self
+                    .children
+                    .get(&(Owner::File(file), name))
+                    .into_iter()
+                    .flatten()
+                    .map(|&s| Value::Sym(s))
+                    .collect();
                 if out.is_empty() {
                     out = self.scoped_imports(file, None, name, hops);
                 }
                 if out.is_empty() {
-                    if let Some(m) = self.py.name_of.get(&file).and_then(|n| self.py.by_name.get(&format!("{n}.{name}"))) {
+                    if let Some(m) =
+                        self.py.name_of.get(&file).and_then(|n| self.py.by_name.get(&format!("{n}.{name}")))
+                    {
                         out.push(Value::File(*m));
                     }
                 }
@@ -777,9 +820,10 @@ impl<'a> Resolver<'a> {
             }
             let alias = imp.items.first().map(|it| it.alias.as_str()).unwrap_or("");
             let bound = if alias.is_empty() {
-                self.go.resolve(&imp.module).and_then(|d| self.go_package_name(&d)).unwrap_or_else(|| {
-                    imp.module.rsplit('/').next().unwrap_or("").to_string()
-                })
+                self.go
+                    .resolve(&imp.module)
+                    .and_then(|d| self.go_package_name(&d))
+                    .unwrap_or_else(|| imp.module.rsplit('/').next().unwrap_or("").to_string())
             } else {
                 alias.to_string()
             };
@@ -811,7 +855,11 @@ impl<'a> Resolver<'a> {
         }
         if out.is_empty() {
             let package = f.facts.package.clone().unwrap_or_default();
-            out = self.member(&Value::JavaPackage(package), name, hops + 1).into_iter().filter(|v| matches!(v, Value::Sym(_))).collect();
+            out = self
+                .member(&Value::JavaPackage(package), name, hops + 1)
+                .into_iter()
+                .filter(|v| matches!(v, Value::Sym(_)))
+                .collect();
         }
         if out.is_empty() {
             out = self.globs(file, None, name, hops);
@@ -872,7 +920,8 @@ impl<'a> Resolver<'a> {
                         break;
                     }
                     let called_here = chain.calls_at.contains(&(i as u16));
-                    let mut targets: Vec<SymId> = values.iter().filter_map(|v| if let Value::Sym(s) = v { Some(*s) } else { None }).collect();
+                    let mut targets: Vec<SymId> =
+                        values.iter().filter_map(|v| if let Value::Sym(s) = v { Some(*s) } else { None }).collect();
                     targets.sort_unstable();
                     targets.dedup();
                     for &t in &targets {
@@ -899,9 +948,22 @@ impl<'a> Resolver<'a> {
                     let mut bound = false;
                     for v in &values {
                         if let Value::Sym(s) = v {
-                            refs.push(RefSite { target: *s, file: fid, pos: item.pos, len: item.name.chars().count() as u32, enclosing: None, call: false, import: true });
+                            refs.push(RefSite {
+                                target: *s,
+                                file: fid,
+                                pos: item.pos,
+                                len: item.name.chars().count() as u32,
+                                enclosing: None,
+                                call: false,
+                                import: true,
+                            });
                             if imp.kind == ImportKind::Named || imp.kind == ImportKind::Default {
-                                graph.import_bindings.push(ImportBinding { file: fid, alias: item.alias.clone(), pos: item.pos, target: *s });
+                                graph.import_bindings.push(ImportBinding {
+                                    file: fid,
+                                    alias: item.alias.clone(),
+                                    pos: item.pos,
+                                    target: *s,
+                                });
                                 bound = true;
                             }
                         }

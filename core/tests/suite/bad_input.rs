@@ -22,11 +22,18 @@ fn write_hostile_repo(root: &Path) {
     minified.push('}');
     fs::write(root.join("src/bundle.min.js"), &minified).unwrap();
     let depth = 10_000;
-    fs::write(root.join("src/deep.ts"), format!("export const x = {}1{};\n", "[".repeat(depth), "]".repeat(depth))).unwrap();
+    fs::write(root.join("src/deep.ts"), format!("export const x = {}1{};\n", "[".repeat(depth), "]".repeat(depth)))
+        .unwrap();
     fs::write(root.join("src/deep.py"), format!("x = {}1{}\n", "(".repeat(depth), ")".repeat(depth))).unwrap();
-    fs::write(root.join("src/deep.rs"), format!("fn f() {{ let x = {}1{}; }}\n", "(".repeat(depth), ")".repeat(depth))).unwrap();
-    fs::write(root.join("src/deep.go"), format!("package p\nvar x = {}1{}\n", "(".repeat(depth), ")".repeat(depth))).unwrap();
-    fs::write(root.join("src/Deep.java"), format!("class Deep {{ int x = {}1{}; }}\n", "(".repeat(depth), ")".repeat(depth))).unwrap();
+    fs::write(root.join("src/deep.rs"), format!("fn f() {{ let x = {}1{}; }}\n", "(".repeat(depth), ")".repeat(depth)))
+        .unwrap();
+    fs::write(root.join("src/deep.go"), format!("package p\nvar x = {}1{}\n", "(".repeat(depth), ")".repeat(depth)))
+        .unwrap();
+    fs::write(
+        root.join("src/Deep.java"),
+        format!("class Deep {{ int x = {}1{}; }}\n", "(".repeat(depth), ")".repeat(depth)),
+    )
+    .unwrap();
     #[cfg(unix)]
     {
         std::os::unix::fs::symlink("..", root.join("src/loop")).unwrap();
@@ -85,7 +92,9 @@ fn reads_outside_the_root_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     write_hostile_repo(dir.path());
     let mut s = open(dir.path(), DiscoveryOptions::default());
-    let code = |s: &mut Session, file: &str| s.call("getFile", json!({ "file": file })).map(|_| "OK").unwrap_or_else(|e| e.code());
+    let code = |s: &mut Session, file: &str| {
+        s.call("getFile", json!({ "file": file })).map(|_| "OK").unwrap_or_else(|e| e.code())
+    };
     assert_eq!(code(&mut s, "../etc/passwd"), "OUTSIDE_ROOT");
     assert_eq!(code(&mut s, "src/../../x"), "OUTSIDE_ROOT");
     assert_eq!(code(&mut s, "/etc/passwd"), "OUTSIDE_ROOT");

@@ -32,7 +32,8 @@ fn parse_pos(s: &str) -> (String, u32, Option<u32>) {
 #[test]
 fn polyglot_fixture_matches_hand_checked_answers() {
     let expected: Value =
-        serde_json::from_str(&std::fs::read_to_string(fixture_root().join("expected.json")).expect("expected.json")).expect("json");
+        serde_json::from_str(&std::fs::read_to_string(fixture_root().join("expected.json")).expect("expected.json"))
+            .expect("json");
     let mut s = open(fixture_root());
     let mut failures: Vec<String> = Vec::new();
     let mut checked = 0;
@@ -45,7 +46,10 @@ fn polyglot_fixture_matches_hand_checked_answers() {
             Ok(r) => {
                 let got = &r["symbol"];
                 if got["kind"] != sym["kind"] || got["line"] != sym["line"] {
-                    failures.push(format!("symbol {handle}: kind/line {} {} (expected {} {})", got["kind"], got["line"], sym["kind"], sym["line"]));
+                    failures.push(format!(
+                        "symbol {handle}: kind/line {} {} (expected {} {})",
+                        got["kind"], got["line"], sym["kind"], sym["line"]
+                    ));
                 }
                 if let Some(exp) = sym.get("exported") {
                     if &got["exported"] != exp {
@@ -63,8 +67,12 @@ fn polyglot_fixture_matches_hand_checked_answers() {
         match call(&mut s, "goto", json!({ "file": file, "line": line, "column": column })) {
             Err(e) => failures.push(format!("goto {}: {e}", g["from"])),
             Ok(r) => {
-                let got: Vec<String> =
-                    r["definitions"].as_array().expect("defs").iter().map(|d| format!("{}:{}", d["path"].as_str().unwrap_or(""), d["line"])).collect();
+                let got: Vec<String> = r["definitions"]
+                    .as_array()
+                    .expect("defs")
+                    .iter()
+                    .map(|d| format!("{}:{}", d["path"].as_str().unwrap_or(""), d["line"]))
+                    .collect();
                 if got != [want] {
                     failures.push(format!("goto {}: {got:?} (expected {want})", g["from"]));
                 }
@@ -75,7 +83,8 @@ fn polyglot_fixture_matches_hand_checked_answers() {
     for r in expected["refs"].as_array().expect("refs") {
         checked += 1;
         let handle = r["target"].as_str().expect("target");
-        let want: Vec<String> = r["sites"].as_array().expect("sites").iter().map(|v| v.as_str().expect("site").to_string()).collect();
+        let want: Vec<String> =
+            r["sites"].as_array().expect("sites").iter().map(|v| v.as_str().expect("site").to_string()).collect();
         match call(&mut s, "refs", json!({ "handle": handle })) {
             Err(e) => failures.push(format!("refs {handle}: {e}")),
             Ok(v) => {
@@ -98,7 +107,12 @@ fn polyglot_fixture_matches_hand_checked_answers() {
                 .map(|g| {
                     (
                         g["symbol"].as_str().expect("symbol").to_string(),
-                        g["callsites"].as_array().expect("callsites").iter().map(|s| s.as_str().expect("s").to_string()).collect(),
+                        g["callsites"]
+                            .as_array()
+                            .expect("callsites")
+                            .iter()
+                            .map(|s| s.as_str().expect("s").to_string())
+                            .collect(),
                     )
                 })
                 .collect();
@@ -109,7 +123,12 @@ fn polyglot_fixture_matches_hand_checked_answers() {
                         .as_array()
                         .expect("groups")
                         .iter()
-                        .map(|g| (g["handle"].as_str().expect("h").to_string(), g["callsites"].as_array().expect("c").iter().map(site_string).collect()))
+                        .map(|g| {
+                            (
+                                g["handle"].as_str().expect("h").to_string(),
+                                g["callsites"].as_array().expect("c").iter().map(site_string).collect(),
+                            )
+                        })
                         .collect();
                     got.sort();
                     let mut want = want.clone();
@@ -126,11 +145,17 @@ fn polyglot_fixture_matches_hand_checked_answers() {
         for d in expected[section].as_array().expect(section) {
             checked += 1;
             let file = d["file"].as_str().expect("file");
-            let want: Vec<String> = d[key].as_array().expect("list").iter().map(|v| v.as_str().expect("p").to_string()).collect();
+            let want: Vec<String> =
+                d[key].as_array().expect("list").iter().map(|v| v.as_str().expect("p").to_string()).collect();
             match call(&mut s, method, json!({ "file": file })) {
                 Err(e) => failures.push(format!("{method} {file}: {e}")),
                 Ok(v) => {
-                    let got: Vec<String> = v["files"].as_array().expect("files").iter().map(|v| v.as_str().expect("p").to_string()).collect();
+                    let got: Vec<String> = v["files"]
+                        .as_array()
+                        .expect("files")
+                        .iter()
+                        .map(|v| v.as_str().expect("p").to_string())
+                        .collect();
                     if got != want {
                         failures.push(format!("{method} {file}:\n    got      {got:?}\n    expected {want:?}"));
                     }
@@ -152,5 +177,10 @@ fn polyglot_fixture_matches_hand_checked_answers() {
     }
 
     assert!(checked > 300, "expected.json should hold the full answer set, found {checked} entries");
-    assert!(failures.is_empty(), "{} of {checked} hand-checked answers differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} hand-checked answers differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -25,7 +25,8 @@ fn small_changes_refresh_and_large_ones_are_stale() {
     assert_eq!(r["freshness"]["changedFiles"], json!(["a.py"]));
     let callers: Value = s.call("callers", json!({ "handle": "a.py::alpha" })).unwrap();
     assert_eq!(callers["freshness"]["state"], "refreshed");
-    let handles: Vec<&str> = callers["groups"].as_array().unwrap().iter().map(|g| g["handle"].as_str().unwrap()).collect();
+    let handles: Vec<&str> =
+        callers["groups"].as_array().unwrap().iter().map(|g| g["handle"].as_str().unwrap()).collect();
     assert_eq!(handles, vec!["a.py::beta", "b.py"]);
     // Reported once; the next answer is fresh again.
     let again: Value = s.call("callers", json!({ "handle": "a.py::alpha" })).unwrap();
@@ -55,7 +56,8 @@ fn small_changes_refresh_and_large_ones_are_stale() {
     let r: Value = s.call("refresh", json!({})).unwrap();
     assert_eq!(r["freshness"]["changedFiles"], json!(["b.py"]));
     let callers: Value = s.call("callers", json!({ "handle": "a.py::alpha" })).unwrap();
-    let handles: Vec<&str> = callers["groups"].as_array().unwrap().iter().map(|g| g["handle"].as_str().unwrap()).collect();
+    let handles: Vec<&str> =
+        callers["groups"].as_array().unwrap().iter().map(|g| g["handle"].as_str().unwrap()).collect();
     assert_eq!(handles, vec!["a.py::beta"]);
 }
 
