@@ -37,6 +37,16 @@ pub struct DiscoveryOptions {
     pub no_gitignore: bool,
     /// Files larger than this many bytes are skipped (default 1 MiB).
     pub max_file_bytes: Option<u64>,
+    /// Keep the index in `<root>/.codegraph/` so the next session starts warm (reads only files
+    /// whose size or mtime changed). Off by default for the library; the CLI and MCP turn it on.
+    pub persist: bool,
+}
+
+impl DiscoveryOptions {
+    /// What decides the file set: a snapshot made under other options is not reused.
+    pub(crate) fn file_set_key(&self) -> String {
+        format!("{:?}|{:?}|{}|{:?}", self.include, self.ignore, self.no_gitignore, self.max_file_bytes)
+    }
 }
 
 /// A compiled include/ignore pattern.

@@ -37,6 +37,26 @@ pub trait Host {
     fn stat(&self, rel: &str) -> Result<HostEntry, String>;
     /// The canonical absolute path of a root-relative path (symlinks resolved).
     fn realpath(&self, rel: &str) -> Result<String, String>;
+    /// Writes a whole file atomically: a temp file in the same directory, then a rename, so a reader
+    /// sees the old content or the new, never half. Creates missing parent directories.
+    fn write_file_atomic(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+        let _ = (rel, bytes);
+        Err("this host cannot write files".into())
+    }
+    /// Creates a file only if it does not exist (the writer lock); `Ok(false)` when it exists.
+    fn create_exclusive(&self, rel: &str, bytes: &[u8]) -> Result<bool, String> {
+        let _ = (rel, bytes);
+        Err("this host cannot write files".into())
+    }
+    /// Removes a file (a missing file is not an error).
+    fn remove_file(&self, rel: &str) -> Result<(), String> {
+        let _ = rel;
+        Err("this host cannot write files".into())
+    }
+    /// Milliseconds since the epoch (the wasm core has no clock of its own).
+    fn now_ms(&self) -> f64 {
+        0.0
+    }
 }
 
 #[cfg(not(target_family = "wasm"))]
@@ -128,6 +148,51 @@ mod std_host {
         fn realpath(&self, rel: &str) -> Result<String, String> {
             let path = std::fs::canonicalize(self.abs(rel)).map_err(|e| e.to_string())?;
             Ok(path.to_string_lossy().replace('\\', "/"))
+        }
+
+        fn write_file_atomic(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+            use std::io::Write;
+            let path = self.abs(rel);
+            let dir = path.parent().ok_or("no parent directory")?;
+            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            let name = path.file_name().ok_or("no file name")?.to_string_lossy().into_owned();
+            let nonce = std::time::SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+            let tmp = dir.join(format!(".{name}.tmp-{}-{nonce}", std::process::id()));
+            let written = std::fs::File::create(&tmp).and_then(|mut f| {
+                f.write_all(bytes)?;
+                f.sync_all()
+            });
+            match written.and_then(|_| std::fs::rename(&tmp, &path)) {
+                Ok(()) => Ok(()),
+                Err(e) => {
+                    let _ = std::fs::remove_file(&tmp);
+                    Err(e.to_string())
+                }
+            }
+        }
+
+        fn create_exclusive(&self, rel: &str, bytes: &[u8]) -> Result<bool, String> {
+            use std::io::Write;
+            let path = self.abs(rel);
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            }
+            match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(mut f) => f.write_all(bytes).map(|_| true).map_err(|e| e.to_string()),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+                Err(e) => Err(e.to_string()),
+            }
+        }
+
+        fn now_ms(&self) -> f64 {
+            std::time::SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_millis() as f64)
+        }
+
+        fn remove_file(&self, rel: &str) -> Result<(), String> {
+            match std::fs::remove_file(self.abs(rel)) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.to_string()),
+                _ => Ok(()),
+            }
         }
     }
 }

@@ -11,5 +11,6 @@ pub mod facts;
 pub(crate) mod host;
 pub(crate) mod index;
 pub mod lang;
+pub(crate) mod snapshot;
 
 pub use api::*;

@@ -7,5 +7,7 @@ mod bad_input;
 mod expected;
 #[path = "suite/freshness.rs"]
 mod freshness;
+#[path = "suite/persistence.rs"]
+mod persistence;
 #[path = "suite/snapshots.rs"]
 mod snapshots;

@@ -39,5 +39,33 @@ export function createNodeHost(root: string) {
     realpath(rel: string): string {
       return fs.realpathSync(abs(rel)).split(path.sep).join("/");
     },
+    /** Temp file in the same directory, then rename: readers never see half a file. */
+    writeFileAtomic(rel: string, bytes: Uint8Array): void {
+      const target = abs(rel);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      const tmp = path.join(path.dirname(target), `.${path.basename(target)}.tmp-${process.pid}-${Date.now()}`);
+      try {
+        fs.writeFileSync(tmp, bytes);
+        fs.renameSync(tmp, target);
+      } catch (e) {
+        fs.rmSync(tmp, { force: true });
+        throw e;
+      }
+    },
+    /** Creates a file only if it does not exist (the writer lock). */
+    createExclusive(rel: string, bytes: Uint8Array): boolean {
+      const target = abs(rel);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      try {
+        fs.writeFileSync(target, bytes, { flag: "wx" });
+        return true;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+        throw e;
+      }
+    },
+    removeFile(rel: string): void {
+      fs.rmSync(abs(rel), { force: true });
+    },
   };
 }

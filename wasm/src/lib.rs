@@ -38,6 +38,10 @@ struct JsHost {
     read_file: Function,
     stat: Function,
     realpath: Function,
+    /// Optional: without them the session works but does not persist its index.
+    write_file_atomic: Option<Function>,
+    create_exclusive: Option<Function>,
+    remove_file: Option<Function>,
 }
 
 fn callback(host: &JsValue, name: &str) -> Result<Function, JsValue> {
@@ -88,6 +92,32 @@ impl Host for JsHost {
         let path = self.realpath.call1(&JsValue::NULL, &rel.into()).map_err(message)?;
         path.as_string().ok_or_else(|| "realpath did not return a string".to_string())
     }
+
+    fn write_file_atomic(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+        let f = self.write_file_atomic.as_ref().ok_or("the host cannot write files")?;
+        f.call2(&JsValue::NULL, &rel.into(), &Uint8Array::from(bytes).into()).map_err(message)?;
+        Ok(())
+    }
+
+    fn create_exclusive(&self, rel: &str, bytes: &[u8]) -> Result<bool, String> {
+        let f = self.create_exclusive.as_ref().ok_or("the host cannot write files")?;
+        let created = f.call2(&JsValue::NULL, &rel.into(), &Uint8Array::from(bytes).into()).map_err(message)?;
+        Ok(created.as_bool().unwrap_or(false))
+    }
+
+    fn remove_file(&self, rel: &str) -> Result<(), String> {
+        let f = self.remove_file.as_ref().ok_or("the host cannot write files")?;
+        f.call1(&JsValue::NULL, &rel.into()).map_err(message)?;
+        Ok(())
+    }
+
+    fn now_ms(&self) -> f64 {
+        js_sys::Date::now()
+    }
+}
+
+fn optional_callback(host: &JsValue, name: &str) -> Option<Function> {
+    Reflect::get(host, &name.into()).ok().and_then(|f| f.dyn_into::<Function>().ok())
 }
 
 /// A session on one root, with Node as the file host.
@@ -105,6 +135,9 @@ impl Session {
             read_file: callback(&host, "readFile")?,
             stat: callback(&host, "stat")?,
             realpath: callback(&host, "realpath")?,
+            write_file_atomic: optional_callback(&host, "writeFileAtomic"),
+            create_exclusive: optional_callback(&host, "createExclusive"),
+            remove_file: optional_callback(&host, "removeFile"),
         };
         let session = core::Session::open_json(Box::new(js_host), from_js(options)?).map_err(js_error)?;
         Ok(Session { inner: RefCell::new(session) })

@@ -26,6 +26,7 @@ pub use types::*;
 use crate::discover::{self, content_problem, Rules};
 use crate::facts::FileFacts;
 use crate::index::{ConfigTexts, Index, IndexedFile};
+use crate::snapshot::{self, Snapshot, SnapshotFile};
 
 /// The requests every front offers, by their JS method names, in a fixed order.
 pub const METHODS: [&str; 14] = [
@@ -65,6 +66,11 @@ pub struct Session {
     snapshot: BTreeMap<String, (u64, f64)>,
     /// What the next answers say about freshness (set by `refresh`).
     freshness: Freshness,
+    /// The files of the last build (or of the persisted snapshot), for the stat fast path: a file
+    /// whose size and mtime are unchanged is reused without being read.
+    previous: HashMap<String, SnapshotFile>,
+    snapshot_checked: bool,
+    snapshot_status: SnapshotStatus,
 }
 
 impl Session {
@@ -78,6 +84,9 @@ impl Session {
             facts_cache: HashMap::new(),
             snapshot: BTreeMap::new(),
             freshness: Freshness::fresh(),
+            previous: HashMap::new(),
+            snapshot_checked: false,
+            snapshot_status: SnapshotStatus::default(),
         })
     }
 
@@ -208,15 +217,63 @@ impl Session {
         Ok(self.index.as_ref().expect("built above"))
     }
 
+    /// Reads the persisted snapshot once per session, if persisting.
+    fn load_snapshot_once(&mut self) {
+        if self.snapshot_checked {
+            return;
+        }
+        self.snapshot_checked = true;
+        let (state, note) = if !self.options.persist {
+            ("disabled", None)
+        } else {
+            match snapshot::load(self.host.as_ref(), &self.options.file_set_key()) {
+                Ok(Some(s)) => {
+                    self.previous = snapshot::by_path(s);
+                    ("loaded", None)
+                }
+                Ok(None) => ("absent", None),
+                Err(e) => ("rejected", Some(format!("ignored {}: {e}; rebuilt it", snapshot::FILE))),
+            }
+        };
+        self.snapshot_status = SnapshotStatus { state: state.into(), note, ..SnapshotStatus::default() };
+    }
+
     fn build(&mut self) -> Result<Index, Error> {
         let rules = Rules::new(&self.options)?;
         let walk = discover::walk(self.host.as_ref(), &rules)?;
-        let paths: Vec<String> = walk.candidates.iter().map(|c| c.path.clone()).collect();
-        let contents = self.host.read_files(&paths);
+        self.load_snapshot_once();
         self.snapshot = walk.candidates.iter().map(|c| (c.path.clone(), (c.size, c.mtime_ms))).collect();
+        // Stat first: files whose size and mtime are unchanged are taken as they were, unread.
+        let mut files: Vec<IndexedFile> = Vec::with_capacity(walk.candidates.len());
+        let mut to_read = Vec::new();
+        for candidate in walk.candidates {
+            match self.previous.get(&candidate.path) {
+                Some(p)
+                    if p.size == candidate.size
+                        && p.mtime_ms == candidate.mtime_ms
+                        && p.language == candidate.language =>
+                {
+                    files.push(IndexedFile {
+                        path: candidate.path,
+                        language: p.language,
+                        hash: p.hash.clone(),
+                        size: p.size,
+                        mtime_ms: p.mtime_ms,
+                        lines: p.lines,
+                        facts: p.facts.clone(),
+                        sym_base: 0,
+                    })
+                }
+                _ => to_read.push(candidate),
+            }
+        }
+        let reused = files.len() as u64;
+        let read = to_read.len() as u64;
+        let paths: Vec<String> = to_read.iter().map(|c| c.path.clone()).collect();
+        let contents = self.host.read_files(&paths);
         let mut skipped = walk.skipped;
         let mut work = Vec::with_capacity(paths.len());
-        for (candidate, content) in walk.candidates.into_iter().zip(contents) {
+        for (candidate, content) in to_read.into_iter().zip(contents) {
             match content {
                 Err(e) => skipped.push(SkippedFile { path: candidate.path, reason: format!("unreadable: {e}") }),
                 Ok(bytes) if bytes.len() as u64 > rules.max_file_bytes => {
@@ -233,7 +290,7 @@ impl Session {
                 },
             }
         }
-        let files: Vec<IndexedFile> = map_maybe_parallel(work, |(candidate, bytes, hash, cached)| {
+        files.extend(map_maybe_parallel(work, |(candidate, bytes, hash, cached)| {
             let text = std::str::from_utf8(&bytes).expect("validated as UTF-8 above");
             let facts = cached.unwrap_or_else(|| Arc::new(crate::extract::extract(candidate.language, text)));
             IndexedFile {
@@ -246,9 +303,38 @@ impl Session {
                 facts,
                 sym_base: 0,
             }
-        });
+        }));
         self.facts_cache =
             files.iter().map(|f| (format!("{}:{}", f.language.name(), f.hash), f.facts.clone())).collect();
+        let removed = self.previous.keys().any(|p| !self.snapshot.contains_key(p));
+        self.previous = files
+            .iter()
+            .map(|f| {
+                let snap = SnapshotFile {
+                    path: f.path.clone(),
+                    language: f.language,
+                    hash: f.hash.clone(),
+                    size: f.size,
+                    mtime_ms: f.mtime_ms,
+                    lines: f.lines,
+                    facts: f.facts.clone(),
+                };
+                (f.path.clone(), snap)
+            })
+            .collect();
+        self.snapshot_status.reused_files = reused;
+        self.snapshot_status.read_files = read;
+        self.snapshot_status.written = false;
+        let dirty = read > 0 || removed || self.snapshot_status.state != "loaded";
+        if self.options.persist && dirty {
+            let mut list: Vec<SnapshotFile> = self.previous.values().cloned().collect();
+            list.sort_by(|a, b| a.path.cmp(&b.path));
+            let snap = Snapshot { core_version: VERSION.into(), options_key: self.options.file_set_key(), files: list };
+            match snapshot::save(self.host.as_ref(), &snap) {
+                Ok(written) => self.snapshot_status.written = written,
+                Err(e) => self.snapshot_status.note = Some(format!("cannot write {}: {e}", snapshot::FILE)),
+            }
+        }
         let mut configs = ConfigTexts::new();
         for path in walk.config_files {
             if let Ok(bytes) = self.host.read_file(&path) {

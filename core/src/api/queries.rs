@@ -283,9 +283,12 @@ impl Session {
     }
 
     pub fn status(&mut self, _req: StatusRequest) -> Result<StatusResponse, Error> {
+        self.index()?;
+        let snapshot = self.snapshot_status.clone();
         let index = self.index()?;
         Ok(StatusResponse {
             indexed: true,
+            snapshot,
             files: index.files.len() as u64,
             languages: language_summaries(index),
             skipped: index.skipped.clone(),

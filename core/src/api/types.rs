@@ -590,11 +590,31 @@ pub struct RefreshResponse {
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct StatusRequest {}
 
+/// What the last build did with the persistent snapshot.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct SnapshotStatus {
+    /// `disabled` (not persisting), `absent` (none yet), `loaded`, or `rejected` (old, corrupt or made
+    /// with other options: rebuilt).
+    pub state: String,
+    /// Files taken from the snapshot because their size and mtime were unchanged (not read, not parsed).
+    pub reused_files: u64,
+    /// Files read and hashed (and parsed unless their content hash was known).
+    pub read_files: u64,
+    /// Whether this build wrote the snapshot.
+    pub written: bool,
+    /// Why a snapshot was rejected or could not be written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct StatusResponse {
     pub indexed: bool,
+    pub snapshot: SnapshotStatus,
     pub files: u64,
     pub languages: Vec<LanguageSummary>,
     pub skipped: Vec<SkippedFile>,

@@ -84,9 +84,12 @@ export const formatters: Record<string, (answer: never) => string> = {
   deps: (r: T.DepsResponse) => [`${r.file} imports ${r.total} files`, ...r.files.map((f) => `  ${f}`), ...omissions(r.omitted)].join("\n"),
   rdeps: (r: T.DepsResponse) => [`${r.total} files import ${r.file}`, ...r.files.map((f) => `  ${f}`), ...omissions(r.omitted)].join("\n"),
   path: (r: T.PathResponse) => (r.path ? r.path.join("\n  → ") : `no import path from ${r.from} to ${r.to}`),
+  index: (r: T.StatusResponse) => formatters.status(r as never),
   status: (r: T.StatusResponse) =>
     [
       `${r.files} files indexed`,
+      `snapshot: ${r.snapshot.state}, ${r.snapshot.reusedFiles} files reused unread, ${r.snapshot.readFiles} read${r.snapshot.written ? ", written to .codegraph/index.bin" : ""}`,
+      ...(r.snapshot.note ? [`note: ${r.snapshot.note}`] : []),
       ...r.languages.map((l) => `  ${l.language.padEnd(11)} ${l.files} files, ${l.lines} lines`),
       ...(r.skipped.length ? [`skipped ${r.skipped.length} files:`, ...r.skipped.map((s) => `  ${s.path}: ${s.reason}`)] : []),
     ].join("\n"),

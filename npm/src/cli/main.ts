@@ -33,6 +33,7 @@ const GLOBAL_OPTIONS = {
   ignore: { type: "string", multiple: true },
   "no-gitignore": { type: "boolean" },
   "max-file-bytes": { type: "string" },
+  "no-persist": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -182,7 +183,12 @@ const COMMANDS: Record<string, Command> = {
   },
   status: {
     usage: "status",
-    summary: "indexed files by language and skipped files with reasons",
+    summary: "indexed files by language, skipped files with reasons, the persisted snapshot",
+    run: (s) => s.status({}),
+  },
+  index: {
+    usage: "index",
+    summary: "build or refresh the index and persist it in .codegraph/ (read only files that changed)",
     run: (s) => s.status({}),
   },
 };
@@ -214,6 +220,7 @@ export function helpText(): string {
     "  --ignore PATTERN      skip matching files; repeatable",
     "  --no-gitignore        don't read .gitignore / .codegraphignore",
     "  --max-file-bytes N    skip files larger than N bytes (default 1048576)",
+    "  --no-persist          don't read or write the index snapshot in <root>/.codegraph/",
     "",
     "positions are PATH:LINE[:COLUMN] (1-based); symbols are handles like src/geo.rs::Circle::area.",
     "exit codes: 0 success, 1 not found, 2 bad usage.",
@@ -270,6 +277,7 @@ export function run(argv: string[], io: Io): number {
       ignore: (values.ignore as string[] | undefined) ?? [],
       noGitignore: Boolean(values["no-gitignore"]),
       maxFileBytes: maxFileBytes ?? null,
+      persist: !values["no-persist"],
     });
     let answer: unknown;
     let found = true;

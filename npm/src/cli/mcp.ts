@@ -41,6 +41,7 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
         include: { type: "string", multiple: true },
         ignore: { type: "string", multiple: true },
         "no-gitignore": { type: "boolean" },
+        "no-persist": { type: "boolean" },
       },
     }).values;
   } catch (e) {
@@ -63,6 +64,7 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
       include: (values.include as string[] | undefined) ?? [],
       ignore: (values.ignore as string[] | undefined) ?? [],
       noGitignore: Boolean(values["no-gitignore"]),
+      persist: !values["no-persist"],
     });
   } catch (e) {
     return fail((e as Error).message);

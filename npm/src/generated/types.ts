@@ -198,6 +198,10 @@ export interface DiscoveryOptions {
    * Don't read `.gitignore` / `.codegraphignore` files.
    */
   noGitignore?: boolean;
+  /**
+   * Keep the index in `<root>/.codegraph/` so the next session starts warm (reads only files whose size or mtime changed). Off by default for the library; the CLI and MCP turn it on.
+   */
+  persist?: boolean;
 }
 /**
  * A bounded read of a project file.
@@ -611,6 +615,35 @@ export interface StatusResponse {
   indexed: boolean;
   languages: LanguageSummary[];
   skipped: SkippedFile[];
+  snapshot: SnapshotStatus;
+}
+/**
+ * What the last build did with the persistent snapshot.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "SnapshotStatus".
+ */
+export interface SnapshotStatus {
+  /**
+   * Why a snapshot was rejected or could not be written.
+   */
+  note?: string | null;
+  /**
+   * Files read and hashed (and parsed unless their content hash was known).
+   */
+  readFiles: number;
+  /**
+   * Files taken from the snapshot because their size and mtime were unchanged (not read, not parsed).
+   */
+  reusedFiles: number;
+  /**
+   * `disabled` (not persisting), `absent` (none yet), `loaded`, or `rejected` (old, corrupt or made with other options: rebuilt).
+   */
+  state: string;
+  /**
+   * Whether this build wrote the snapshot.
+   */
+  written: boolean;
 }
 /**
  * Symbol-identity lookup with composable filters.

@@ -1,0 +1,170 @@
+//! The persistent snapshot under `<root>/.codegraph/`: every indexed file's stat, hash and extracted
+//! facts, so that the next session reads and parses only what changed. One file, written atomically
+//! (temp + rename) by one writer at a time (an exclusive lock file that expires), never trusted
+//! unless its magic, format version, core version, options, length and blake3 checksum all match.
+//! The wasm engine persists the same bytes through its host.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::facts::FileFacts;
+use crate::host::Host;
+use crate::lang::Language;
+
+pub(crate) const FILE: &str = ".codegraph/index.bin";
+const LOCK: &str = ".codegraph/lock";
+const GITIGNORE: &str = ".codegraph/.gitignore";
+const MAGIC: &[u8; 8] = b"CODEGRPH";
+/// Bumped whenever the payload layout or the meaning of facts changes.
+pub(crate) const FORMAT_VERSION: u32 = 1;
+/// A lock older than this was left by a crashed writer and is broken.
+const LOCK_EXPIRY_MS: f64 = 120_000.0;
+const HEADER_LEN: usize = 8 + 4 + 8 + 32;
+
+/// One file as the snapshot remembers it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct SnapshotFile {
+    pub path: String,
+    pub language: Language,
+    pub hash: String,
+    pub size: u64,
+    pub mtime_ms: f64,
+    pub lines: u32,
+    pub facts: Arc<FileFacts>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Snapshot {
+    pub core_version: String,
+    pub options_key: String,
+    pub files: Vec<SnapshotFile>,
+}
+
+/// Encodes a snapshot: header (magic, format version, payload length, blake3 of the payload), payload.
+pub(crate) fn encode(snapshot: &Snapshot) -> Result<Vec<u8>, String> {
+    let payload = postcard::to_allocvec(snapshot).map_err(|e| e.to_string())?;
+    let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(blake3::hash(&payload).as_bytes());
+    out.extend_from_slice(&payload);
+    Ok(out)
+}
+
+/// Decodes and verifies a snapshot; the error says why it can't be trusted.
+pub(crate) fn decode(bytes: &[u8], options_key: &str) -> Result<Snapshot, String> {
+    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+        return Err("not a codegraph snapshot (bad header)".into());
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version != FORMAT_VERSION {
+        return Err(format!("snapshot format {version}, this codegraph reads format {FORMAT_VERSION}"));
+    }
+    let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes")) as usize;
+    let payload = &bytes[HEADER_LEN..];
+    if payload.len() != len {
+        return Err(format!("truncated snapshot ({} of {len} payload bytes)", payload.len()));
+    }
+    if blake3::hash(payload).as_bytes() != &bytes[20..52] {
+        return Err("snapshot checksum mismatch (corrupt file)".into());
+    }
+    let snapshot: Snapshot = postcard::from_bytes(payload).map_err(|e| format!("undecodable snapshot: {e}"))?;
+    if snapshot.core_version != crate::api::VERSION {
+        return Err(format!(
+            "snapshot written by codegraph {}, this is {}",
+            snapshot.core_version,
+            crate::api::VERSION
+        ));
+    }
+    if snapshot.options_key != options_key {
+        return Err("snapshot made with other discovery options".into());
+    }
+    Ok(snapshot)
+}
+
+/// Reads the snapshot; `Ok(None)` when there is none.
+pub(crate) fn load(host: &dyn Host, options_key: &str) -> Result<Option<Snapshot>, String> {
+    match host.stat(FILE) {
+        Err(_) => Ok(None),
+        Ok(_) => {
+            let bytes = host.read_file(FILE).map_err(|e| format!("cannot read {FILE}: {e}"))?;
+            decode(&bytes, options_key).map(Some)
+        }
+    }
+}
+
+/// Writes the snapshot unless another writer holds the lock (then its snapshot will do). Returns
+/// whether this process wrote it.
+pub(crate) fn save(host: &dyn Host, snapshot: &Snapshot) -> Result<bool, String> {
+    let bytes = encode(snapshot)?;
+    let now_ms = host.now_ms();
+    let stamp = format!("{now_ms}");
+    if !host.create_exclusive(LOCK, stamp.as_bytes())? {
+        // A crashed writer's lock expires; a live one is left alone.
+        let held_since = host
+            .read_file(LOCK)
+            .ok()
+            .and_then(|b| String::from_utf8(b).ok())
+            .and_then(|s| s.trim().parse::<f64>().ok());
+        if held_since.is_some_and(|t| now_ms - t < LOCK_EXPIRY_MS) {
+            return Ok(false);
+        }
+        host.remove_file(LOCK)?;
+        if !host.create_exclusive(LOCK, stamp.as_bytes())? {
+            return Ok(false);
+        }
+    }
+    let result = (|| {
+        if host.stat(GITIGNORE).is_err() {
+            host.write_file_atomic(GITIGNORE, b"# codegraph's index; never committed.\n*\n")?;
+        }
+        host.write_file_atomic(FILE, &bytes)
+    })();
+    let _ = host.remove_file(LOCK);
+    result.map(|()| true)
+}
+
+/// Facts of the snapshot by path, for the stat fast path.
+pub(crate) fn by_path(snapshot: Snapshot) -> std::collections::HashMap<String, SnapshotFile> {
+    snapshot.files.into_iter().map(|f| (f.path.clone(), f)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Snapshot {
+        Snapshot {
+            core_version: crate::api::VERSION.into(),
+            options_key: "k".into(),
+            files: vec![SnapshotFile {
+                path: "a.py".into(),
+                language: Language::Python,
+                hash: "h".into(),
+                size: 3,
+                mtime_ms: 1.0,
+                lines: 1,
+                facts: Arc::new(crate::extract::extract(Language::Python, "def f():\n    g(1)\n")),
+            }],
+        }
+    }
+
+    #[test]
+    fn round_trips_and_rejects_damage() {
+        let bytes = encode(&sample()).unwrap();
+        let back = decode(&bytes, "k").unwrap();
+        assert_eq!(back.files[0].facts, sample().files[0].facts);
+        assert!(decode(&bytes[..bytes.len() - 1], "k").unwrap_err().contains("truncated"));
+        let mut flipped = bytes.clone();
+        let last = flipped.len() - 1;
+        flipped[last] ^= 1;
+        assert!(decode(&flipped, "k").unwrap_err().contains("checksum"));
+        let mut old = bytes.clone();
+        old[8] = 0;
+        assert!(decode(&old, "k").unwrap_err().contains("format 0"));
+        assert!(decode(&bytes, "other").unwrap_err().contains("options"));
+        assert!(decode(b"garbage", "k").is_err());
+    }
+}

@@ -1,0 +1,187 @@
+//! The persistent snapshot: a warm start answers exactly like a cold index and reads no unchanged
+//! file; edits, additions, deletions and renames (random, seeded) give the answers of a cold index of
+//! the new tree; a damaged snapshot is rejected with a note and rebuilt; `.codegraph/` is ignored by
+//! discovery and carries its own .gitignore.
+
+use std::fs;
+use std::path::Path;
+
+use codegraph_core::{DiscoveryOptions, Session, StdHost};
+use serde_json::{json, Value};
+
+use crate::expected::fixture_root;
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn open(root: &Path, persist: bool) -> Session {
+    Session::open(Box::new(StdHost::new(root)), DiscoveryOptions { persist, ..Default::default() }).unwrap()
+}
+
+/// Everything the index answers about the tree, as one JSON value (freshness left out).
+fn fingerprint(s: &mut Session) -> Value {
+    let mut out = serde_json::Map::new();
+    let mut orient = s.call("orient", json!({ "limit": 50 })).unwrap();
+    orient.as_object_mut().unwrap().remove("freshness");
+    out.insert("orient".into(), orient);
+    let status = s.call("status", json!({})).unwrap();
+    let symbols = s.call("workspaceSymbols", json!({ "query": "e", "limit": 500 })).unwrap();
+    for sym in symbols["symbols"].as_array().unwrap() {
+        let h = sym["handle"].as_str().unwrap();
+        for method in ["refs", "callers", "callees"] {
+            let mut a = s.call(method, json!({ "handle": h })).unwrap();
+            a.as_object_mut().unwrap().remove("freshness");
+            out.insert(format!("{method} {h}"), a);
+        }
+    }
+    out.insert("skipped".into(), status["skipped"].clone());
+    Value::Object(out)
+}
+
+fn snapshot_state(s: &mut Session) -> Value {
+    s.call("status", json!({})).unwrap()["snapshot"].clone()
+}
+
+#[test]
+fn warm_start_reads_nothing_and_answers_like_cold() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&fixture_root(), dir.path());
+    let mut first = open(dir.path(), true);
+    let cold = fingerprint(&mut first);
+    let state = snapshot_state(&mut first);
+    assert_eq!(state["state"], "absent");
+    assert_eq!(state["written"], true);
+    assert!(dir.path().join(".codegraph/index.bin").exists());
+    assert_eq!(fs::read_to_string(dir.path().join(".codegraph/.gitignore")).unwrap().lines().last(), Some("*"));
+
+    let mut warm = open(dir.path(), true);
+    assert_eq!(fingerprint(&mut warm), cold);
+    let state = snapshot_state(&mut warm);
+    assert_eq!(state["state"], "loaded");
+    assert_eq!(state["readFiles"], 0);
+    assert_eq!(state["reusedFiles"], 41);
+    assert_eq!(state["written"], false, "nothing changed, nothing rewritten");
+    // The snapshot folder is never indexed.
+    let files: Value = warm.call("status", json!({})).unwrap()["files"].clone();
+    assert_eq!(files, 41);
+}
+
+/// A small seeded generator (xorshift), so the random edits are the same on every run.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+fn source_files(root: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.file_name().is_some_and(|n| n == ".codegraph") {
+                continue;
+            }
+            if p.is_dir() {
+                stack.push(p);
+            } else if ["ts", "py", "rs", "go", "java", "js", "tsx"]
+                .iter()
+                .any(|x| p.extension().is_some_and(|e| e == *x))
+            {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn random_edits_answer_like_a_cold_index_of_the_new_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&fixture_root(), dir.path());
+    let mut warm = open(dir.path(), true);
+    fingerprint(&mut warm);
+    let mut rng = Rng(0x5eed_c0de);
+    for step in 0..8 {
+        let files = source_files(dir.path());
+        let pick = &files[rng.next(files.len())];
+        match rng.next(4) {
+            0 => {
+                // Edit: append a declaration that calls an existing name, with a size change.
+                let ext = pick.extension().unwrap().to_string_lossy().into_owned();
+                let extra = match ext.as_str() {
+                    "py" => format!("\n\ndef added_{step}():\n    return added_{step}()\n"),
+                    "rs" => format!("\npub fn added_{step}() {{ added_{step}() }}\n"),
+                    "go" => format!("\nfunc Added{step}() {{ Added{step}() }}\n"),
+                    "java" => format!("\n// edited {step}\n"),
+                    _ => format!("\nexport function added{step}() {{ return added{step}(); }}\n"),
+                };
+                let mut text = fs::read_to_string(pick).unwrap();
+                text.push_str(&extra);
+                fs::write(pick, text).unwrap();
+            }
+            1 => fs::remove_file(pick).unwrap(),
+            2 => {
+                let renamed =
+                    pick.with_file_name(format!("renamed{step}_{}", pick.file_name().unwrap().to_string_lossy()));
+                fs::rename(pick, renamed).unwrap();
+            }
+            _ => {
+                let new = pick.with_file_name(format!("new{step}.py"));
+                fs::write(new, format!("from shop.models import Order\n\n\ndef made_{step}():\n    return Order(1)\n"))
+                    .unwrap();
+            }
+        }
+        // In-process refresh, and a new persisted session (warm start from the updated snapshot),
+        // both answer like a cold, non-persisted index of the new tree.
+        let refreshed: Value = warm.call("refresh", json!({ "force": true })).unwrap();
+        assert_eq!(refreshed["rebuilt"], true);
+        let expected = fingerprint(&mut open(dir.path(), false));
+        assert_eq!(fingerprint(&mut warm), expected, "step {step}: in-process refresh");
+        assert_eq!(fingerprint(&mut open(dir.path(), true)), expected, "step {step}: warm start");
+    }
+}
+
+#[test]
+fn damaged_snapshots_are_rejected_and_rebuilt() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&fixture_root(), dir.path());
+    let cold = fingerprint(&mut open(dir.path(), true));
+    let path = dir.path().join(".codegraph/index.bin");
+    let good = fs::read(&path).unwrap();
+    let mut flipped = good.clone();
+    let middle = flipped.len() / 2;
+    flipped[middle] ^= 0x40;
+    let mut old_version = good.clone();
+    old_version[8] = 0;
+    for (what, bytes) in [
+        ("truncated", good[..good.len() / 3].to_vec()),
+        ("flipped", flipped),
+        ("old version", old_version),
+        ("empty", Vec::new()),
+    ] {
+        fs::write(&path, &bytes).unwrap();
+        let mut s = open(dir.path(), true);
+        assert_eq!(fingerprint(&mut s), cold, "{what}: answers are still right");
+        let state = snapshot_state(&mut s);
+        assert_eq!(state["state"], "rejected", "{what}");
+        assert!(state["note"].as_str().unwrap().contains("rebuilt"), "{what}: {state}");
+        assert_eq!(state["written"], true, "{what}: the snapshot is rewritten");
+        assert_eq!(fs::read(&path).unwrap().len(), good.len(), "{what}");
+    }
+}
