@@ -54,7 +54,8 @@ const memo = new Map();
  * to load it is retried a few times instead of being reported as a CLI bug.
  */
 function run(engine, args) {
-  const full = [...args, "--root", FIXTURE, ...(engine ? ["--engine", engine] : [])];
+  // --no-persist: the shared fixture folder stays as committed (persistence has its own tests).
+  const full = [...args, "--root", FIXTURE, "--no-persist", ...(engine ? ["--engine", engine] : [])];
   const key = JSON.stringify(full);
   if (memo.has(key)) return memo.get(key);
   let r = cli(full);

@@ -17,7 +17,7 @@ const { repo, bin, fixture, body, startHttp } = require("./helpers.js");
 const version = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8")).version;
 
 test("stdio: initialize advertises the version and tools answer", async () => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "mcp", "serve", "--root", fixture, "--stdio"], stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "mcp", "serve", "--root", fixture, "--no-persist", "--stdio"], stderr: "pipe" });
   const client = new Client({ name: "e2e", version: "0" });
   await client.connect(transport);
   assert.deepStrictEqual(client.getServerVersion(), { name: "codegraph", version });
@@ -27,7 +27,7 @@ test("stdio: initialize advertises the version and tools answer", async () => {
 });
 
 test("stdio: a malformed line is answered or ignored, the server stays up, stdout is only JSON-RPC", async () => {
-  const child = spawn(process.execPath, [bin, "mcp", "serve", "--root", fixture], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [bin, "mcp", "serve", "--root", fixture, "--no-persist"], { stdio: ["pipe", "pipe", "pipe"] });
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } };
@@ -47,7 +47,7 @@ test("stdio: a malformed line is answered or ignored, the server stays up, stdou
 });
 
 test("http: two concurrent clients share one warm session", async (t) => {
-  const server = await startHttp(["--root", fixture, "--warmup"]);
+  const server = await startHttp(["--root", fixture, "--no-persist", "--warmup"]);
   t.after(() => server.child.kill("SIGTERM"));
   const connect = async () => {
     const client = new Client({ name: "e2e", version: "0" });
@@ -71,7 +71,7 @@ test("http: two concurrent clients share one warm session", async (t) => {
 });
 
 test("http: foreign Origin → 403, malformed JSON → 400, oversized body → 413", async (t) => {
-  const server = await startHttp(["--root", fixture]);
+  const server = await startHttp(["--root", fixture, "--no-persist"]);
   t.after(() => server.child.kill("SIGTERM"));
   const post = (headers, bodyText) =>
     fetch(server.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: bodyText });
@@ -83,10 +83,10 @@ test("http: foreign Origin → 403, malformed JSON → 400, oversized body → 4
 });
 
 test("http: beyond loopback a token is required (401 without it)", async (t) => {
-  const refused = spawnSync(process.execPath, [bin, "mcp", "serve", "--root", fixture, "--host", "0.0.0.0", "--port", "0"], { encoding: "utf8", env: { ...process.env, CODEGRAPH_MCP_TOKEN: "" } });
+  const refused = spawnSync(process.execPath, [bin, "mcp", "serve", "--root", fixture, "--no-persist", "--host", "0.0.0.0", "--port", "0"], { encoding: "utf8", env: { ...process.env, CODEGRAPH_MCP_TOKEN: "" } });
   assert.equal(refused.status, 2);
   assert.match(refused.stderr, /--auth-token/);
-  const server = await startHttp(["--root", fixture, "--host", "0.0.0.0", "--auth-token", "s3cret"]);
+  const server = await startHttp(["--root", fixture, "--no-persist", "--host", "0.0.0.0", "--auth-token", "s3cret"]);
   t.after(() => server.child.kill("SIGTERM"));
   const url = server.url.replace("0.0.0.0", "127.0.0.1");
   const health = url.replace(/\/mcp$/, "/health");
@@ -111,7 +111,7 @@ test("drift: a server started from a copy of the package warns once when that co
   fs.symlinkSync(path.join(repo, "node_modules"), path.join(copy, "node_modules"));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [path.join(copy, "bin/codegraph.js"), "mcp", "serve", "--root", fixture],
+    args: [path.join(copy, "bin/codegraph.js"), "mcp", "serve", "--root", fixture, "--no-persist"],
     env: { ...process.env, CODEGRAPH_DRIFT_INTERVAL_MS: "1500" },
     stderr: "pipe",
   });
@@ -135,7 +135,7 @@ test("drift: a server started from a copy of the package warns once when that co
 });
 
 test("http: SIGTERM stops the server cleanly", async () => {
-  const server = await startHttp(["--root", fixture]);
+  const server = await startHttp(["--root", fixture, "--no-persist"]);
   const exited = new Promise((resolve) => server.child.on("exit", (code) => resolve(code)));
   server.child.kill("SIGTERM");
   assert.equal(await exited, 0);
