@@ -241,6 +241,16 @@ pub(crate) struct CallChain<'t> {
     pub args: Vec<Node<'t>>,
 }
 
+impl<'t> CallChain<'t> {
+    /// Records the chain and walks the calls' arguments with the language's expression walker.
+    pub fn record(self, b: &mut Builder, call: bool, walk: fn(&mut Builder, Node)) {
+        for args in self.args {
+            walk(b, args);
+        }
+        b.add_call_chain(self.segments, self.calls_at, call);
+    }
+}
+
 /// The first line of a declaration, trimmed and bounded.
 fn first_line(text: &str) -> String {
     let line = text.lines().next().unwrap_or("").trim();

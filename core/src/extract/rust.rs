@@ -532,10 +532,7 @@ fn reference(b: &mut Builder, node: Node, call: bool) {
     if chain(b, node).is_none() {
         let mut through_calls = CallChain::default();
         if call_chain(b, node, &mut through_calls, 0) {
-            for args in through_calls.args {
-                expr(b, args);
-            }
-            b.add_call_chain(through_calls.segments, through_calls.calls_at, call);
+            through_calls.record(b, call, expr);
             return;
         }
     }
