@@ -65,3 +65,22 @@ test("--no-persist leaves the root untouched", (t) => {
   assert.equal(r.status, 0, r.stderr);
   assert.equal(fs.existsSync(path.join(root, ".codegraph")), false);
 });
+
+test("init, sync and uninit --force manage the snapshot folder", (t) => {
+  const root = copyFixture(t);
+  const cli = (...args) => spawnSync(process.execPath, [bin, ...args, "--root", root], { encoding: "utf8" });
+  const init = cli("init");
+  assert.equal(init.status, 0, init.stderr);
+  assert.match(init.stdout, /written to \.codegraph\/index\.bin/);
+  const sync = cli("sync", "--json");
+  assert.equal(JSON.parse(sync.stdout).snapshot.readFiles, 0);
+  const refused = cli("uninit");
+  assert.equal(refused.status, 2);
+  assert.match(refused.stderr, /--force/);
+  assert.ok(fs.existsSync(path.join(root, ".codegraph/index.bin")));
+  const removed = cli("uninit", "--force", "--json");
+  assert.equal(removed.status, 0, removed.stderr);
+  assert.equal(JSON.parse(removed.stdout).removed, true);
+  assert.equal(fs.existsSync(path.join(root, ".codegraph")), false);
+  assert.ok(fs.existsSync(path.join(root, "py/shop/models.py")), "nothing else is touched");
+});

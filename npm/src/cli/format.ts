@@ -85,6 +85,8 @@ export const formatters: Record<string, (answer: never) => string> = {
   rdeps: (r: T.DepsResponse) => [`${r.total} files import ${r.file}`, ...r.files.map((f) => `  ${f}`), ...omissions(r.omitted)].join("\n"),
   path: (r: T.PathResponse) => (r.path ? r.path.join("\n  → ") : `no import path from ${r.from} to ${r.to}`),
   index: (r: T.StatusResponse) => formatters.status(r as never),
+  init: (r: T.StatusResponse) => formatters.status(r as never),
+  sync: (r: T.StatusResponse) => formatters.status(r as never),
   status: (r: T.StatusResponse) =>
     [
       `${r.files} files indexed`,

@@ -2,6 +2,8 @@
 // one core request, prints the answer for people (default) or exactly the API's JSON (--json).
 // Exit codes: 0 success, 1 the target was not found (or nothing matched), 2 bad usage.
 
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { parseArgs } from "node:util";
 
 import { openSession, packageVersion, type Session } from "../index";
@@ -191,7 +193,38 @@ const COMMANDS: Record<string, Command> = {
     summary: "build or refresh the index and persist it in .codegraph/ (read only files that changed)",
     run: (s) => s.status({}),
   },
+  init: {
+    usage: "init",
+    summary: "create .codegraph/ (with its own .gitignore) and build the persisted index",
+    run: (s) => s.status({}),
+  },
+  sync: {
+    usage: "sync",
+    summary: "bring the persisted index up to date with the files on disk",
+    run: (s) => s.status({}),
+  },
 };
+
+/** `codegraph uninit --force`: removes the persisted index folder; touches nothing else. */
+function uninit(rest: string[], io: Io): number {
+  let values: Values;
+  try {
+    values = parseArgs({ args: rest, options: { root: { type: "string" }, force: { type: "boolean" }, json: { type: "boolean" } }, strict: true }).values as Values;
+  } catch (e) {
+    io.err(`codegraph uninit: ${(e as Error).message}; usage: codegraph uninit --force [--root DIR]`);
+    return 2;
+  }
+  const dir = path.join(path.resolve((values.root as string | undefined) ?? "."), ".codegraph");
+  if (!values.force) {
+    io.err(`codegraph uninit: this deletes ${dir}; run again with --force`);
+    return 2;
+  }
+  const existed = fs.existsSync(dir);
+  fs.rmSync(dir, { recursive: true, force: true });
+  const answer = { removed: existed, path: dir };
+  io.out(values.json ? JSON.stringify(answer, null, 2) : existed ? `removed ${dir}` : `nothing to remove at ${dir}`);
+  return 0;
+}
 
 export function helpText(): string {
   const width = Math.max(...Object.values(COMMANDS).map((c) => c.usage.length));
@@ -203,6 +236,7 @@ export function helpText(): string {
     "commands:",
     ...Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
     "",
+    "  uninit --force [--root DIR]  delete the persisted index (.codegraph/)",
     `  ${MCP_USAGE}`,
     "      serve the tools over MCP (stdio by default; Streamable HTTP at http://127.0.0.1:7331/mcp with --port)",
     `  ${INSTALL_USAGE}`,
@@ -244,6 +278,7 @@ export function run(argv: string[], io: Io): number {
     io.out(packageVersion());
     return 0;
   }
+  if (name === "uninit") return uninit(rest, io);
   const command = COMMANDS[name];
   if (!command) {
     io.err(`codegraph: unknown command ${JSON.stringify(name)}; run \`codegraph --help\` for the list`);
