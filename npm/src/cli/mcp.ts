@@ -98,12 +98,13 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
     process.stderr.write(`codegraph mcp: cannot listen: ${err.message}\n`);
     return 1;
   }
-  log(`codegraph mcp: serving ${session.root} at ${running.url} (health: ${running.url.replace(/\/mcp$/, "/health")})`);
   const shutdown = (signal: string) => {
     log(`codegraph mcp: ${signal}, finishing in-flight requests`);
     void running.close().then(() => process.exit(0));
   };
   process.once("SIGINT", () => shutdown("SIGINT"));
   process.once("SIGTERM", () => shutdown("SIGTERM"));
+  // Announced only once the signal handlers are in place: whoever waits for this line may stop us.
+  log(`codegraph mcp: serving ${session.root} at ${running.url} (health: ${running.url.replace(/\/mcp$/, "/health")})`);
   return undefined;
 }
