@@ -102,12 +102,14 @@ pub(crate) fn save(host: &dyn Host, snapshot: &Snapshot) -> Result<bool, String>
     let now_ms = host.now_ms();
     let stamp = format!("{now_ms}");
     if !host.create_exclusive(LOCK, stamp.as_bytes())? {
-        // A crashed writer's lock expires; a live one is left alone.
-        let held_since = host
+        // A crashed writer's lock expires; a live one is left alone. A lock whose stamp can't be read
+        // yet (its writer is between creating and filling it) is dated by its mtime.
+        let recorded = host
             .read_file(LOCK)
             .ok()
             .and_then(|b| String::from_utf8(b).ok())
             .and_then(|s| s.trim().parse::<f64>().ok());
+        let held_since = recorded.or_else(|| host.stat(LOCK).ok().map(|e| e.mtime_ms));
         if held_since.is_some_and(|t| now_ms - t < LOCK_EXPIRY_MS) {
             return Ok(false);
         }
