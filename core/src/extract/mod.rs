@@ -242,6 +242,13 @@ pub(crate) struct CallChain<'t> {
 }
 
 impl<'t> CallChain<'t> {
+    /// Marks the segment just added as called by `call` (a call node whose function was the chain so
+    /// far) and keeps its argument list to walk.
+    pub fn called(&mut self, call: Node<'t>) {
+        self.calls_at.push((self.segments.len() - 1) as u16);
+        self.args.extend(call.child_by_field_name("arguments"));
+    }
+
     /// Records the chain and walks the calls' arguments with the language's expression walker.
     pub fn record(self, b: &mut Builder, call: bool, walk: fn(&mut Builder, Node)) {
         for args in self.args {

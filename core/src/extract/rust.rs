@@ -520,8 +520,7 @@ fn call_chain<'t>(b: &Builder, node: Node<'t>, out: &mut CallChain<'t>, depth: u
             if !call_chain(b, function, out, depth + 1) {
                 return false;
             }
-            out.calls_at.push((out.segments.len() - 1) as u16);
-            out.args.extend(node.child_by_field_name("arguments"));
+            out.called(node);
             true
         }
         _ => false,

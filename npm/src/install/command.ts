@@ -9,7 +9,7 @@ import * as path from "node:path";
 import * as readline from "node:readline";
 import { parseArgs } from "node:util";
 
-import { applyPlan, type AppliedEdit, type ApplyOptions } from "./apply";
+import { applyPlan, nodeFileOps, type AppliedEdit, type ApplyOptions } from "./apply";
 import { launchArgs } from "./launcher";
 import { configSnippet, detectTargets, FIRST_QUESTION, nextSteps, plan } from "./plan";
 import { InstallError, TARGET_IDS, type FileView, type InstallEnvironment, type Plan, type PlannedEdit, type Scope, type TargetId } from "./types";
@@ -44,14 +44,7 @@ export function processEnvironment(): InstallEnvironment {
 }
 
 export const nodeFileView: FileView = {
-  readFile(p) {
-    try {
-      return fs.readFileSync(p, "utf8");
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw e;
-    }
-  },
+  readFile: (p) => nodeFileOps.readFile(p),
   exists: (p) => fs.existsSync(p),
 };
 
