@@ -185,7 +185,7 @@ mod std_host {
         }
 
         fn now_ms(&self) -> f64 {
-            std::time::SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_millis() as f64)
+            std::time::SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64() * 1000.0)
         }
 
         fn remove_file(&self, rel: &str) -> Result<(), String> {

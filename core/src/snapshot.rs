@@ -129,7 +129,7 @@ pub(crate) fn save(host: &dyn Host, snapshot: &Snapshot) -> Result<bool, String>
 }
 
 /// Facts of the snapshot by path, for the stat fast path.
-pub(crate) fn by_path(snapshot: Snapshot) -> std::collections::HashMap<String, SnapshotFile> {
+pub(crate) fn by_path(snapshot: Snapshot) -> rustc_hash::FxHashMap<String, SnapshotFile> {
     snapshot.files.into_iter().map(|f| (f.path.clone(), f)).collect()
 }
 

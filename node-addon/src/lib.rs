@@ -12,6 +12,9 @@ fn js_error(e: core::Error) -> Error<String> {
     Error::new(e.code().to_string(), e.to_string())
 }
 
+/// `progress(phase, done, total)`, called synchronously on the JS thread during a build.
+type ProgressFn<'a> = Function<'a, FnArgs<(String, f64, f64)>, ()>;
+
 /// A session on one root, with the native host (std::fs, parallel reads and parsing).
 #[napi]
 pub struct Session {
@@ -101,6 +104,21 @@ impl Session {
     #[napi]
     pub fn refresh(&self, request: Option<Value>) -> Result<Value, String> {
         self.call("refresh", request)
+    }
+
+    /// Builds the index now unless it is built; `progress(phase, done, total)` is called on this thread
+    /// after every batch of parsed files and when resolution starts.
+    #[napi]
+    pub fn prepare(&self, progress: Option<ProgressFn>) -> Result<(), String> {
+        let mut session =
+            self.inner.lock().map_err(|_| Error::new("INTERNAL".to_string(), "session lock poisoned".to_string()))?;
+        let mut report = |p: core::Progress| {
+            if let Some(f) = &progress {
+                // A throwing callback must not abort the build: progress is advisory.
+                let _ = f.call((p.phase.to_string(), p.done as f64, p.total as f64).into());
+            }
+        };
+        session.prepare(&mut report).map_err(js_error)
     }
 
     /// Drops the index; the next request rebuilds it, parsing only changed content.

@@ -7,7 +7,10 @@ import type { API_METHODS } from "./generated/types";
 export type ApiMethod = (typeof API_METHODS)[number];
 
 /** One engine's session object: a method per request, JSON in, JSON out. */
-export type RawSession = { [M in ApiMethod]: (request?: unknown) => unknown } & { invalidate(): void };
+export type RawSession = { [M in ApiMethod]: (request?: unknown) => unknown } & {
+  invalidate(): void;
+  prepare(progress?: (phase: string, done: number, total: number) => void): void;
+};
 
 /** What the native addon (`.node`) and the wasm module both export. */
 export interface EngineModule {

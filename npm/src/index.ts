@@ -87,6 +87,12 @@ export class Session {
   refresh(request: T.RefreshRequest = {}): T.RefreshResponse {
     return this.raw.refresh(request) as T.RefreshResponse;
   }
+  /** Builds the index now unless it is built. `progress` hears how far parsing got (after every batch
+   *  of files, phase `parse`) and when resolution starts (phase `resolve`). Requests build lazily
+   *  without it; call it first to show progress or to pay the build before the first question. */
+  prepare(progress?: (phase: "parse" | "resolve", done: number, total: number) => void): void {
+    this.raw.prepare(progress as ((phase: string, done: number, total: number) => void) | undefined);
+  }
   /** Drops the index; the next request rebuilds it, parsing only changed content. */
   invalidate(): void {
     this.raw.invalidate();

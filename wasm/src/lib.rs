@@ -208,6 +208,18 @@ impl Session {
         self.call("refresh", request)
     }
 
+    /// Builds the index now unless it is built; `progress(phase, done, total)` is called after every
+    /// batch of parsed files and when resolution starts.
+    pub fn prepare(&self, progress: Option<Function>) -> Result<(), JsValue> {
+        let mut report = |p: core::Progress| {
+            if let Some(f) = &progress {
+                // A throwing callback must not abort the build: progress is advisory.
+                let _ = f.call3(&JsValue::NULL, &p.phase.into(), &(p.done as f64).into(), &(p.total as f64).into());
+            }
+        };
+        self.inner.borrow_mut().prepare(&mut report).map_err(js_error)
+    }
+
     /// Drops the index; the next request rebuilds it, parsing only changed content.
     pub fn invalidate(&self) {
         self.inner.borrow_mut().invalidate();

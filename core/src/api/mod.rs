@@ -10,7 +10,9 @@ mod error;
 mod queries;
 mod types;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
@@ -71,6 +73,7 @@ pub struct Session {
     previous: HashMap<String, SnapshotFile>,
     snapshot_checked: bool,
     snapshot_status: SnapshotStatus,
+    timings: BuildTimings,
 }
 
 impl Session {
@@ -81,12 +84,13 @@ impl Session {
             host,
             options,
             index: None,
-            facts_cache: HashMap::new(),
+            facts_cache: HashMap::default(),
             snapshot: BTreeMap::new(),
             freshness: Freshness::fresh(),
-            previous: HashMap::new(),
+            previous: HashMap::default(),
             snapshot_checked: false,
             snapshot_status: SnapshotStatus::default(),
+            timings: BuildTimings::default(),
         })
     }
 
@@ -142,6 +146,17 @@ impl Session {
         }
     }
 
+    /// Builds the index now unless it is built, telling `progress` how far parsing got (files done of
+    /// total, after every batch) and when resolution starts. Fronts call it to show progress on long
+    /// builds; requests build lazily without it.
+    pub fn prepare(&mut self, progress: &mut dyn FnMut(Progress)) -> Result<(), Error> {
+        if self.index.is_none() {
+            let index = self.build(progress)?;
+            self.index = Some(index);
+        }
+        Ok(())
+    }
+
     /// Drops the index; the next index-backed request rebuilds it (parsing only changed content).
     pub fn invalidate(&mut self) {
         self.index = None;
@@ -157,23 +172,39 @@ impl Session {
             let files = self.index.as_ref().map_or(0, |i| i.files.len() as u64);
             return Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: true, files });
         }
+        let (changed, changed_bytes) = self.changes()?;
+        let files = |s: &Session| s.index.as_ref().map_or(0, |i| i.files.len() as u64);
+        if changed.is_empty() && !req.force {
+            self.freshness = Freshness::fresh();
+            return Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: false, files: files(self) });
+        }
+        let max_files = req.max_files.unwrap_or(REFRESH_MAX_FILES_DEFAULT) as usize;
+        let max_bytes = req.max_bytes.unwrap_or(REFRESH_MAX_BYTES_DEFAULT);
+        if req.force || (changed.len() <= max_files && changed_bytes <= max_bytes) {
+            let index = self.build(&mut |_| {})?;
+            self.index = Some(index);
+            self.freshness =
+                if changed.is_empty() { Freshness::fresh() } else { Session::change_report("refreshed", &changed) };
+            return Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: true, files: files(self) });
+        }
+        self.freshness = Session::change_report("stale", &changed);
+        Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: false, files: files(self) })
+    }
+
+    /// Files added, modified or deleted on disk since the index was built (by size and mtime), sorted,
+    /// and the bytes to read to take them in.
+    fn changes(&self) -> Result<(Vec<String>, u64), Error> {
         let rules = Rules::new(&self.options)?;
         let walk = discover::walk(self.host.as_ref(), &rules)?;
         let mut changed: Vec<String> = Vec::new();
         let mut changed_bytes: u64 = 0;
         let mut seen = 0usize;
         for c in &walk.candidates {
-            match self.snapshot.get(&c.path) {
-                Some(&(size, mtime)) if size == c.size && mtime == c.mtime_ms => seen += 1,
-                Some(_) => {
-                    seen += 1;
-                    changed.push(c.path.clone());
-                    changed_bytes += c.size;
-                }
-                None => {
-                    changed.push(c.path.clone());
-                    changed_bytes += c.size;
-                }
+            let known = self.snapshot.get(&c.path);
+            seen += usize::from(known.is_some());
+            if known != Some(&(c.size, c.mtime_ms)) {
+                changed.push(c.path.clone());
+                changed_bytes += c.size;
             }
         }
         if seen < self.snapshot.len() {
@@ -182,36 +213,24 @@ impl Session {
             changed.extend(self.snapshot.keys().filter(|p| !now.contains(p.as_str())).cloned());
         }
         changed.sort();
-        let files = |s: &Session| s.index.as_ref().map_or(0, |i| i.files.len() as u64);
-        if changed.is_empty() && !req.force {
-            self.freshness = Freshness::fresh();
-            return Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: false, files: files(self) });
-        }
-        let max_files = req.max_files.unwrap_or(REFRESH_MAX_FILES_DEFAULT) as usize;
-        let max_bytes = req.max_bytes.unwrap_or(REFRESH_MAX_BYTES_DEFAULT);
-        let count = changed.len() as u64;
+        Ok((changed, changed_bytes))
+    }
+
+    /// Freshness that names a change set (`refreshed` after taking it in, `stale` before).
+    fn change_report(state: &str, changed: &[String]) -> Freshness {
         let sample: Vec<String> = changed.iter().take(CHANGED_SAMPLE_CAP).cloned().collect();
-        let omitted = count - sample.len() as u64;
-        let report = |state: &str| Freshness {
+        Freshness {
             state: state.into(),
-            changed_file_count: Some(count),
-            omitted_changed_file_count: Some(omitted),
-            changed_files: Some(sample.clone()),
-        };
-        if req.force || (changed.len() <= max_files && changed_bytes <= max_bytes) {
-            let index = self.build()?;
-            self.index = Some(index);
-            self.freshness = if changed.is_empty() { Freshness::fresh() } else { report("refreshed") };
-            return Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: true, files: files(self) });
+            changed_file_count: Some(changed.len() as u64),
+            omitted_changed_file_count: Some((changed.len() - sample.len()) as u64),
+            changed_files: Some(sample),
         }
-        self.freshness = report("stale");
-        Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: false, files: files(self) })
     }
 
     /// The index, built on first use.
     fn index(&mut self) -> Result<&Index, Error> {
         if self.index.is_none() {
-            let index = self.build()?;
+            let index = self.build(&mut |_| {})?;
             self.index = Some(index);
         }
         Ok(self.index.as_ref().expect("built above"))
@@ -238,10 +257,14 @@ impl Session {
         self.snapshot_status = SnapshotStatus { state: state.into(), note, ..SnapshotStatus::default() };
     }
 
-    fn build(&mut self) -> Result<Index, Error> {
+    fn build(&mut self, progress: &mut dyn FnMut(Progress)) -> Result<Index, Error> {
+        let mut clock = Clock::new(self.host.now_ms());
+        let mut timings = BuildTimings::default();
         let rules = Rules::new(&self.options)?;
         let walk = discover::walk(self.host.as_ref(), &rules)?;
+        timings.walk_ms = clock.lap(self.host.now_ms());
         self.load_snapshot_once();
+        timings.snapshot_load_ms = clock.lap(self.host.now_ms());
         self.snapshot = walk.candidates.iter().map(|c| (c.path.clone(), (c.size, c.mtime_ms))).collect();
         // Stat first: files whose size and mtime are unchanged are taken as they were, unread.
         let mut files: Vec<IndexedFile> = Vec::with_capacity(walk.candidates.len());
@@ -290,20 +313,33 @@ impl Session {
                 },
             }
         }
-        files.extend(map_maybe_parallel(work, |(candidate, bytes, hash, cached)| {
-            let text = std::str::from_utf8(&bytes).expect("validated as UTF-8 above");
-            let facts = cached.unwrap_or_else(|| Arc::new(crate::extract::extract(candidate.language, text)));
-            IndexedFile {
-                path: candidate.path,
-                language: candidate.language,
-                hash,
-                size: bytes.len() as u64,
-                mtime_ms: candidate.mtime_ms,
-                lines: text.split('\n').count() as u32,
-                facts,
-                sym_base: 0,
+        timings.read_ms = clock.lap(self.host.now_ms());
+        let total = work.len() as u64;
+        let mut done = 0;
+        let mut work = work.into_iter();
+        loop {
+            let batch: Vec<_> = work.by_ref().take(PARSE_BATCH).collect();
+            if batch.is_empty() {
+                break;
             }
-        }));
+            done += batch.len() as u64;
+            files.extend(map_maybe_parallel(batch, |(candidate, bytes, hash, cached)| {
+                let text = std::str::from_utf8(&bytes).expect("validated as UTF-8 above");
+                let facts = cached.unwrap_or_else(|| Arc::new(crate::extract::extract(candidate.language, text)));
+                IndexedFile {
+                    path: candidate.path,
+                    language: candidate.language,
+                    hash,
+                    size: bytes.len() as u64,
+                    mtime_ms: candidate.mtime_ms,
+                    lines: text.split('\n').count() as u32,
+                    facts,
+                    sym_base: 0,
+                }
+            }));
+            progress(Progress { phase: "parse", done, total });
+        }
+        timings.parse_ms = clock.lap(self.host.now_ms());
         self.facts_cache =
             files.iter().map(|f| (format!("{}:{}", f.language.name(), f.hash), f.facts.clone())).collect();
         let removed = self.previous.keys().any(|p| !self.snapshot.contains_key(p));
@@ -335,7 +371,8 @@ impl Session {
                 Err(e) => self.snapshot_status.note = Some(format!("cannot write {}: {e}", snapshot::FILE)),
             }
         }
-        let mut configs = ConfigTexts::new();
+        timings.snapshot_save_ms = clock.lap(self.host.now_ms());
+        let mut configs = ConfigTexts::default();
         for path in walk.config_files {
             if let Ok(bytes) = self.host.read_file(&path) {
                 if bytes.len() <= 1024 * 1024 {
@@ -344,7 +381,46 @@ impl Session {
             }
         }
         skipped.sort();
-        Ok(Index::build(files, skipped, walk.other_files, &configs))
+        progress(Progress { phase: "resolve", done: 0, total: files.len() as u64 });
+        let index = Index::build(files, skipped, walk.other_files, &configs);
+        timings.resolve_ms = clock.lap(self.host.now_ms());
+        timings.total_ms = clock.total();
+        self.timings = timings;
+        Ok(index)
+    }
+}
+
+/// Files parsed between two progress reports (large enough that a report costs nothing, small enough
+/// that a slow repository shows movement).
+const PARSE_BATCH: usize = 512;
+
+/// How far a build got: `parse` (files done of total) or `resolve` (started, over `total` files).
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub phase: &'static str,
+    pub done: u64,
+    pub total: u64,
+}
+
+/// Laps of the host's clock, in milliseconds rounded to microseconds.
+struct Clock {
+    start: f64,
+    last: f64,
+}
+
+impl Clock {
+    fn new(now: f64) -> Clock {
+        Clock { start: now, last: now }
+    }
+
+    /// Time since the previous lap.
+    fn lap(&mut self, now: f64) -> f64 {
+        let lap = now - std::mem::replace(&mut self.last, now);
+        (lap * 1000.0).round() / 1000.0
+    }
+
+    fn total(&self) -> f64 {
+        ((self.last - self.start) * 1000.0).round() / 1000.0
     }
 }
 

@@ -2,7 +2,9 @@
 //! argument combinations), reads the index, sorts deterministically, applies the limit and counts
 //! what it left out.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use globset::GlobBuilder;
 
@@ -282,13 +284,27 @@ impl Session {
         })
     }
 
+    /// What is indexed, what the snapshot did, where the build's time went, and whether the files on
+    /// disk changed since (reported as `stale` with the change set; status never rebuilds).
     pub fn status(&mut self, _req: StatusRequest) -> Result<StatusResponse, Error> {
         self.index()?;
-        let snapshot = self.snapshot_status.clone();
+        let (changed, _) = self.changes()?;
+        if !changed.is_empty() {
+            self.freshness = Session::change_report("stale", &changed);
+        }
+        let mut snapshot = self.snapshot_status.clone();
+        if self.options.persist {
+            if let Ok(entry) = self.host.stat(crate::snapshot::FILE) {
+                snapshot.age_ms = Some((self.host.now_ms() - entry.mtime_ms).max(0.0) as u64);
+                snapshot.bytes = Some(entry.size);
+            }
+        }
+        let timings = self.timings.clone();
         let index = self.index()?;
         Ok(StatusResponse {
             indexed: true,
             snapshot,
+            timings,
             files: index.files.len() as u64,
             languages: language_summaries(index),
             skipped: index.skipped.clone(),
@@ -621,7 +637,7 @@ impl Session {
             File(FileId),
         }
         let mut groups: BTreeMap<Key, (u32, Vec<Site>)> = BTreeMap::new();
-        let mut seen: HashSet<SymId> = HashSet::from([root]);
+        let mut seen: HashSet<SymId> = [root].into_iter().collect();
         let mut frontier = vec![root];
         for level in 1..=depth {
             let mut next = Vec::new();
@@ -723,7 +739,7 @@ impl Session {
         let from = index.file_id(&clean_path(&req.from))?;
         let to = index.file_id(&clean_path(&req.to))?;
         // Breadth-first over imports; neighbours in path order, so the shortest path found is stable.
-        let mut prev: HashMap<FileId, FileId> = HashMap::new();
+        let mut prev: HashMap<FileId, FileId> = HashMap::default();
         let mut queue = VecDeque::from([from]);
         let mut visited = BTreeSet::from([from]);
         while let Some(f) = queue.pop_front() {

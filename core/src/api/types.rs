@@ -607,6 +607,33 @@ pub struct SnapshotStatus {
     /// Why a snapshot was rejected or could not be written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Milliseconds since `.codegraph/index.bin` was last written (absent when there is none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub age_ms: Option<u64>,
+    /// Size of `.codegraph/index.bin` in bytes (absent when there is none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
+}
+
+/// Where the last build spent its time, in milliseconds of the host's clock. Varies from run to run:
+/// compare runs, not answers.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct BuildTimings {
+    /// Walking the tree and applying ignore rules (stat only).
+    pub walk_ms: f64,
+    /// Reading and verifying the persisted snapshot.
+    pub snapshot_load_ms: f64,
+    /// Reading and hashing the files whose stat changed (all of them on a cold build).
+    pub read_ms: f64,
+    /// Parsing and extracting facts (in parallel on the native engine).
+    pub parse_ms: f64,
+    /// Writing the snapshot.
+    pub snapshot_save_ms: f64,
+    /// Symbol table and resolution of every reference.
+    pub resolve_ms: f64,
+    pub total_ms: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -615,6 +642,8 @@ pub struct SnapshotStatus {
 pub struct StatusResponse {
     pub indexed: bool,
     pub snapshot: SnapshotStatus,
+    /// The phases of the last build.
+    pub timings: BuildTimings,
     pub files: u64,
     pub languages: Vec<LanguageSummary>,
     pub skipped: Vec<SkippedFile>,

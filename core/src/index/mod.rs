@@ -5,7 +5,9 @@
 mod modules;
 mod resolve;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use crate::discover::SkippedFile;
@@ -119,7 +121,7 @@ impl Index {
             handles: Vec::new(),
             qualified: Vec::new(),
             names_lower: Vec::new(),
-            by_handle: HashMap::new(),
+            by_handle: HashMap::default(),
             graph: Graph::default(),
         };
         index.assign_handles();
@@ -162,7 +164,7 @@ impl Index {
     }
 
     fn assign_handles(&mut self) {
-        let mut seen: HashMap<String, u32> = HashMap::new();
+        let mut seen: HashMap<String, u32> = HashMap::default();
         self.handles = Vec::with_capacity(self.syms.len());
         for id in 0..self.syms.len() as SymId {
             let qualified = self.qualified_name(id);

@@ -7,7 +7,9 @@
 //! - Go: the module path from `go.mod`, packages as directories.
 //! - Java: packages from `package` declarations.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{ConfigTexts, FileId, IndexedFile, SymId};
 use crate::facts::SymbolKind;
@@ -185,8 +187,8 @@ pub(crate) struct PyModules {
 
 impl PyModules {
     pub fn new(files: &[IndexedFile], by_path: &HashMap<String, FileId>) -> PyModules {
-        let mut by_name = HashMap::new();
-        let mut name_of = HashMap::new();
+        let mut by_name = HashMap::default();
+        let mut name_of = HashMap::default();
         for (fid, f) in files.iter().enumerate() {
             if f.language != Language::Python {
                 continue;
@@ -319,7 +321,8 @@ impl RustModules {
         }
         roots.sort();
         roots.dedup();
-        let mut out = RustModules { files: HashMap::new(), children: HashMap::new(), crates: HashMap::new() };
+        let mut out =
+            RustModules { files: HashMap::default(), children: HashMap::default(), crates: HashMap::default() };
         for (root, name) in &roots {
             if let Some(name) = name {
                 out.crates.entry(name.clone()).or_insert(*root);
@@ -418,7 +421,7 @@ impl GoModules {
             })
             .collect();
         modules.sort_by_key(|(d, _)| std::cmp::Reverse(d.len()));
-        let mut dirs: HashMap<String, Vec<FileId>> = HashMap::new();
+        let mut dirs: HashMap<String, Vec<FileId>> = HashMap::default();
         for (fid, f) in files.iter().enumerate() {
             if f.language == Language::Go {
                 dirs.entry(dir_of(&f.path).to_string()).or_default().push(fid as FileId);
@@ -458,7 +461,7 @@ pub(crate) struct JavaPackages {
 
 impl JavaPackages {
     pub fn new(files: &[IndexedFile]) -> JavaPackages {
-        let mut out: HashMap<String, Vec<FileId>> = HashMap::new();
+        let mut out: HashMap<String, Vec<FileId>> = HashMap::default();
         for (fid, f) in files.iter().enumerate() {
             if f.language == Language::Java {
                 out.entry(f.facts.package.clone().unwrap_or_default()).or_default().push(fid as FileId);

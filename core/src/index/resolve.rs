@@ -5,7 +5,9 @@
 //! be proven this way is counted as unresolved; nothing is matched by name alone.
 
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::modules::{nearest_module, GoModules, JavaPackages, JsModules, PyModules, RustModules, RustOwner};
 use super::{ConfigTexts, FileId, Graph, ImportBinding, Index, RefSite, SymId};
@@ -61,17 +63,17 @@ struct Resolver<'a> {
 pub(super) fn resolve(index: &Index, configs: &ConfigTexts) -> Graph {
     let mut r = Resolver {
         index,
-        children: HashMap::new(),
-        locals: HashMap::new(),
+        children: HashMap::default(),
+        locals: HashMap::default(),
         js: JsModules::new(configs),
         py: PyModules::new(&index.files, &index.by_path),
         rust: RustModules::new(index, configs),
         go: GoModules::new(&index.files, configs),
         java: JavaPackages::new(&index.files),
-        supertypes: HashMap::new(),
-        import_memo: RefCell::new(HashMap::new()),
-        module_memo: RefCell::new(HashMap::new()),
-        typing_locals: RefCell::new(HashSet::new()),
+        supertypes: HashMap::default(),
+        import_memo: RefCell::new(HashMap::default()),
+        module_memo: RefCell::new(HashMap::default()),
+        typing_locals: RefCell::new(HashSet::default()),
     };
     r.build_children();
     r.build_locals();
@@ -138,7 +140,7 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
-        let mut by_type: HashMap<SymId, Vec<SymId>> = HashMap::new();
+        let mut by_type: HashMap<SymId, Vec<SymId>> = HashMap::default();
         for (t, name, member) in attach {
             self.children.entry((Owner::Sym(t), name)).or_default().push(member);
             by_type.entry(t).or_default().push(member);
@@ -288,7 +290,7 @@ impl<'a> Resolver<'a> {
             let sym = &f.facts.symbols[s as usize];
             match lang {
                 Language::Java if sym.kind.is_type() => {
-                    let found = self.type_member(sym_id, name, hops + 1, &mut HashSet::new());
+                    let found = self.type_member(sym_id, name, hops + 1, &mut HashSet::default());
                     if !found.is_empty() {
                         return Some(found);
                     }
@@ -626,7 +628,7 @@ impl<'a> Resolver<'a> {
             Value::Sym(s) => {
                 let sym = self.index.symbol(*s);
                 if sym.kind.is_type() {
-                    self.type_member(*s, name, hops + 1, &mut HashSet::new())
+                    self.type_member(*s, name, hops + 1, &mut HashSet::default())
                 } else if sym.kind == SymbolKind::Module {
                     match self.lang(self.index.file_of(*s)) {
                         Language::Rust => self.rust_module_member(RustOwner::Inline(*s), name, hops + 1),
@@ -651,7 +653,7 @@ impl<'a> Resolver<'a> {
                     Vec::new()
                 }
             }
-            Value::Instance(t) => self.type_member(*t, name, hops + 1, &mut HashSet::new()),
+            Value::Instance(t) => self.type_member(*t, name, hops + 1, &mut HashSet::default()),
         }
     }
 
@@ -879,7 +881,7 @@ impl<'a> Resolver<'a> {
         // A nested class: `a.b.Outer.Inner`.
         self.java_fqn(package, hops + 1)
             .into_iter()
-            .flat_map(|outer| self.types_of(self.type_member(outer, class, hops + 1, &mut HashSet::new())))
+            .flat_map(|outer| self.types_of(self.type_member(outer, class, hops + 1, &mut HashSet::default())))
             .collect()
     }
 

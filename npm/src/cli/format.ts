@@ -91,11 +91,27 @@ export const formatters: Record<string, (answer: never) => string> = {
     [
       `${r.files} files indexed`,
       `snapshot: ${r.snapshot.state}, ${r.snapshot.reusedFiles} files reused unread, ${r.snapshot.readFiles} read${r.snapshot.written ? ", written to .codegraph/index.bin" : ""}`,
+      ...(r.snapshot.bytes != null ? [`  .codegraph/index.bin: ${bytes(r.snapshot.bytes)}, written ${age(r.snapshot.ageMs ?? 0)} ago`] : []),
       ...(r.snapshot.note ? [`note: ${r.snapshot.note}`] : []),
+      ...(r.freshness.state === "stale" ? [`stale: ${r.freshness.changedFileCount} files changed on disk since (${(r.freshness.changedFiles ?? []).slice(0, 5).join(", ")}${(r.freshness.changedFileCount ?? 0) > 5 ? ", …" : ""})`] : []),
+      `build: ${ms(r.timings.totalMs)} (walk ${ms(r.timings.walkMs)}, snapshot load ${ms(r.timings.snapshotLoadMs)}, read ${ms(r.timings.readMs)}, parse ${ms(r.timings.parseMs)}, snapshot save ${ms(r.timings.snapshotSaveMs)}, resolve ${ms(r.timings.resolveMs)})`,
       ...r.languages.map((l) => `  ${l.language.padEnd(11)} ${l.files} files, ${l.lines} lines`),
       ...(r.skipped.length ? [`skipped ${r.skipped.length} files:`, ...r.skipped.map((s) => `  ${s.path}: ${s.reason}`)] : []),
     ].join("\n"),
 };
+
+function ms(v: number): string {
+  return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${Math.round(v)} ms`;
+}
+
+function bytes(n: number): string {
+  return n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`;
+}
+
+function age(msAgo: number): string {
+  const s = Math.round(msAgo / 1000);
+  return s < 60 ? `${s} s` : s < 3600 ? `${Math.round(s / 60)} min` : s < 86400 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86400)} d`;
+}
 
 function calls(title: string, r: T.CallsResponse): string {
   return [

@@ -9,8 +9,7 @@ import { parseArgs } from "node:util";
 import { openSession, packageVersion, type Session } from "../index";
 import type * as T from "../generated/types";
 import { formatters } from "./format";
-import { MCP_USAGE, runMcp } from "./mcp";
-import { INSTALL_USAGE, PRINT_CONFIG_USAGE, runInstall, runUninstall, UNINSTALL_USAGE } from "../install/command";
+import { INSTALL_USAGE, MCP_USAGE, PRINT_CONFIG_USAGE, UNINSTALL_USAGE } from "./usage";
 
 /** A usage error: printed as one line, exit code 2. */
 export class UsageError extends Error {}
@@ -265,6 +264,30 @@ export function helpText(): string {
 interface Io {
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Set when stderr is a terminal: long builds report progress through it (a line to redraw in
+   *  place, or "" to clear it). */
+  progress?: (line: string) => void;
+}
+
+/** Progress of a build as redrawn lines: silent for the first half second (a warm start never shows
+ *  it), then at most ten lines a second with files done/total and the rate, cleared at the end. */
+export function progressReporter(show: (line: string) => void, now: () => number = Date.now) {
+  const start = now();
+  let last = 0;
+  let shown = false;
+  return {
+    report(phase: "parse" | "resolve", done: number, total: number): void {
+      const t = now();
+      if (t - start < 500 || (phase === "parse" && t - last < 100 && done < total)) return;
+      last = t;
+      shown = true;
+      const rate = done / Math.max((t - start) / 1000, 0.001);
+      show(phase === "parse" ? `indexing: ${done}/${total} files parsed (${Math.round(rate)} files/s)` : `indexing: resolving references across ${total} files`);
+    },
+    finish(): void {
+      if (shown) show("");
+    },
+  };
 }
 
 /** Runs the CLI; returns the exit code. */
@@ -314,6 +337,14 @@ export function run(argv: string[], io: Io): number {
       maxFileBytes: maxFileBytes ?? null,
       persist: !values["no-persist"],
     });
+    if (io.progress && !json && name !== "file") {
+      const progress = progressReporter(io.progress);
+      try {
+        session.prepare(progress.report);
+      } finally {
+        progress.finish();
+      }
+    }
     let answer: unknown;
     let found = true;
     try {
@@ -342,34 +373,26 @@ const installIo = {
   err: (t: string) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),
 };
 
+/** Subcommands with their own modules, loaded only when asked for: the fast commands never pay for
+ *  the MCP SDK or the installer. Each resolves to an exit code (undefined: a server keeps running). */
+const ASYNC_COMMANDS: Record<string, (argv: string[]) => Promise<number | undefined>> = {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  mcp: (argv) => (require("./mcp") as typeof import("./mcp")).runMcp(argv),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  install: (argv) => (require("../install/command") as typeof import("../install/command")).runInstall(argv, installIo),
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  uninstall: (argv) => (require("../install/command") as typeof import("../install/command")).runUninstall(argv, installIo),
+};
+
 export function main(argv: string[]): void {
-  if (argv[0] === "mcp") {
-    runMcp(argv.slice(1)).then(
+  const asyncCommand = ASYNC_COMMANDS[argv[0] ?? ""];
+  if (asyncCommand) {
+    asyncCommand(argv.slice(1)).then(
       (code) => {
         if (code !== undefined) process.exitCode = code;
       },
       (e: Error) => {
-        process.stderr.write(`codegraph mcp: ${e.message}\n`);
-        process.exitCode = 1;
-      },
-    );
-    return;
-  }
-  if (argv[0] === "install") {
-    runInstall(argv.slice(1), installIo).then(
-      (code) => (process.exitCode = code),
-      (e: Error) => {
-        process.stderr.write(`codegraph install: ${e.message}\n`);
-        process.exitCode = 1;
-      },
-    );
-    return;
-  }
-  if (argv[0] === "uninstall") {
-    runUninstall(argv.slice(1), installIo).then(
-      (code) => (process.exitCode = code),
-      (e: Error) => {
-        process.stderr.write(`codegraph uninstall: ${e.message}\n`);
+        process.stderr.write(`codegraph ${argv[0]}: ${e.message}\n`);
         process.exitCode = 1;
       },
     );
@@ -378,6 +401,7 @@ export function main(argv: string[]): void {
   const code = run(argv, {
     out: (t) => process.stdout.write(t.endsWith("\n") ? t : `${t}\n`),
     err: (t) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),
+    progress: process.stderr.isTTY ? (line) => process.stderr.write(`\r\x1b[2K${line}`) : undefined,
   });
   process.exitCode = code;
 }

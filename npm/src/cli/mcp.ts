@@ -10,8 +10,9 @@ import { serveHttp } from "../mcp/http";
 import { CodegraphMcp } from "../mcp/server";
 import { serveStdio } from "../mcp/stdio";
 
-export const MCP_USAGE =
-  "mcp serve [--root DIR] [--stdio | --port N [--host H] [--auth-token T]] [--warmup] [--warmup-symbols] [--allow-build]";
+import { MCP_USAGE } from "./usage";
+
+export { MCP_USAGE };
 
 function fail(message: string): number {
   process.stderr.write(`codegraph mcp: ${message}; usage: codegraph ${MCP_USAGE}\n`);

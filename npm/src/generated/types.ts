@@ -616,6 +616,7 @@ export interface StatusResponse {
   languages: LanguageSummary[];
   skipped: SkippedFile[];
   snapshot: SnapshotStatus;
+  timings: BuildTimings;
 }
 /**
  * What the last build did with the persistent snapshot.
@@ -624,6 +625,14 @@ export interface StatusResponse {
  * via the `definition` "SnapshotStatus".
  */
 export interface SnapshotStatus {
+  /**
+   * Milliseconds since `.codegraph/index.bin` was last written (absent when there is none).
+   */
+  ageMs?: number | null;
+  /**
+   * Size of `.codegraph/index.bin` in bytes (absent when there is none).
+   */
+  bytes?: number | null;
   /**
    * Why a snapshot was rejected or could not be written.
    */
@@ -644,6 +653,36 @@ export interface SnapshotStatus {
    * Whether this build wrote the snapshot.
    */
   written: boolean;
+}
+/**
+ * The phases of the last build.
+ */
+export interface BuildTimings {
+  /**
+   * Parsing and extracting facts (in parallel on the native engine).
+   */
+  parseMs: number;
+  /**
+   * Reading and hashing the files whose stat changed (all of them on a cold build).
+   */
+  readMs: number;
+  /**
+   * Symbol table and resolution of every reference.
+   */
+  resolveMs: number;
+  /**
+   * Reading and verifying the persisted snapshot.
+   */
+  snapshotLoadMs: number;
+  /**
+   * Writing the snapshot.
+   */
+  snapshotSaveMs: number;
+  totalMs: number;
+  /**
+   * Walking the tree and applying ignore rules (stat only).
+   */
+  walkMs: number;
 }
 /**
  * Symbol-identity lookup with composable filters.
@@ -724,6 +763,39 @@ export interface SymbolMatch {
    * The declaration's whole range.
    */
   startLine: number;
+}
+/**
+ * Where the last build spent its time, in milliseconds of the host's clock. Varies from run to run: compare runs, not answers.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "BuildTimings".
+ */
+export interface BuildTimings1 {
+  /**
+   * Parsing and extracting facts (in parallel on the native engine).
+   */
+  parseMs: number;
+  /**
+   * Reading and hashing the files whose stat changed (all of them on a cold build).
+   */
+  readMs: number;
+  /**
+   * Symbol table and resolution of every reference.
+   */
+  resolveMs: number;
+  /**
+   * Reading and verifying the persisted snapshot.
+   */
+  snapshotLoadMs: number;
+  /**
+   * Writing the snapshot.
+   */
+  snapshotSaveMs: number;
+  totalMs: number;
+  /**
+   * Walking the tree and applying ignore rules (stat only).
+   */
+  walkMs: number;
 }
 
 /** The request methods every engine exports, in order. */

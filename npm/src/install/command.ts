@@ -14,9 +14,9 @@ import { launchArgs } from "./launcher";
 import { configSnippet, detectTargets, FIRST_QUESTION, nextSteps, plan } from "./plan";
 import { InstallError, TARGET_IDS, type FileView, type InstallEnvironment, type Plan, type PlannedEdit, type Scope, type TargetId } from "./types";
 
-export const INSTALL_USAGE = "install --target T[,T...] | --all | --detect [--scope user|project] [--dry-run] [--yes] [--force] [--json]";
-export const PRINT_CONFIG_USAGE = "install --print-config T";
-export const UNINSTALL_USAGE = "uninstall --target T[,T...] | --all | --detect [--scope user|project] [--dry-run] [--yes] [--force] [--json]";
+import { INSTALL_USAGE, PRINT_CONFIG_USAGE, UNINSTALL_USAGE } from "../cli/usage";
+
+export { INSTALL_USAGE, PRINT_CONFIG_USAGE, UNINSTALL_USAGE };
 
 /** Where the command reads and writes; every field defaults to the real process. */
 export interface InstallIo {
