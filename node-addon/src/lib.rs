@@ -121,6 +121,16 @@ impl Session {
         session.prepare(&mut report).map_err(js_error)
     }
 
+    /// Benchmark floor: walk, read and tree-sitter-parse the files this session would index; nothing
+    /// else. Returns `{ files, bytes, nodes, walkMs, readMs, parseMs, totalMs }`.
+    #[napi]
+    pub fn parse_only(&self) -> Result<Value, String> {
+        let session =
+            self.inner.lock().map_err(|_| Error::new("INTERNAL".to_string(), "session lock poisoned".to_string()))?;
+        let stats = session.parse_only().map_err(js_error)?;
+        Ok(serde_json::to_value(stats).expect("stats encode"))
+    }
+
     /// Drops the index; the next request rebuilds it, parsing only changed content.
     #[napi]
     pub fn invalidate(&self) -> Result<(), String> {

@@ -10,7 +10,19 @@ export type ApiMethod = (typeof API_METHODS)[number];
 export type RawSession = { [M in ApiMethod]: (request?: unknown) => unknown } & {
   invalidate(): void;
   prepare(progress?: (phase: string, done: number, total: number) => void): void;
+  parseOnly(): ParseOnlyStats;
 };
+
+/** What `parseOnly` measured: the floor under a cold build (walk, read, tree-sitter parse only). */
+export interface ParseOnlyStats {
+  files: number;
+  bytes: number;
+  nodes: number;
+  walkMs: number;
+  readMs: number;
+  parseMs: number;
+  totalMs: number;
+}
 
 /** What the native addon (`.node`) and the wasm module both export. */
 export interface EngineModule {

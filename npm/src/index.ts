@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-import type { EngineKind, RawSession } from "./binding";
+import type { EngineKind, ParseOnlyStats, RawSession } from "./binding";
 import type * as T from "./generated/types";
 import { loadEngine, type LoadAttempt } from "./loader";
 import { createNodeHost } from "./wasm-host";
@@ -14,7 +14,7 @@ export type * from "./generated/types";
 export { API_METHODS } from "./generated/types";
 export { loadEngine, forceWasmFromEnv, platformTarget } from "./loader";
 export type { LoadAttempt, LoadedEngine } from "./loader";
-export type { EngineKind } from "./binding";
+export type { EngineKind, ParseOnlyStats } from "./binding";
 
 export interface OpenSessionOptions extends T.DiscoveryOptions {
   /** The repository root (default: the current directory). */
@@ -92,6 +92,11 @@ export class Session {
    *  without it; call it first to show progress or to pay the build before the first question. */
   prepare(progress?: (phase: "parse" | "resolve", done: number, total: number) => void): void {
     this.raw.prepare(progress as ((phase: string, done: number, total: number) => void) | undefined);
+  }
+  /** For benchmarks: walks, reads and tree-sitter-parses the files this session would index, and
+   *  nothing else (the floor under a cold build). Leaves the session as it was. */
+  parseOnly(): ParseOnlyStats {
+    return this.raw.parseOnly();
   }
   /** Drops the index; the next request rebuilds it, parsing only changed content. */
   invalidate(): void {

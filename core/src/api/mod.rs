@@ -157,6 +157,36 @@ impl Session {
         Ok(())
     }
 
+    /// The floor under a cold build, for benchmarks: walk, read and tree-sitter-parse the files this
+    /// session would index, exactly as the build does (in parallel on the native engine), and nothing
+    /// else — no facts, no resolution, no snapshot. Touches no state of the session.
+    pub fn parse_only(&self) -> Result<ParseOnly, Error> {
+        let mut clock = Clock::new(self.host.now_ms());
+        let rules = Rules::new(&self.options)?;
+        let walk = discover::walk(self.host.as_ref(), &rules)?;
+        let walk_ms = clock.lap(self.host.now_ms());
+        let paths: Vec<String> = walk.candidates.iter().map(|c| c.path.clone()).collect();
+        let work: Vec<_> = walk
+            .candidates
+            .iter()
+            .zip(self.host.read_files(&paths))
+            .filter_map(|(c, content)| match content {
+                Ok(bytes) if bytes.len() as u64 <= rules.max_file_bytes && content_problem(&bytes).is_none() => {
+                    Some((c.language, bytes))
+                }
+                _ => None,
+            })
+            .collect();
+        let read_ms = clock.lap(self.host.now_ms());
+        let files = work.len() as u64;
+        let bytes = work.iter().map(|(_, b)| b.len() as u64).sum();
+        let nodes: u64 = map_maybe_parallel(work, |(language, bytes)| crate::extract::parse_only(language, &bytes))
+            .into_iter()
+            .sum();
+        let parse_ms = clock.lap(self.host.now_ms());
+        Ok(ParseOnly { files, bytes, nodes, walk_ms, read_ms, parse_ms, total_ms: clock.total() })
+    }
+
     /// Drops the index; the next index-backed request rebuilds it (parsing only changed content).
     pub fn invalidate(&mut self) {
         self.index = None;
@@ -400,6 +430,20 @@ pub struct Progress {
     pub phase: &'static str,
     pub done: u64,
     pub total: u64,
+}
+
+/// What `parse_only` measured.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParseOnly {
+    pub files: u64,
+    pub bytes: u64,
+    /// Syntax nodes in all trees (a check that the parse really happened).
+    pub nodes: u64,
+    pub walk_ms: f64,
+    pub read_ms: f64,
+    pub parse_ms: f64,
+    pub total_ms: f64,
 }
 
 /// Laps of the host's clock, in milliseconds rounded to microseconds.

@@ -25,6 +25,15 @@ pub(crate) const MAX_WALK_DEPTH: usize = 200;
 const MAX_SIGNATURE_CHARS: usize = 200;
 
 /// Parses `src` as `lang` and extracts its facts.
+/// Parses with tree-sitter and nothing else (the benchmark floor); returns the tree's node count.
+pub fn parse_only(lang: Language, src: &[u8]) -> u64 {
+    let mut parser = Parser::new();
+    if parser.set_language(&lang.grammar()).is_err() {
+        return 0;
+    }
+    parser.parse(src, None).map_or(0, |tree| tree.root_node().descendant_count() as u64)
+}
+
 pub fn extract(lang: Language, src: &str) -> FileFacts {
     let mut parser = Parser::new();
     if parser.set_language(&lang.grammar()).is_err() {
