@@ -4,6 +4,7 @@
 // three others in its language — then times a cold in-process index of it in a fresh process and
 // reports time per file and peak RSS, relative to the smallest N.
 //   node scripts/bench/scale.js [--sizes 1000,10000,100000] [--engine native|wasm] [--out FILE]
+//   node scripts/bench/scale.js --generate DIR --sizes N      (only writes the tree, for profiling)
 "use strict";
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
@@ -171,9 +172,11 @@ function main() {
       engine: { type: "string", default: "native" },
       sizes: { type: "string", default: "1000,10000,100000" },
       out: { type: "string" },
+      generate: { type: "string" },
     },
   });
   if (values.child) return child(values.child, values.engine);
+  if (values.generate) return generate(values.generate, Number(values.sizes));
   const rows = [];
   for (const n of values.sizes.split(",").map(Number)) {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), `codegraph-scale-${n}-`));
