@@ -16,6 +16,12 @@ case "$(uname -s)" in
 esac
 mkdir -p npm/native
 # Copy to a temp name and rename: a process loading the old file never sees half a new one.
-cp "target/$dir/$lib" "npm/native/.codegraph.$target.node.tmp"
+# Debug builds are copied without their debug info (90 MB → 13 MB): tests copy and hash the addon.
+strip_tool=$(command -v llvm-strip || command -v strip || true)
+if [ "$profile" = dev ] && [ -n "$strip_tool" ]; then
+  "$strip_tool" --strip-debug -o "npm/native/.codegraph.$target.node.tmp" "target/$dir/$lib"
+else
+  cp "target/$dir/$lib" "npm/native/.codegraph.$target.node.tmp"
+fi
 mv -f "npm/native/.codegraph.$target.node.tmp" "npm/native/codegraph.$target.node"
 echo "native: npm/native/codegraph.$target.node ($profile)" >&2

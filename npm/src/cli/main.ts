@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { openSession, packageVersion, type Session } from "../index";
 import type * as T from "../generated/types";
 import { formatters } from "./format";
-import { INSTALL_USAGE, MCP_USAGE, PRINT_CONFIG_USAGE, UNINSTALL_USAGE } from "./usage";
+import { DOCTOR_USAGE, INSTALL_USAGE, MCP_USAGE, PRINT_CONFIG_USAGE, UNINSTALL_USAGE } from "./usage";
 
 /** A usage error: printed as one line, exit code 2. */
 export class UsageError extends Error {}
@@ -236,6 +236,8 @@ export function helpText(): string {
     ...Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
     "",
     "  uninit --force [--root DIR]  delete the persisted index (.codegraph/)",
+    `  ${DOCTOR_USAGE}`,
+    "      installation, engine and native binary origin, update state, index and configured clients",
     `  ${MCP_USAGE}`,
     "      serve the tools over MCP (stdio by default; Streamable HTTP at http://127.0.0.1:7331/mcp with --port)",
     `  ${INSTALL_USAGE}`,
@@ -302,6 +304,8 @@ export function run(argv: string[], io: Io): number {
     return 0;
   }
   if (name === "uninit") return uninit(rest, io);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  if (name === "doctor") return (require("./doctor") as typeof import("./doctor")).runDoctor(rest, io);
   const command = COMMANDS[name];
   if (!command) {
     io.err(`codegraph: unknown command ${JSON.stringify(name)}; run \`codegraph --help\` for the list`);
@@ -385,6 +389,13 @@ const ASYNC_COMMANDS: Record<string, (argv: string[]) => Promise<number | undefi
 };
 
 export function main(argv: string[]): void {
+  // `codegraph … | head`: a reader that stops early is not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
   const asyncCommand = ASYNC_COMMANDS[argv[0] ?? ""];
   if (asyncCommand) {
     asyncCommand(argv.slice(1)).then(

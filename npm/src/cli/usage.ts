@@ -8,3 +8,4 @@ export const INSTALL_USAGE =
 export const PRINT_CONFIG_USAGE = "install --print-config T";
 export const UNINSTALL_USAGE =
   "uninstall --target T[,T...] | --all | --detect [--scope user|project] [--dry-run] [--yes] [--force] [--json]";
+export const DOCTOR_USAGE = "doctor [--json] [--root DIR]";
