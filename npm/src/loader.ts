@@ -64,7 +64,7 @@ export function platformTarget(): string {
 }
 
 /** Reads CODEGRAPH_FORCE_WASM strictly: anything but 1/0/true/false is an error, not a guess. */
-export function forceWasmFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+export function forceWasmFromEnv(env: Record<string, string | undefined> = process.env): boolean {
   const raw = env.CODEGRAPH_FORCE_WASM;
   if (raw === undefined || raw === "") return false;
   const v = raw.trim().toLowerCase();

@@ -26,7 +26,7 @@ export function blake3File(file: string): string {
 }
 
 /** The cache directory for this platform, or an error saying why there is none. */
-export function nativeCacheRoot(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function nativeCacheRoot(env: Record<string, string | undefined> = process.env, platform: string = process.platform): string {
   let base: string | undefined;
   if (platform === "win32") {
     base = env.LOCALAPPDATA;

@@ -7,7 +7,7 @@ export interface Platform {
   target: string;
   /** The Rust target triple the release workflow builds. */
   rustTarget: string;
-  os: NodeJS.Platform;
+  os: "linux" | "darwin" | "win32";
   cpu: string;
   libc?: "glibc" | "musl";
   /** A GitHub Actions runner that builds it natively. */
