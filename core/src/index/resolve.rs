@@ -41,7 +41,9 @@ enum Owner {
     Sym(SymId),
 }
 
-struct Resolver<'a> {
+/// What resolution reads: the index and the lookup tables built from it. Shared (read-only) by every
+/// worker once built.
+struct Tables<'a> {
     index: &'a Index,
     children: HashMap<(Owner, &'a str), Vec<SymId>>,
     /// Locals by (file, enclosing function, name); the last declaration wins.
@@ -52,6 +54,12 @@ struct Resolver<'a> {
     go: GoModules,
     java: JavaPackages,
     supertypes: HashMap<SymId, Vec<(TypeRelKind, SymId)>>,
+}
+
+/// One worker's view: the shared tables plus its own memos (an in-progress memo entry breaks cycles,
+/// so memos can't be shared between threads).
+struct Resolver<'t, 'a> {
+    tables: &'t Tables<'a>,
     /// Memo of import items: (file, import index, item index) → values; an entry in progress is
     /// empty, which breaks import cycles.
     import_memo: RefCell<HashMap<(FileId, u32, u32), Vec<Value>>>,
@@ -60,8 +68,26 @@ struct Resolver<'a> {
     typing_locals: RefCell<HashSet<(FileId, u32, String)>>,
 }
 
+impl<'a> std::ops::Deref for Resolver<'_, 'a> {
+    type Target = Tables<'a>;
+    fn deref(&self) -> &Tables<'a> {
+        self.tables
+    }
+}
+
+impl<'t, 'a> Resolver<'t, 'a> {
+    fn new(tables: &'t Tables<'a>) -> Resolver<'t, 'a> {
+        Resolver {
+            tables,
+            import_memo: RefCell::new(HashMap::default()),
+            module_memo: RefCell::new(HashMap::default()),
+            typing_locals: RefCell::new(HashSet::default()),
+        }
+    }
+}
+
 pub(super) fn resolve(index: &Index, configs: &ConfigTexts) -> Graph {
-    let mut r = Resolver {
+    let mut tables = Tables {
         index,
         children: HashMap::default(),
         locals: HashMap::default(),
@@ -71,25 +97,106 @@ pub(super) fn resolve(index: &Index, configs: &ConfigTexts) -> Graph {
         go: GoModules::new(&index.files, configs),
         java: JavaPackages::new(&index.files),
         supertypes: HashMap::default(),
-        import_memo: RefCell::new(HashMap::default()),
-        module_memo: RefCell::new(HashMap::default()),
-        typing_locals: RefCell::new(HashSet::default()),
     };
-    r.build_children();
-    r.build_locals();
-    let impl_members = r.attach_impl_members();
-    let relations = r.resolve_relations();
+    tables.build_children();
+    tables.build_locals();
+    // Impl members and supertypes are resolved with the tables as they are, then added to them.
+    let attach = Resolver::new(&tables).impl_members_to_attach();
+    let impl_members = tables.attach_impl_members(attach);
+    let relations = Resolver::new(&tables).resolve_relations();
+    for &(s, k, t) in &relations {
+        tables.supertypes.entry(s).or_default().push((k, t));
+    }
     let mut graph = Graph { supertypes: relations, impl_members, ..Graph::default() };
-    r.resolve_refs(&mut graph);
-    r.resolve_deps(&mut graph);
+    let per_file = per_file(&tables, |r, fid| (r.file_refs(fid), r.file_deps(fid)));
+    let mut deps = Vec::with_capacity(per_file.len());
+    let mut refs = Vec::new();
+    for (file_refs, file_deps) in per_file {
+        graph.resolved_refs += file_refs.resolved;
+        graph.unresolved_refs += file_refs.unresolved;
+        graph.unbound_imports += file_refs.unbound_imports;
+        for name in file_refs.unresolved_calls {
+            *graph.unresolved_calls.entry(name).or_default() += 1;
+        }
+        graph.import_bindings.extend(file_refs.bindings);
+        refs.extend(file_refs.refs);
+        deps.push(file_deps);
+    }
+    finish_refs(&mut graph, refs, index.files.len());
+    finish_deps(index, &mut graph, deps);
     graph
 }
 
-impl<'a> Resolver<'a> {
-    fn lang(&self, file: FileId) -> Language {
-        self.index.files[file as usize].language
-    }
+/// Runs `f` for every file with a resolver of the worker's own, in parallel when the core is built
+/// with `parallel`; results in file order.
+#[cfg(feature = "parallel")]
+fn per_file<'t, 'a, T: Send>(
+    tables: &'t Tables<'a>,
+    f: impl Fn(&Resolver<'t, 'a>, FileId) -> T + Sync + Send,
+) -> Vec<T> {
+    use rayon::prelude::*;
+    (0..tables.index.files.len() as FileId)
+        .into_par_iter()
+        .map_init(|| Resolver::new(tables), |r, fid| f(r, fid))
+        .collect()
+}
 
+#[cfg(not(feature = "parallel"))]
+fn per_file<'t, 'a, T>(tables: &'t Tables<'a>, f: impl Fn(&Resolver<'t, 'a>, FileId) -> T) -> Vec<T> {
+    let r = Resolver::new(tables);
+    (0..tables.index.files.len() as FileId).map(|fid| f(&r, fid)).collect()
+}
+
+/// Sorts and indexes the reference sites of all files.
+fn finish_refs(graph: &mut Graph, mut refs: Vec<RefSite>, files: usize) {
+    refs.sort();
+    refs.dedup();
+    graph.refs_by_file = vec![Vec::new(); files];
+    for (i, r) in refs.iter().enumerate() {
+        if let Some(e) = r.enclosing {
+            graph.refs_by_enclosing.entry(e).or_default().push(i as u32);
+        }
+        graph.refs_by_file[r.file as usize].push(i as u32);
+    }
+    for list in &mut graph.refs_by_file {
+        list.sort_by_key(|&i| (refs[i as usize].pos, refs[i as usize].target));
+    }
+    graph.refs = refs;
+}
+
+/// Completes the per-file dependencies (Java types used without an import) and derives rdeps.
+fn finish_deps(index: &Index, graph: &mut Graph, mut deps: Vec<BTreeSet<FileId>>) {
+    // Java: classes used from the same package or through a wildcard import are dependencies.
+    for r in &graph.refs {
+        let target_file = index.file_of(r.target);
+        if index.files[r.file as usize].language == Language::Java && index.symbol(r.target).kind.is_type() {
+            deps[r.file as usize].insert(target_file);
+        }
+    }
+    let mut rdeps = vec![BTreeSet::new(); deps.len()];
+    for (fid, d) in deps.iter_mut().enumerate() {
+        d.remove(&(fid as FileId));
+        for &t in d.iter() {
+            rdeps[t as usize].insert(fid as FileId);
+        }
+    }
+    graph.deps = deps;
+    graph.rdeps = rdeps;
+}
+
+/// What resolving one file's references produced.
+#[derive(Default)]
+struct FileRefs {
+    refs: Vec<RefSite>,
+    bindings: Vec<ImportBinding>,
+    resolved: u64,
+    unresolved: u64,
+    unbound_imports: u64,
+    /// Callee names of the call sites that could not be proven (one entry per site).
+    unresolved_calls: Vec<String>,
+}
+
+impl<'a> Tables<'a> {
     fn build_children(&mut self) {
         let index = self.index;
         for (fid, f) in index.files.iter().enumerate() {
@@ -123,8 +230,24 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// Adds impl members to their types' children; returns the members by type.
+    fn attach_impl_members(&mut self, attach: Vec<(SymId, &'a str, SymId)>) -> HashMap<SymId, Vec<SymId>> {
+        let mut by_type: HashMap<SymId, Vec<SymId>> = HashMap::default();
+        for (t, name, member) in attach {
+            self.children.entry((Owner::Sym(t), name)).or_default().push(member);
+            by_type.entry(t).or_default().push(member);
+        }
+        by_type
+    }
+}
+
+impl<'t, 'a> Resolver<'t, 'a> {
+    fn lang(&self, file: FileId) -> Language {
+        self.index.files[file as usize].language
+    }
+
     /// Rust impl members and Go methods belong to the type their impl/receiver names.
-    fn attach_impl_members(&mut self) -> HashMap<SymId, Vec<SymId>> {
+    fn impl_members_to_attach(&self) -> Vec<(SymId, &'a str, SymId)> {
         let index = self.index;
         let mut attach = Vec::new();
         for (fid, f) in index.files.iter().enumerate() {
@@ -140,15 +263,10 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
-        let mut by_type: HashMap<SymId, Vec<SymId>> = HashMap::default();
-        for (t, name, member) in attach {
-            self.children.entry((Owner::Sym(t), name)).or_default().push(member);
-            by_type.entry(t).or_default().push(member);
-        }
-        by_type
+        attach
     }
 
-    fn resolve_relations(&mut self) -> Vec<(SymId, TypeRelKind, SymId)> {
+    fn resolve_relations(&self) -> Vec<(SymId, TypeRelKind, SymId)> {
         let index = self.index;
         let mut out = Vec::new();
         for (fid, f) in index.files.iter().enumerate() {
@@ -174,9 +292,6 @@ impl<'a> Resolver<'a> {
         }
         out.sort();
         out.dedup();
-        for &(s, k, t) in &out {
-            self.supertypes.entry(s).or_default().push((k, t));
-        }
         out
     }
 
@@ -885,28 +1000,29 @@ impl<'a> Resolver<'a> {
             .collect()
     }
 
-    fn resolve_refs(&self, graph: &mut Graph) {
-        let index = self.index;
-        let mut refs = Vec::new();
-        for (fid, f) in index.files.iter().enumerate() {
-            let fid = fid as FileId;
+    /// Resolves every reference chain and import item written in one file.
+    fn file_refs(&self, fid: FileId) -> FileRefs {
+        let f = &self.index.files[fid as usize];
+        let mut out = FileRefs::default();
+        let refs = &mut out.refs;
+        {
             for chain in &f.facts.refs {
                 let enclosing = chain.enclosing.map(|e| f.sym_base + e);
                 let last = chain.segments.len() - 1;
                 let callee_name = &chain.segments[last].0;
                 if chain.opaque_head {
-                    graph.unresolved_refs += 1;
+                    out.unresolved += 1;
                     if chain.call {
-                        *graph.unresolved_calls.entry(callee_name.clone()).or_default() += 1;
+                        out.unresolved_calls.push(callee_name.clone());
                     }
                     continue;
                 }
                 let Some(mut values) = self.head(fid, chain.enclosing, &chain.segments[0].0, 0) else {
                     // A local of unknown type: nothing to prove, and a call on it is unresolved.
                     if chain.segments.len() > 1 || chain.call {
-                        graph.unresolved_refs += 1;
+                        out.unresolved += 1;
                         if chain.call {
-                            *graph.unresolved_calls.entry(callee_name.clone()).or_default() += 1;
+                            out.unresolved_calls.push(callee_name.clone());
                         }
                     }
                     continue;
@@ -936,11 +1052,11 @@ impl<'a> Resolver<'a> {
                     }
                 }
                 if resolved_all {
-                    graph.resolved_refs += 1;
+                    out.resolved += 1;
                 } else {
-                    graph.unresolved_refs += 1;
+                    out.unresolved += 1;
                     if chain.call {
-                        *graph.unresolved_calls.entry(callee_name.clone()).or_default() += 1;
+                        out.unresolved_calls.push(callee_name.clone());
                     }
                 }
             }
@@ -960,7 +1076,7 @@ impl<'a> Resolver<'a> {
                                 import: true,
                             });
                             if imp.kind == ImportKind::Named || imp.kind == ImportKind::Default {
-                                graph.import_bindings.push(ImportBinding {
+                                out.bindings.push(ImportBinding {
                                     file: fid,
                                     alias: item.alias.clone(),
                                     pos: item.pos,
@@ -971,32 +1087,20 @@ impl<'a> Resolver<'a> {
                         }
                     }
                     if !bound && !item.alias.is_empty() {
-                        graph.unbound_imports += 1;
+                        out.unbound_imports += 1;
                     }
                 }
             }
         }
-        refs.sort();
-        refs.dedup();
-        graph.refs_by_file = vec![Vec::new(); index.files.len()];
-        for (i, r) in refs.iter().enumerate() {
-            if let Some(e) = r.enclosing {
-                graph.refs_by_enclosing.entry(e).or_default().push(i as u32);
-            }
-            graph.refs_by_file[r.file as usize].push(i as u32);
-        }
-        for list in &mut graph.refs_by_file {
-            list.sort_by_key(|&i| (refs[i as usize].pos, refs[i as usize].target));
-        }
-        graph.refs = refs;
+        out
     }
 
-    fn resolve_deps(&self, graph: &mut Graph) {
+    /// The files one file depends on through its imports and `mod` declarations.
+    fn file_deps(&self, fid: FileId) -> BTreeSet<FileId> {
         let index = self.index;
-        let n = index.files.len();
-        let mut deps = vec![BTreeSet::new(); n];
-        for (fid, f) in index.files.iter().enumerate() {
-            let fid = fid as FileId;
+        let f = &index.files[fid as usize];
+        let mut deps = BTreeSet::new();
+        {
             for (i, imp) in f.facts.imports.iter().enumerate() {
                 let modules = self.import_module(fid, i as u32, 0);
                 // The most specific module named: an imported item that is itself a module wins over
@@ -1018,25 +1122,25 @@ impl<'a> Resolver<'a> {
                     for m in &modules {
                         match m {
                             Value::File(m) => {
-                                deps[fid as usize].insert(*m);
+                                deps.insert(*m);
                             }
                             Value::GoPackage(dir) => {
                                 for &g in self.go.dirs.get(dir).into_iter().flatten() {
                                     if !index.files[g as usize].path.ends_with("_test.go") {
-                                        deps[fid as usize].insert(g);
+                                        deps.insert(g);
                                     }
                                 }
                             }
                             Value::Sym(s) if f.language == Language::Rust => {
                                 // `use Enum::Variant` names the module that holds the enum.
-                                deps[fid as usize].insert(index.file_of(*s));
+                                deps.insert(index.file_of(*s));
                             }
                             _ => {}
                         }
                     }
                 }
                 for m in item_modules {
-                    deps[fid as usize].insert(m);
+                    deps.insert(m);
                 }
             }
             for decl_child in f.facts.mods.iter().filter_map(|d| {
@@ -1046,24 +1150,9 @@ impl<'a> Resolver<'a> {
                 };
                 self.rust.children.get(&(owner, d.name.clone()))
             }) {
-                deps[fid as usize].insert(*decl_child);
+                deps.insert(*decl_child);
             }
         }
-        // Java: classes used from the same package or through a wildcard import are dependencies.
-        for r in &graph.refs {
-            let target_file = index.file_of(r.target);
-            if index.files[r.file as usize].language == Language::Java && index.symbol(r.target).kind.is_type() {
-                deps[r.file as usize].insert(target_file);
-            }
-        }
-        let mut rdeps = vec![BTreeSet::new(); n];
-        for (fid, d) in deps.iter_mut().enumerate() {
-            d.remove(&(fid as FileId));
-            for &t in d.iter() {
-                rdeps[t as usize].insert(fid as FileId);
-            }
-        }
-        graph.deps = deps;
-        graph.rdeps = rdeps;
+        deps
     }
 }
