@@ -34,6 +34,21 @@ pub(crate) struct SnapshotFile {
     pub facts: Arc<FileFacts>,
 }
 
+impl SnapshotFile {
+    /// What the snapshot remembers of an indexed file.
+    pub(crate) fn of(f: &crate::index::IndexedFile) -> SnapshotFile {
+        SnapshotFile {
+            path: f.path.clone(),
+            language: f.language,
+            hash: f.hash.clone(),
+            size: f.size,
+            mtime_ms: f.mtime_ms,
+            lines: f.lines,
+            facts: f.facts.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct Snapshot {
     pub core_version: String,

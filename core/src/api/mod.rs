@@ -74,6 +74,11 @@ pub struct Session {
     snapshot_checked: bool,
     snapshot_status: SnapshotStatus,
     timings: BuildTimings,
+    /// The config files (tsconfig, go.mod, Cargo.toml, …) the index was resolved with.
+    configs: ConfigTexts,
+    /// Files taken in by incremental refreshes since the snapshot was last written, and when that was.
+    unsaved_files: u64,
+    last_save_ms: f64,
 }
 
 impl Session {
@@ -91,6 +96,9 @@ impl Session {
             snapshot_checked: false,
             snapshot_status: SnapshotStatus::default(),
             timings: BuildTimings::default(),
+            configs: ConfigTexts::default(),
+            unsaved_files: 0,
+            last_save_ms: 0.0,
         })
     }
 
@@ -200,25 +208,117 @@ impl Session {
             self.index()?;
             self.freshness = Freshness::fresh();
             let files = self.index.as_ref().map_or(0, |i| i.files.len() as u64);
-            return Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: true, files });
+            return Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: true, incremental: false, files });
         }
         let (changed, changed_bytes) = self.changes()?;
         let files = |s: &Session| s.index.as_ref().map_or(0, |i| i.files.len() as u64);
         if changed.is_empty() && !req.force {
             self.freshness = Freshness::fresh();
-            return Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: false, files: files(self) });
+            return Ok(RefreshResponse {
+                freshness: self.freshness.clone(),
+                rebuilt: false,
+                incremental: false,
+                files: files(self),
+            });
         }
         let max_files = req.max_files.unwrap_or(REFRESH_MAX_FILES_DEFAULT) as usize;
         let max_bytes = req.max_bytes.unwrap_or(REFRESH_MAX_BYTES_DEFAULT);
+        if !req.force && changed.len() <= max_files && changed_bytes <= max_bytes && self.update_in_place(&changed)? {
+            self.freshness = Session::change_report("refreshed", &changed);
+            return Ok(RefreshResponse {
+                freshness: self.freshness.clone(),
+                rebuilt: true,
+                incremental: true,
+                files: files(self),
+            });
+        }
         if req.force || (changed.len() <= max_files && changed_bytes <= max_bytes) {
             let index = self.build(&mut |_| {})?;
             self.index = Some(index);
             self.freshness =
                 if changed.is_empty() { Freshness::fresh() } else { Session::change_report("refreshed", &changed) };
-            return Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: true, files: files(self) });
+            return Ok(RefreshResponse {
+                freshness: self.freshness.clone(),
+                rebuilt: true,
+                incremental: false,
+                files: files(self),
+            });
         }
         self.freshness = Session::change_report("stale", &changed);
-        Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: false, files: files(self) })
+        Ok(RefreshResponse {
+            freshness: self.freshness.clone(),
+            rebuilt: false,
+            incremental: false,
+            files: files(self),
+        })
+    }
+
+    /// Writes the snapshot of `previous` (when persisting), noting the outcome in the status.
+    fn save_snapshot(&mut self) {
+        self.unsaved_files = 0;
+        self.last_save_ms = self.host.now_ms();
+        if !self.options.persist {
+            return;
+        }
+        let mut list: Vec<SnapshotFile> = self.previous.values().cloned().collect();
+        list.sort_by(|a, b| a.path.cmp(&b.path));
+        let snap = Snapshot { core_version: VERSION.into(), options_key: self.options.file_set_key(), files: list };
+        match snapshot::save(self.host.as_ref(), &snap) {
+            Ok(written) => self.snapshot_status.written = written,
+            Err(e) => self.snapshot_status.note = Some(format!("cannot write {}: {e}", snapshot::FILE)),
+        }
+    }
+
+    /// Takes in modified files without a full build when each is an indexed source file whose
+    /// interface is unchanged (see `Index::update`): only their references are resolved again.
+    /// Returns false, having changed nothing, when a full build is needed (a file added, deleted,
+    /// skipped or reshaped, or a config file changed).
+    fn update_in_place(&mut self, changed: &[String]) -> Result<bool, Error> {
+        let Some(index) = self.index.as_ref() else { return Ok(false) };
+        let rules = Rules::new(&self.options)?;
+        let mut files = Vec::with_capacity(changed.len());
+        let mut stats = Vec::with_capacity(changed.len());
+        for path in changed {
+            let Some(&fid) = index.by_path.get(path) else { return Ok(false) };
+            let language = index.files[fid as usize].language;
+            let Ok(entry) = self.host.stat(path) else { return Ok(false) };
+            let Ok(bytes) = self.host.read_file(path) else { return Ok(false) };
+            if bytes.len() as u64 > rules.max_file_bytes || content_problem(&bytes).is_some() {
+                return Ok(false);
+            }
+            let text = std::str::from_utf8(&bytes).expect("validated as UTF-8 above");
+            let hash = blake3::hash(&bytes).to_hex().to_string();
+            let cached = self.facts_cache.get(&format!("{}:{hash}", language.name())).cloned();
+            let facts = cached.unwrap_or_else(|| Arc::new(crate::extract::extract(language, text)));
+            stats.push((path.clone(), (entry.size, entry.mtime_ms)));
+            files.push(IndexedFile {
+                path: path.clone(),
+                language,
+                hash,
+                size: bytes.len() as u64,
+                mtime_ms: entry.mtime_ms,
+                lines: text.split('\n').count() as u32,
+                facts,
+                sym_base: 0,
+            });
+        }
+        let taken: Vec<SnapshotFile> = files.iter().map(SnapshotFile::of).collect();
+        let index = self.index.as_mut().expect("checked above");
+        if index.update(files, &self.configs).is_err() {
+            return Ok(false);
+        }
+        self.snapshot.extend(stats);
+        for f in taken {
+            self.facts_cache.insert(format!("{}:{}", f.language.name(), f.hash), f.facts.clone());
+            self.previous.insert(f.path.clone(), f);
+        }
+        // Rewriting the whole snapshot for every small edit would cost more than the edit; a later
+        // start re-reads what the snapshot misses, so it is written once enough has accumulated.
+        self.unsaved_files += changed.len() as u64;
+        if self.unsaved_files >= SAVE_AFTER_FILES || self.host.now_ms() - self.last_save_ms >= SAVE_AFTER_MS {
+            self.save_snapshot();
+        }
+        Ok(true)
     }
 
     /// Files added, modified or deleted on disk since the index was built (by size and mtime), sorted,
@@ -229,17 +329,22 @@ impl Session {
         let mut changed: Vec<String> = Vec::new();
         let mut changed_bytes: u64 = 0;
         let mut seen = 0usize;
-        for c in &walk.candidates {
-            let known = self.snapshot.get(&c.path);
+        let mut now: Vec<&str> = Vec::with_capacity(walk.candidates.len() + walk.config_files.len());
+        let configs = config_stats(self.host.as_ref(), &walk.config_files);
+        let stats = walk.candidates.iter().map(|c| (c.path.as_str(), c.size, c.mtime_ms));
+        for (path, size, mtime_ms) in stats.chain(configs.iter().map(|(p, (size, mtime))| (p.as_str(), *size, *mtime)))
+        {
+            now.push(path);
+            let known = self.snapshot.get(path);
             seen += usize::from(known.is_some());
-            if known != Some(&(c.size, c.mtime_ms)) {
-                changed.push(c.path.clone());
-                changed_bytes += c.size;
+            if known != Some(&(size, mtime_ms)) {
+                changed.push(path.to_string());
+                changed_bytes += size;
             }
         }
         if seen < self.snapshot.len() {
             // Deleted (or renamed away) files.
-            let now: std::collections::HashSet<&str> = walk.candidates.iter().map(|c| c.path.as_str()).collect();
+            let now: std::collections::HashSet<&str> = now.into_iter().collect();
             changed.extend(self.snapshot.keys().filter(|p| !now.contains(p.as_str())).cloned());
         }
         changed.sort();
@@ -296,6 +401,7 @@ impl Session {
         self.load_snapshot_once();
         timings.snapshot_load_ms = clock.lap(self.host.now_ms());
         self.snapshot = walk.candidates.iter().map(|c| (c.path.clone(), (c.size, c.mtime_ms))).collect();
+        self.snapshot.extend(config_stats(self.host.as_ref(), &walk.config_files));
         // Stat first: files whose size and mtime are unchanged are taken as they were, unread.
         let mut files: Vec<IndexedFile> = Vec::with_capacity(walk.candidates.len());
         let mut to_read = Vec::new();
@@ -373,33 +479,13 @@ impl Session {
         self.facts_cache =
             files.iter().map(|f| (format!("{}:{}", f.language.name(), f.hash), f.facts.clone())).collect();
         let removed = self.previous.keys().any(|p| !self.snapshot.contains_key(p));
-        self.previous = files
-            .iter()
-            .map(|f| {
-                let snap = SnapshotFile {
-                    path: f.path.clone(),
-                    language: f.language,
-                    hash: f.hash.clone(),
-                    size: f.size,
-                    mtime_ms: f.mtime_ms,
-                    lines: f.lines,
-                    facts: f.facts.clone(),
-                };
-                (f.path.clone(), snap)
-            })
-            .collect();
+        self.previous = files.iter().map(|f| (f.path.clone(), SnapshotFile::of(f))).collect();
         self.snapshot_status.reused_files = reused;
         self.snapshot_status.read_files = read;
         self.snapshot_status.written = false;
         let dirty = read > 0 || removed || self.snapshot_status.state != "loaded";
-        if self.options.persist && dirty {
-            let mut list: Vec<SnapshotFile> = self.previous.values().cloned().collect();
-            list.sort_by(|a, b| a.path.cmp(&b.path));
-            let snap = Snapshot { core_version: VERSION.into(), options_key: self.options.file_set_key(), files: list };
-            match snapshot::save(self.host.as_ref(), &snap) {
-                Ok(written) => self.snapshot_status.written = written,
-                Err(e) => self.snapshot_status.note = Some(format!("cannot write {}: {e}", snapshot::FILE)),
-            }
+        if dirty {
+            self.save_snapshot();
         }
         timings.snapshot_save_ms = clock.lap(self.host.now_ms());
         let mut configs = ConfigTexts::default();
@@ -413,11 +499,22 @@ impl Session {
         skipped.sort();
         progress(Progress { phase: "resolve", done: 0, total: files.len() as u64 });
         let index = Index::build(files, skipped, walk.other_files, &configs);
+        self.configs = configs;
         timings.resolve_ms = clock.lap(self.host.now_ms());
         timings.total_ms = clock.total();
         self.timings = timings;
         Ok(index)
     }
+}
+
+/// An incrementally refreshed index writes its snapshot once this many files were taken in since the
+/// last write, or this long after it.
+const SAVE_AFTER_FILES: u64 = 50;
+const SAVE_AFTER_MS: f64 = 60_000.0;
+
+/// (size, mtime) of the config files, which change detection watches like sources.
+fn config_stats(host: &dyn Host, paths: &[String]) -> Vec<(String, (u64, f64))> {
+    paths.iter().filter_map(|p| host.stat(p).ok().map(|e| (p.clone(), (e.size, e.mtime_ms)))).collect()
 }
 
 /// Files parsed between two progress reports (large enough that a report costs nothing, small enough

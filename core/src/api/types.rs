@@ -579,6 +579,9 @@ pub struct RefreshResponse {
     pub freshness: Freshness,
     /// Whether the index was rebuilt by this call.
     pub rebuilt: bool,
+    /// The changes were taken in without a full build: every changed file kept its interface
+    /// (declarations, imports, relations), so only its own references were resolved again.
+    pub incremental: bool,
     pub files: u64,
 }
 

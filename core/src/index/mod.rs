@@ -79,6 +79,21 @@ pub(crate) struct Graph {
     pub unresolved_calls: HashMap<String, u32>,
     pub unresolved_refs: u64,
     pub resolved_refs: u64,
+    /// Per file (by id): its share of the counters above, kept so one file can be re-resolved alone.
+    pub file_stats: Vec<resolve::FileRefs>,
+}
+
+impl Graph {
+    /// Sums the per-file counters into the graph's totals.
+    fn total_stats(&mut self) {
+        self.resolved_refs = self.file_stats.iter().map(|f| f.resolved).sum();
+        self.unresolved_refs = self.file_stats.iter().map(|f| f.unresolved).sum();
+        self.unbound_imports = self.file_stats.iter().map(|f| f.unbound_imports).sum();
+        self.unresolved_calls.clear();
+        for name in self.file_stats.iter().flat_map(|f| &f.unresolved_calls) {
+            *self.unresolved_calls.entry(name.clone()).or_default() += 1;
+        }
+    }
 }
 
 pub(crate) struct Index {
@@ -127,6 +142,29 @@ impl Index {
         index.assign_handles();
         index.graph = resolve::resolve(&index, configs);
         index
+    }
+
+    /// Takes in new versions of indexed files and re-resolves only them, when each keeps its
+    /// interface (`same_interface`). Otherwise changes nothing and hands the files back: what other
+    /// files resolved through them may have changed, so a full build is needed.
+    pub fn update(&mut self, changed: Vec<IndexedFile>, configs: &ConfigTexts) -> Result<(), Vec<IndexedFile>> {
+        let ids: Option<Vec<FileId>> = changed
+            .iter()
+            .map(|f| {
+                let id = *self.by_path.get(&f.path)?;
+                let old = &self.files[id as usize];
+                (old.language == f.language && same_interface(&old.facts, &f.facts)).then_some(id)
+            })
+            .collect();
+        let Some(ids) = ids else { return Err(changed) };
+        for (&id, mut file) in ids.iter().zip(changed) {
+            file.sym_base = self.files[id as usize].sym_base;
+            self.files[id as usize] = file;
+        }
+        let mut graph = std::mem::take(&mut self.graph);
+        resolve::re_resolve(self, configs, &mut graph, &ids);
+        self.graph = graph;
+        Ok(())
     }
 
     pub fn symbol(&self, id: SymId) -> &Symbol {
@@ -179,6 +217,49 @@ impl Index {
             self.handles.push(handle);
         }
     }
+}
+
+/// Whether two versions of a file look the same from other files: the same declarations (names,
+/// kinds, nesting, exports, impl targets, declared return types), imports and re-exports, type
+/// relations, module declarations, package and locals — positions and bodies may differ.
+fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
+    let symbols = a.symbols.len() == b.symbols.len()
+        && a.symbols.iter().zip(&b.symbols).all(|(x, y)| {
+            x.name == y.name
+                && x.kind == y.kind
+                && x.container == y.container
+                && x.impl_of == y.impl_of
+                && x.impl_trait == y.impl_trait
+                && x.exported == y.exported
+                && x.default_export == y.default_export
+                && x.returns == y.returns
+        });
+    let imports = a.imports.len() == b.imports.len()
+        && a.imports.iter().zip(&b.imports).all(|(x, y)| {
+            x.module == y.module
+                && x.kind == y.kind
+                && x.reexport == y.reexport
+                && x.scope == y.scope
+                && x.items.len() == y.items.len()
+                && x.items.iter().zip(&y.items).all(|(i, j)| i.name == j.name && i.alias == j.alias)
+        });
+    let relations = a.relations.len() == b.relations.len()
+        && a.relations
+            .iter()
+            .zip(&b.relations)
+            .all(|(x, y)| x.symbol == y.symbol && x.subject == y.subject && x.kind == y.kind && x.target == y.target);
+    let mods = a.mods.len() == b.mods.len()
+        && a.mods
+            .iter()
+            .zip(&b.mods)
+            .all(|(x, y)| x.name == y.name && x.scope == y.scope && x.path_attr == y.path_attr);
+    symbols
+        && imports
+        && relations
+        && mods
+        && a.package == b.package
+        && a.export_names == b.export_names
+        && a.locals == b.locals
 }
 
 /// Normalises a root-relative path (`a/./b/../c` → `a/c`); `None` when it climbs out of the root.

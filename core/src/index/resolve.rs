@@ -86,7 +86,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
     }
 }
 
-pub(super) fn resolve(index: &Index, configs: &ConfigTexts) -> Graph {
+fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
     let mut tables = Tables {
         index,
         children: HashMap::default(),
@@ -100,6 +100,11 @@ pub(super) fn resolve(index: &Index, configs: &ConfigTexts) -> Graph {
     };
     tables.build_children();
     tables.build_locals();
+    tables
+}
+
+pub(super) fn resolve(index: &Index, configs: &ConfigTexts) -> Graph {
+    let mut tables = tables(index, configs);
     // Impl members and supertypes are resolved with the tables as they are, then added to them.
     let attach = Resolver::new(&tables).impl_members_to_attach();
     let impl_members = tables.attach_impl_members(attach);
@@ -111,20 +116,53 @@ pub(super) fn resolve(index: &Index, configs: &ConfigTexts) -> Graph {
     let per_file = per_file(&tables, |r, fid| (r.file_refs(fid), r.file_deps(fid)));
     let mut deps = Vec::with_capacity(per_file.len());
     let mut refs = Vec::new();
-    for (file_refs, file_deps) in per_file {
-        graph.resolved_refs += file_refs.resolved;
-        graph.unresolved_refs += file_refs.unresolved;
-        graph.unbound_imports += file_refs.unbound_imports;
-        for name in file_refs.unresolved_calls {
-            *graph.unresolved_calls.entry(name).or_default() += 1;
-        }
-        graph.import_bindings.extend(file_refs.bindings);
-        refs.extend(file_refs.refs);
+    for (mut file_refs, file_deps) in per_file {
+        graph.import_bindings.append(&mut file_refs.bindings);
+        refs.append(&mut file_refs.refs);
+        graph.file_stats.push(file_refs);
         deps.push(file_deps);
     }
     finish_refs(&mut graph, refs, index.files.len());
     finish_deps(index, &mut graph, deps);
+    graph.total_stats();
     graph
+}
+
+/// Re-resolves the references and dependencies written in `changed` files whose interface (what
+/// other files can see of them: declarations, imports, re-exports, relations, module declarations,
+/// locals) is unchanged, so that everything resolved in other files still holds. The tables are
+/// rebuilt from the index; impl members and supertypes are taken from the graph as they were.
+pub(super) fn re_resolve(index: &Index, configs: &ConfigTexts, graph: &mut Graph, changed: &[FileId]) {
+    let mut tables = tables(index, configs);
+    let attach = graph
+        .impl_members
+        .iter()
+        .flat_map(|(&t, members)| members.iter().map(move |&m| (t, index.symbol(m).name.as_str(), m)))
+        .collect();
+    tables.attach_impl_members(attach);
+    for &(s, k, t) in &graph.supertypes {
+        tables.supertypes.entry(s).or_default().push((k, t));
+    }
+    let r = Resolver::new(&tables);
+    let changed_set: HashSet<FileId> = changed.iter().copied().collect();
+    let mut refs = std::mem::take(&mut graph.refs);
+    refs.retain(|site| !changed_set.contains(&site.file));
+    let mut deps = std::mem::take(&mut graph.deps);
+    for &fid in changed {
+        let mut file_refs = r.file_refs(fid);
+        refs.append(&mut file_refs.refs);
+        // Bindings stay grouped by file in file order, as a full resolution leaves them.
+        let bindings = std::mem::take(&mut file_refs.bindings);
+        graph.import_bindings.retain(|b| b.file != fid);
+        let at = graph.import_bindings.partition_point(|b| b.file < fid);
+        graph.import_bindings.splice(at..at, bindings);
+        graph.file_stats[fid as usize] = file_refs;
+        deps[fid as usize] = r.file_deps(fid);
+    }
+    graph.refs_by_enclosing.clear();
+    finish_refs(graph, refs, index.files.len());
+    finish_deps(index, graph, deps);
+    graph.total_stats();
 }
 
 /// Runs `f` for every file with a resolver of the worker's own, in parallel when the core is built
@@ -186,14 +224,14 @@ fn finish_deps(index: &Index, graph: &mut Graph, mut deps: Vec<BTreeSet<FileId>>
 
 /// What resolving one file's references produced.
 #[derive(Default)]
-struct FileRefs {
-    refs: Vec<RefSite>,
-    bindings: Vec<ImportBinding>,
-    resolved: u64,
-    unresolved: u64,
-    unbound_imports: u64,
+pub(crate) struct FileRefs {
+    pub refs: Vec<RefSite>,
+    pub bindings: Vec<ImportBinding>,
+    pub resolved: u64,
+    pub unresolved: u64,
+    pub unbound_imports: u64,
     /// Callee names of the call sites that could not be proven (one entry per site).
-    unresolved_calls: Vec<String>,
+    pub unresolved_calls: Vec<String>,
 }
 
 impl<'a> Tables<'a> {

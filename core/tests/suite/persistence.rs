@@ -161,6 +161,46 @@ fn random_edits_answer_like_a_cold_index_of_the_new_tree() {
 }
 
 #[test]
+fn body_edits_refresh_in_place_and_answer_like_a_cold_index() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&fixture_root(), dir.path());
+    let mut warm = open(dir.path(), false);
+    fingerprint(&mut warm);
+    let mut rng = Rng(0xb0d1_ed17);
+    let mut in_place = 0;
+    for step in 0..30 {
+        let files = source_files(dir.path());
+        let pick = &files[rng.next(files.len())];
+        let text = fs::read_to_string(pick).unwrap();
+        let mut lines: Vec<&str> = text.split('\n').collect();
+        let at = rng.next(lines.len());
+        // Blank lines move every position below them and keep the interface: the in-place path.
+        // Duplicated and deleted lines change bodies, or declarations (then a full build).
+        match rng.next(4) {
+            0 | 1 => lines.insert(at, ""),
+            2 => lines.insert(at, lines[at]),
+            _ => {
+                lines.remove(at);
+            }
+        }
+        fs::write(pick, lines.join("\n")).unwrap();
+        let refreshed: Value = warm.call("refresh", json!({})).unwrap();
+        assert_eq!(refreshed["rebuilt"], true, "step {step}: {refreshed}");
+        in_place += usize::from(refreshed["incremental"] == true);
+        let expected = fingerprint(&mut open(dir.path(), false));
+        assert_eq!(fingerprint(&mut warm), expected, "step {step}: {} ({refreshed})", pick.display());
+    }
+    assert!(in_place >= 10, "only {in_place} of 30 refreshes were in place");
+    // A config file changes how imports resolve: noticed, and a full build.
+    let tsconfig = dir.path().join("ts/tsconfig.json");
+    let text = fs::read_to_string(&tsconfig).unwrap();
+    fs::write(&tsconfig, format!("{text}\n")).unwrap();
+    let refreshed: Value = warm.call("refresh", json!({})).unwrap();
+    assert_eq!((refreshed["rebuilt"].clone(), refreshed["incremental"].clone()), (json!(true), json!(false)));
+    assert_eq!(fingerprint(&mut warm), fingerprint(&mut open(dir.path(), false)));
+}
+
+#[test]
 fn damaged_snapshots_are_rejected_and_rebuilt() {
     let dir = tempfile::tempdir().unwrap();
     copy_tree(&fixture_root(), dir.path());

@@ -499,6 +499,10 @@ export interface RefreshResponse {
   files: number;
   freshness: Freshness1;
   /**
+   * The changes were taken in without a full build: every changed file kept its interface (declarations, imports, relations), so only its own references were resolved again.
+   */
+  incremental: boolean;
+  /**
    * Whether the index was rebuilt by this call.
    */
   rebuilt: boolean;
