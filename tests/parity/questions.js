@@ -5,15 +5,20 @@
 const fs = require("node:fs");
 const path = require("node:path");
 
+/** A status answer without its clock readings (build timings, snapshot age), which differ from run
+ *  to run on any engine; every other answer as it is. Everything else must match exactly. */
+function withoutClock(answer) {
+  if (answer && typeof answer === "object" && answer.timings && answer.snapshot) {
+    const { timings, ...rest } = answer;
+    const { ageMs, ...snapshot } = answer.snapshot;
+    return { ...rest, snapshot };
+  }
+  return answer;
+}
+
 function ask(session, method, request) {
   try {
-    const answer = session[method](request);
-    // Clock readings differ from run to run, on any engine: everything else must match.
-    if (method === "status") {
-      delete answer.timings;
-      delete answer.snapshot.ageMs;
-    }
-    return answer;
+    return withoutClock(session[method](request));
   } catch (e) {
     return { error: e.code ?? "NO_CODE", message: e.message };
   }
@@ -66,4 +71,4 @@ function corpusQuestions(session, { maxSymbols = 1500 } = {}) {
   return { qs, fileCount: status.files };
 }
 
-module.exports = { ask, fixtureQuestions, corpusQuestions };
+module.exports = { ask, withoutClock, fixtureQuestions, corpusQuestions };
