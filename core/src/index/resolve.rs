@@ -145,12 +145,11 @@ pub(super) fn re_resolve(index: &Index, configs: &ConfigTexts, graph: &mut Graph
     }
     let r = Resolver::new(&tables);
     let changed_set: HashSet<FileId> = changed.iter().copied().collect();
-    let mut refs = std::mem::take(&mut graph.refs);
-    refs.retain(|site| !changed_set.contains(&site.file));
+    let mut new_refs = Vec::new();
     let mut deps = std::mem::take(&mut graph.deps);
     for &fid in changed {
         let mut file_refs = r.file_refs(fid);
-        refs.append(&mut file_refs.refs);
+        new_refs.append(&mut file_refs.refs);
         // Bindings stay grouped by file in file order, as a full resolution leaves them.
         let bindings = std::mem::take(&mut file_refs.bindings);
         graph.import_bindings.retain(|b| b.file != fid);
@@ -159,10 +158,66 @@ pub(super) fn re_resolve(index: &Index, configs: &ConfigTexts, graph: &mut Graph
         graph.file_stats[fid as usize] = file_refs;
         deps[fid as usize] = r.file_deps(fid);
     }
-    graph.refs_by_enclosing.clear();
-    finish_refs(graph, refs, index.files.len());
+    merge_refs(index, graph, &changed_set, new_refs);
     finish_deps(index, graph, deps);
     graph.total_stats();
+}
+
+/// Replaces the reference sites of the changed files with `new` in linear time, keeping every order a
+/// full resolution gives: `refs` by (target, file, position), the per-file and per-enclosing index
+/// lists. Sites of other files keep their relative order, so their lists are only renumbered.
+fn merge_refs(index: &Index, graph: &mut Graph, changed: &HashSet<FileId>, mut new: Vec<RefSite>) {
+    new.sort();
+    new.dedup();
+    let old = std::mem::take(&mut graph.refs);
+    let mut merged = Vec::with_capacity(old.len() + new.len());
+    // Old index → merged index for the sites kept (u32::MAX for the dropped ones); merged indices of
+    // the new sites, ascending.
+    let mut renumber = vec![u32::MAX; old.len()];
+    let mut inserted = Vec::with_capacity(new.len());
+    let mut new_iter = new.into_iter().peekable();
+    for (i, site) in old.into_iter().enumerate() {
+        if changed.contains(&site.file) {
+            continue;
+        }
+        while new_iter.peek().is_some_and(|n| *n < site) {
+            inserted.push(merged.len() as u32);
+            merged.push(new_iter.next().expect("peeked"));
+        }
+        renumber[i] = merged.len() as u32;
+        merged.push(site);
+    }
+    for n in new_iter {
+        inserted.push(merged.len() as u32);
+        merged.push(n);
+    }
+    let file_of_sym = |e: SymId| index.file_of(e);
+    graph.refs_by_enclosing.retain(|&e, _| !changed.contains(&file_of_sym(e)));
+    for list in graph.refs_by_enclosing.values_mut() {
+        for i in list.iter_mut() {
+            *i = renumber[*i as usize];
+        }
+    }
+    for (fid, list) in graph.refs_by_file.iter_mut().enumerate() {
+        if changed.contains(&(fid as FileId)) {
+            list.clear();
+        } else {
+            for i in list.iter_mut() {
+                *i = renumber[*i as usize];
+            }
+        }
+    }
+    for &i in &inserted {
+        let site = &merged[i as usize];
+        if let Some(e) = site.enclosing {
+            graph.refs_by_enclosing.entry(e).or_default().push(i);
+        }
+        graph.refs_by_file[site.file as usize].push(i);
+    }
+    for &fid in changed {
+        graph.refs_by_file[fid as usize].sort_by_key(|&i| (merged[i as usize].pos, merged[i as usize].target));
+    }
+    graph.refs = merged;
 }
 
 /// Runs `f` for every file with a resolver of the worker's own, in parallel when the core is built

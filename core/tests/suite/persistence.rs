@@ -46,6 +46,18 @@ fn fingerprint(s: &mut Session) -> Value {
             a.as_object_mut().unwrap().remove("freshness");
             out.insert(format!("{method} {h}"), a);
         }
+        // goto from every use site (the per-file reference lists).
+        let refs = out[&format!("refs {h}")]["refs"].as_array().unwrap().clone();
+        for site in refs {
+            for req in [
+                json!({ "file": site["path"], "line": site["line"], "column": site["column"] }),
+                json!({ "file": site["path"], "line": site["line"] }),
+            ] {
+                let mut a = s.call("goto", req.clone()).unwrap();
+                a.as_object_mut().unwrap().remove("freshness");
+                out.insert(format!("goto {req}"), a);
+            }
+        }
     }
     out.insert("skipped".into(), status["skipped"].clone());
     Value::Object(out)
