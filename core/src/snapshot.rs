@@ -17,7 +17,7 @@ const LOCK: &str = ".codegraph/lock";
 const GITIGNORE: &str = ".codegraph/.gitignore";
 const MAGIC: &[u8; 8] = b"CODEGRPH";
 /// Bumped whenever the payload layout or the meaning of facts changes.
-pub(crate) const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT_VERSION: u32 = 2;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 const HEADER_LEN: usize = 8 + 4 + 8 + 32;
@@ -54,6 +54,10 @@ pub(crate) struct Snapshot {
     pub core_version: String,
     pub options_key: String,
     pub files: Vec<SnapshotFile>,
+    /// blake3 of the config files the graph was resolved with.
+    pub configs_key: String,
+    /// The resolved graph of exactly `files` (ids = positions in path order) under those configs.
+    pub graph: Option<crate::index::GraphParts>,
 }
 
 /// Encodes a snapshot: header (magic, format version, payload length, blake3 of the payload), payload.
@@ -156,6 +160,8 @@ mod tests {
         Snapshot {
             core_version: crate::api::VERSION.into(),
             options_key: "k".into(),
+            configs_key: String::new(),
+            graph: None,
             files: vec![SnapshotFile {
                 path: "a.py".into(),
                 language: Language::Python,

@@ -79,6 +79,8 @@ pub struct Session {
     /// Files taken in by incremental refreshes since the snapshot was last written, and when that was.
     unsaved_files: u64,
     last_save_ms: f64,
+    /// The resolved graph the loaded snapshot stored, with its configs key, until the first build.
+    prior_graph: Option<(String, crate::index::GraphParts)>,
 }
 
 impl Session {
@@ -99,6 +101,7 @@ impl Session {
             configs: ConfigTexts::default(),
             unsaved_files: 0,
             last_save_ms: 0.0,
+            prior_graph: None,
         })
     }
 
@@ -253,8 +256,9 @@ impl Session {
         })
     }
 
-    /// Writes the snapshot of `previous` (when persisting), noting the outcome in the status.
-    fn save_snapshot(&mut self) {
+    /// Writes the snapshot of `previous` and the index's graph (when persisting), noting the outcome
+    /// in the status.
+    fn save_snapshot(&mut self, index: &Index) {
         self.unsaved_files = 0;
         self.last_save_ms = self.host.now_ms();
         if !self.options.persist {
@@ -262,7 +266,13 @@ impl Session {
         }
         let mut list: Vec<SnapshotFile> = self.previous.values().cloned().collect();
         list.sort_by(|a, b| a.path.cmp(&b.path));
-        let snap = Snapshot { core_version: VERSION.into(), options_key: self.options.file_set_key(), files: list };
+        let snap = Snapshot {
+            core_version: VERSION.into(),
+            options_key: self.options.file_set_key(),
+            files: list,
+            configs_key: configs_key(&self.configs),
+            graph: Some(index.graph.parts()),
+        };
         match snapshot::save(self.host.as_ref(), &snap) {
             Ok(written) => self.snapshot_status.written = written,
             Err(e) => self.snapshot_status.note = Some(format!("cannot write {}: {e}", snapshot::FILE)),
@@ -316,7 +326,9 @@ impl Session {
         // start re-reads what the snapshot misses, so it is written once enough has accumulated.
         self.unsaved_files += changed.len() as u64;
         if self.unsaved_files >= SAVE_AFTER_FILES || self.host.now_ms() - self.last_save_ms >= SAVE_AFTER_MS {
-            self.save_snapshot();
+            let index = self.index.take().expect("updated above");
+            self.save_snapshot(&index);
+            self.index = Some(index);
         }
         Ok(true)
     }
@@ -381,7 +393,8 @@ impl Session {
             ("disabled", None)
         } else {
             match snapshot::load(self.host.as_ref(), &self.options.file_set_key()) {
-                Ok(Some(s)) => {
+                Ok(Some(mut s)) => {
+                    self.prior_graph = s.graph.take().map(|g| (s.configs_key.clone(), g));
                     self.previous = snapshot::by_path(s);
                     ("loaded", None)
                 }
@@ -484,10 +497,6 @@ impl Session {
         self.snapshot_status.read_files = read;
         self.snapshot_status.written = false;
         let dirty = read > 0 || removed || self.snapshot_status.state != "loaded";
-        if dirty {
-            self.save_snapshot();
-        }
-        timings.snapshot_save_ms = clock.lap(self.host.now_ms());
         let mut configs = ConfigTexts::default();
         for path in walk.config_files {
             if let Ok(bytes) = self.host.read_file(&path) {
@@ -498,9 +507,16 @@ impl Session {
         }
         skipped.sort();
         progress(Progress { phase: "resolve", done: 0, total: files.len() as u64 });
-        let index = Index::build(files, skipped, walk.other_files, &configs);
+        // Nothing changed since the snapshot, under the same configs: its resolved graph is this one.
+        let prior = self.prior_graph.take().filter(|(key, _)| !dirty && *key == configs_key(&configs));
+        self.snapshot_status.graph_reused = prior.is_some();
+        let index = Index::build(files, skipped, walk.other_files, &configs, prior.map(|(_, g)| g));
         self.configs = configs;
         timings.resolve_ms = clock.lap(self.host.now_ms());
+        if dirty || !self.snapshot_status.graph_reused {
+            self.save_snapshot(&index);
+        }
+        timings.snapshot_save_ms = clock.lap(self.host.now_ms());
         timings.total_ms = clock.total();
         self.timings = timings;
         Ok(index)
@@ -511,6 +527,17 @@ impl Session {
 /// last write, or this long after it.
 const SAVE_AFTER_FILES: u64 = 50;
 const SAVE_AFTER_MS: f64 = 60_000.0;
+
+/// A key for a set of config texts: the stored graph is valid only under the same configs.
+fn configs_key(configs: &ConfigTexts) -> String {
+    let mut paths: Vec<&String> = configs.keys().collect();
+    paths.sort();
+    let mut hasher = blake3::Hasher::new();
+    for p in paths {
+        hasher.update(p.as_bytes()).update(&[0]).update(configs[p].as_bytes()).update(&[0]);
+    }
+    hasher.finalize().to_hex().to_string()
+}
 
 /// (size, mtime) of the config files, which change detection watches like sources.
 fn config_stats(host: &dyn Host, paths: &[String]) -> Vec<(String, (u64, f64))> {

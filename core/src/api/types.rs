@@ -607,6 +607,9 @@ pub struct SnapshotStatus {
     pub read_files: u64,
     /// Whether this build wrote the snapshot.
     pub written: bool,
+    /// The resolved graph was read from the snapshot (nothing changed since it was written) instead
+    /// of resolving every file again.
+    pub graph_reused: bool,
     /// Why a snapshot was rejected or could not be written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,

@@ -8,6 +8,7 @@ mod resolve;
 use std::collections::BTreeSet;
 
 use rustc_hash::FxHashMap as HashMap;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 use crate::discover::SkippedFile;
@@ -34,7 +35,7 @@ pub(crate) struct IndexedFile {
 }
 
 /// A resolved use of a symbol.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub(crate) struct RefSite {
     pub target: SymId,
     pub file: FileId,
@@ -49,7 +50,7 @@ pub(crate) struct RefSite {
 }
 
 /// An import alias bound to a concrete declaration (`import { a as b }`, `use x::Y`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct ImportBinding {
     pub file: FileId,
     pub alias: String,
@@ -83,7 +84,78 @@ pub(crate) struct Graph {
     pub file_stats: Vec<resolve::FileRefs>,
 }
 
+/// The part of a graph that can't be derived cheaply, as the snapshot stores it: a warm start with
+/// nothing changed reads it instead of resolving every file again.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct GraphParts {
+    refs: Vec<RefSite>,
+    refs_by_file: Vec<Vec<u32>>,
+    impl_members: Vec<(SymId, Vec<SymId>)>,
+    deps: Vec<Vec<FileId>>,
+    supertypes: Vec<(SymId, TypeRelKind, SymId)>,
+    import_bindings: Vec<ImportBinding>,
+    file_stats: Vec<resolve::FileRefs>,
+}
+
 impl Graph {
+    /// What the snapshot stores of this graph.
+    pub fn parts(&self) -> GraphParts {
+        let mut impl_members: Vec<(SymId, Vec<SymId>)> =
+            self.impl_members.iter().map(|(&t, m)| (t, m.clone())).collect();
+        impl_members.sort();
+        GraphParts {
+            refs: self.refs.clone(),
+            refs_by_file: self.refs_by_file.clone(),
+            impl_members,
+            deps: self.deps.iter().map(|d| d.iter().copied().collect()).collect(),
+            supertypes: self.supertypes.clone(),
+            import_bindings: self.import_bindings.clone(),
+            file_stats: self
+                .file_stats
+                .iter()
+                .map(|f| resolve::FileRefs {
+                    refs: Vec::new(),
+                    bindings: Vec::new(),
+                    resolved: f.resolved,
+                    unresolved: f.unresolved,
+                    unbound_imports: f.unbound_imports,
+                    unresolved_calls: f.unresolved_calls.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The graph a snapshot stored, with what is derived from it rebuilt; `None` when it doesn't fit
+    /// `files` files (then the caller resolves).
+    fn from_parts(parts: GraphParts, files: usize) -> Option<Graph> {
+        if parts.refs_by_file.len() != files || parts.deps.len() != files || parts.file_stats.len() != files {
+            return None;
+        }
+        let mut graph = Graph {
+            refs_by_file: parts.refs_by_file,
+            impl_members: parts.impl_members.into_iter().collect(),
+            deps: parts.deps.into_iter().map(|d| d.into_iter().collect()).collect(),
+            supertypes: parts.supertypes,
+            import_bindings: parts.import_bindings,
+            file_stats: parts.file_stats,
+            ..Graph::default()
+        };
+        for (i, r) in parts.refs.iter().enumerate() {
+            if let Some(e) = r.enclosing {
+                graph.refs_by_enclosing.entry(e).or_default().push(i as u32);
+            }
+        }
+        graph.refs = parts.refs;
+        graph.rdeps = vec![BTreeSet::new(); files];
+        for (fid, d) in graph.deps.iter().enumerate() {
+            for &t in d {
+                graph.rdeps[t as usize].insert(fid as FileId);
+            }
+        }
+        graph.total_stats();
+        Some(graph)
+    }
+
     /// Sums the per-file counters into the graph's totals.
     fn total_stats(&mut self) {
         self.resolved_refs = self.file_stats.iter().map(|f| f.resolved).sum();
@@ -116,7 +188,15 @@ pub(crate) struct Index {
 pub(crate) type ConfigTexts = HashMap<String, String>;
 
 impl Index {
-    pub fn build(files: Vec<IndexedFile>, skipped: Vec<SkippedFile>, other_files: u64, configs: &ConfigTexts) -> Index {
+    /// Builds the index; `prior` is a graph the snapshot stored for exactly these files and configs,
+    /// used instead of resolving when it fits.
+    pub fn build(
+        files: Vec<IndexedFile>,
+        skipped: Vec<SkippedFile>,
+        other_files: u64,
+        configs: &ConfigTexts,
+        prior: Option<GraphParts>,
+    ) -> Index {
         let mut files = files;
         files.sort_by(|a, b| a.path.cmp(&b.path));
         let mut syms = Vec::new();
@@ -140,7 +220,11 @@ impl Index {
             graph: Graph::default(),
         };
         index.assign_handles();
-        index.graph = resolve::resolve(&index, configs);
+        let n = index.files.len();
+        index.graph = match prior.and_then(|p| Graph::from_parts(p, n)) {
+            Some(graph) => graph,
+            None => resolve::resolve(&index, configs),
+        };
         index
     }
 

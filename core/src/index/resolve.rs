@@ -278,7 +278,7 @@ fn finish_deps(index: &Index, graph: &mut Graph, mut deps: Vec<BTreeSet<FileId>>
 }
 
 /// What resolving one file's references produced.
-#[derive(Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct FileRefs {
     pub refs: Vec<RefSite>,
     pub bindings: Vec<ImportBinding>,

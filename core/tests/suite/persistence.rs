@@ -76,6 +76,7 @@ fn warm_start_reads_nothing_and_answers_like_cold() {
     let state = snapshot_state(&mut first);
     assert_eq!(state["state"], "absent");
     assert_eq!(state["written"], true);
+    assert_eq!(state["graphReused"], false);
     assert!(dir.path().join(".codegraph/index.bin").exists());
     assert_eq!(fs::read_to_string(dir.path().join(".codegraph/.gitignore")).unwrap().lines().last(), Some("*"));
 
@@ -84,6 +85,7 @@ fn warm_start_reads_nothing_and_answers_like_cold() {
     let state = snapshot_state(&mut warm);
     assert_eq!(state["state"], "loaded");
     assert_eq!(state["readFiles"], 0);
+    assert_eq!(state["graphReused"], true, "nothing changed: the stored graph is used, not re-resolved");
     assert_eq!(state["reusedFiles"], 41);
     assert_eq!(state["written"], false, "nothing changed, nothing rewritten");
     // The snapshot folder is never indexed.
@@ -168,7 +170,9 @@ fn random_edits_answer_like_a_cold_index_of_the_new_tree() {
         assert_eq!(refreshed["rebuilt"], true);
         let expected = fingerprint(&mut open(dir.path(), false));
         assert_eq!(fingerprint(&mut warm), expected, "step {step}: in-process refresh");
-        assert_eq!(fingerprint(&mut open(dir.path(), true)), expected, "step {step}: warm start");
+        let mut started = open(dir.path(), true);
+        assert_eq!(fingerprint(&mut started), expected, "step {step}: warm start");
+        assert_eq!(snapshot_state(&mut started)["graphReused"], true, "step {step}: the refresh stored its graph");
     }
 }
 

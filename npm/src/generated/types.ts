@@ -638,6 +638,10 @@ export interface SnapshotStatus {
    */
   bytes?: number | null;
   /**
+   * The resolved graph was read from the snapshot (nothing changed since it was written) instead of resolving every file again.
+   */
+  graphReused: boolean;
+  /**
    * Why a snapshot was rejected or could not be written.
    */
   note?: string | null;
