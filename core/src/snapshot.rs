@@ -35,6 +35,20 @@ pub(crate) struct SnapshotFile {
 }
 
 impl SnapshotFile {
+    /// The indexed file this entry remembers.
+    pub(crate) fn indexed(&self) -> crate::index::IndexedFile {
+        crate::index::IndexedFile {
+            path: self.path.clone(),
+            language: self.language,
+            hash: self.hash.clone(),
+            size: self.size,
+            mtime_ms: self.mtime_ms,
+            lines: self.lines,
+            facts: self.facts.clone(),
+            sym_base: 0,
+        }
+    }
+
     /// What the snapshot remembers of an indexed file.
     pub(crate) fn of(f: &crate::index::IndexedFile) -> SnapshotFile {
         SnapshotFile {

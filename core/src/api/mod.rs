@@ -492,10 +492,21 @@ impl Session {
         self.facts_cache =
             files.iter().map(|f| (format!("{}:{}", f.language.name(), f.hash), f.facts.clone())).collect();
         let removed = self.previous.keys().any(|p| !self.snapshot.contains_key(p));
+        // Same files as the stored graph, some with new contents: the files as the snapshot had them
+        // (to rebuild the stored graph) and the new versions (to bring it up to date in place).
+        let same_set =
+            !removed && files.len() == self.previous.len() && files.iter().all(|f| self.previous.contains_key(&f.path));
+        let in_place = (same_set && read > 0 && self.prior_graph.is_some()).then(|| {
+            let stored: Vec<IndexedFile> = files.iter().map(|f| self.previous[&f.path].indexed()).collect();
+            let changed: Vec<IndexedFile> =
+                files.iter().filter(|f| self.previous[&f.path].hash != f.hash).cloned().collect();
+            (stored, changed)
+        });
         self.previous = files.iter().map(|f| (f.path.clone(), SnapshotFile::of(f))).collect();
         self.snapshot_status.reused_files = reused;
         self.snapshot_status.read_files = read;
         self.snapshot_status.written = false;
+        self.snapshot_status.graph_reused = false;
         let dirty = read > 0 || removed || self.snapshot_status.state != "loaded";
         let mut configs = ConfigTexts::default();
         for path in walk.config_files {
@@ -507,10 +518,28 @@ impl Session {
         }
         skipped.sort();
         progress(Progress { phase: "resolve", done: 0, total: files.len() as u64 });
-        // Nothing changed since the snapshot, under the same configs: its resolved graph is this one.
-        let prior = self.prior_graph.take().filter(|(key, _)| !dirty && *key == configs_key(&configs));
-        self.snapshot_status.graph_reused = prior.is_some();
-        let index = Index::build(files, skipped, walk.other_files, &configs, prior.map(|(_, g)| g));
+        // The snapshot's resolved graph, under the same configs, is this one when nothing changed, and
+        // becomes it when the changed files kept their interfaces (re-resolving only them).
+        let key = configs_key(&configs);
+        let prior = self.prior_graph.take().filter(|(k, _)| *k == key).map(|(_, g)| g);
+        let other = walk.other_files;
+        let index = match (prior, in_place) {
+            (Some(graph), None) if !dirty => {
+                self.snapshot_status.graph_reused = true;
+                Index::build(files, skipped, other, &configs, Some(graph))
+            }
+            (Some(graph), Some((stored, changed))) => {
+                let mut index = Index::build(stored, skipped.clone(), other, &configs, Some(graph));
+                match index.update(changed, &configs) {
+                    Ok(()) => {
+                        self.snapshot_status.graph_reused = true;
+                        index
+                    }
+                    Err(_) => Index::build(files, skipped, other, &configs, None),
+                }
+            }
+            _ => Index::build(files, skipped, other, &configs, None),
+        };
         self.configs = configs;
         timings.resolve_ms = clock.lap(self.host.now_ms());
         if dirty || !self.snapshot_status.graph_reused {

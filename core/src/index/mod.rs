@@ -19,6 +19,7 @@ pub(crate) type FileId = u32;
 pub(crate) type SymId = u32;
 
 /// One indexed file.
+#[derive(Clone)]
 pub(crate) struct IndexedFile {
     pub path: String,
     pub language: Language,

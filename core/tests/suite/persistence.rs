@@ -176,6 +176,45 @@ fn random_edits_answer_like_a_cold_index_of_the_new_tree() {
     }
 }
 
+/// Inserts a blank line, duplicates a line or deletes one, in a random source file. Blank lines move
+/// every position below them and keep the interface (the in-place path); duplicated and deleted lines
+/// change bodies, or declarations (then a full build). Returns the file.
+fn random_line_edit(root: &Path, rng: &mut Rng) -> std::path::PathBuf {
+    let files = source_files(root);
+    let pick = files[rng.next(files.len())].clone();
+    let text = fs::read_to_string(&pick).unwrap();
+    let mut lines: Vec<&str> = text.split('\n').collect();
+    let at = rng.next(lines.len());
+    match rng.next(4) {
+        0 | 1 => lines.insert(at, ""),
+        2 => lines.insert(at, lines[at]),
+        _ => {
+            lines.remove(at);
+        }
+    }
+    fs::write(&pick, lines.join("\n")).unwrap();
+    pick
+}
+
+#[test]
+fn warm_starts_after_edits_update_the_stored_graph_and_answer_like_cold() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&fixture_root(), dir.path());
+    fingerprint(&mut open(dir.path(), true));
+    let mut rng = Rng(0x57a7_ed17);
+    let mut updated = 0;
+    for step in 0..12 {
+        let pick = random_line_edit(dir.path(), &mut rng);
+        let mut started = open(dir.path(), true);
+        let expected = fingerprint(&mut open(dir.path(), false));
+        assert_eq!(fingerprint(&mut started), expected, "step {step}: {}", pick.display());
+        let state = snapshot_state(&mut started);
+        assert_eq!(state["readFiles"], 1, "step {step}");
+        updated += usize::from(state["graphReused"] == true);
+    }
+    assert!(updated >= 4, "only {updated} of 12 warm starts updated the stored graph in place");
+}
+
 #[test]
 fn body_edits_refresh_in_place_and_answer_like_a_cold_index() {
     let dir = tempfile::tempdir().unwrap();
@@ -185,21 +224,7 @@ fn body_edits_refresh_in_place_and_answer_like_a_cold_index() {
     let mut rng = Rng(0xb0d1_ed17);
     let mut in_place = 0;
     for step in 0..30 {
-        let files = source_files(dir.path());
-        let pick = &files[rng.next(files.len())];
-        let text = fs::read_to_string(pick).unwrap();
-        let mut lines: Vec<&str> = text.split('\n').collect();
-        let at = rng.next(lines.len());
-        // Blank lines move every position below them and keep the interface: the in-place path.
-        // Duplicated and deleted lines change bodies, or declarations (then a full build).
-        match rng.next(4) {
-            0 | 1 => lines.insert(at, ""),
-            2 => lines.insert(at, lines[at]),
-            _ => {
-                lines.remove(at);
-            }
-        }
-        fs::write(pick, lines.join("\n")).unwrap();
+        let pick = random_line_edit(dir.path(), &mut rng);
         let refreshed: Value = warm.call("refresh", json!({})).unwrap();
         assert_eq!(refreshed["rebuilt"], true, "step {step}: {refreshed}");
         in_place += usize::from(refreshed["incremental"] == true);
