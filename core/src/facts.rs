@@ -198,6 +198,9 @@ pub enum LocalOrigin {
     /// Initialised by calling something: `Circle::new()`, `cart.New()`, `Order(...)` in Python
     /// (a class call constructs; a function call gives its declared return type).
     CallResult(Vec<String>),
+    /// Initialised by a chain through calls: `rt.handle().clone()` is the names `rt`, `handle`,
+    /// `clone` with calls after the second and the third (indices into the names).
+    CallChain(Vec<String>, Vec<u16>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

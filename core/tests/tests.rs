@@ -11,3 +11,5 @@ mod freshness;
 mod persistence;
 #[path = "suite/snapshots.rs"]
 mod snapshots;
+#[path = "suite/inference.rs"]
+mod inference;

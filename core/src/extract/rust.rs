@@ -582,11 +582,22 @@ fn local_origin(b: &Builder, value: Node) -> LocalOrigin {
             .child_by_field_name("name")
             .and_then(|n| path_segments(b, n))
             .map_or(LocalOrigin::Unknown, |s| LocalOrigin::Constructed(s.into_iter().map(|s| s.0).collect())),
-        "call_expression" => value
-            .child_by_field_name("function")
-            .filter(|f| f.kind() != "field_expression")
-            .and_then(|f| chain(b, f))
-            .map_or(LocalOrigin::Unknown, |s| LocalOrigin::CallResult(s.into_iter().map(|s| s.0).collect())),
+        "call_expression" => match value.child_by_field_name("function") {
+            // A method call, possibly on the result of others: `rt.handle().clone()`.
+            Some(f) if f.kind() == "field_expression" => {
+                let mut through_calls = CallChain::default();
+                if call_chain(b, value, &mut through_calls, 0) {
+                    let names = through_calls.segments.into_iter().map(|s| s.0).collect();
+                    LocalOrigin::CallChain(names, through_calls.calls_at)
+                } else {
+                    LocalOrigin::Unknown
+                }
+            }
+            Some(f) => {
+                chain(b, f).map_or(LocalOrigin::Unknown, |s| LocalOrigin::CallResult(s.into_iter().map(|s| s.0).collect()))
+            }
+            None => LocalOrigin::Unknown,
+        },
         _ => LocalOrigin::Unknown,
     }
 }

@@ -586,7 +586,43 @@ impl<'t, 'a> Resolver<'t, 'a> {
                 }
                 out
             }
+            LocalOrigin::CallChain(names, calls_at) => {
+                let Some((head, _)) = names.split_first() else { return Vec::new() };
+                let mut values = self.head(file, Some(scope), head, hops).unwrap_or_default();
+                for (i, name) in names.iter().enumerate() {
+                    let called = calls_at.contains(&(i as u16));
+                    if i > 0 {
+                        values = self.member_or_clone(file, &values, name, called, hops);
+                    }
+                    if called && !self.is_clone(file, name, &values) {
+                        values = values
+                            .iter()
+                            .filter_map(|v| if let Value::Sym(s) = v { Some(*s) } else { None })
+                            .flat_map(|s| self.call_result(s))
+                            .collect();
+                    }
+                    if values.is_empty() {
+                        break;
+                    }
+                }
+                self.instances(values)
+            }
         }
+    }
+
+    /// The members `name` of `values`; for a Rust `.clone()` call that no indexed declaration
+    /// answers, the receiver itself (`Clone::clone` returns `Self`).
+    fn member_or_clone(&self, file: FileId, values: &[Value], name: &str, called: bool, hops: u32) -> Vec<Value> {
+        let members = self.members_all(values, name, hops);
+        if members.is_empty() && called && name == "clone" && self.lang(file) == Language::Rust {
+            return values.iter().filter(|v| matches!(v, Value::Instance(_))).cloned().collect();
+        }
+        members
+    }
+
+    /// Whether `values` are the receiver kept by `member_or_clone` (instances, not a method to call).
+    fn is_clone(&self, file: FileId, name: &str, values: &[Value]) -> bool {
+        name == "clone" && self.lang(file) == Language::Rust && values.iter().all(|v| matches!(v, Value::Instance(_)))
     }
 
     /// What calling a declaration gives: an instance of a class called as a constructor (Python), or
@@ -1123,14 +1159,18 @@ impl<'t, 'a> Resolver<'t, 'a> {
                 let mut resolved_all = true;
                 for (i, (seg_name, pos)) in chain.segments.iter().enumerate() {
                     let len = seg_name.chars().count() as u32;
+                    let called_here = chain.calls_at.contains(&(i as u16));
                     if i > 0 {
-                        values = self.members_all(&values, &chain.segments[i].0, 0);
+                        values = self.member_or_clone(fid, &values, seg_name, called_here, 0);
                     }
                     if values.is_empty() {
                         resolved_all = false;
                         break;
                     }
-                    let called_here = chain.calls_at.contains(&(i as u16));
+                    if called_here && self.is_clone(fid, seg_name, &values) {
+                        // `x.clone()` of a type without an indexed `clone`: the chain goes on from `x`.
+                        continue;
+                    }
                     let mut targets: Vec<SymId> =
                         values.iter().filter_map(|v| if let Value::Sym(s) = v { Some(*s) } else { None }).collect();
                     targets.sort_unstable();
