@@ -18,6 +18,8 @@ pub enum EntryKind {
 pub struct HostEntry {
     pub name: String,
     pub kind: EntryKind,
+    /// Size in bytes. A host may leave size and mtime 0 for files the core never indexes (no
+    /// supported language by name): they are only counted.
     pub size: u64,
     /// Modification time in milliseconds since the epoch (0 when unknown).
     pub mtime_ms: f64,
@@ -122,6 +124,13 @@ mod std_host {
                     });
                     continue;
                 };
+                // The entry's type comes with the listing (no syscall); size and mtime need a stat,
+                // paid only for files the core may index (Django's tree is 4 in 5 other files).
+                let kind = kind_of(item.file_type().map_err(|e| e.to_string())?);
+                if kind == EntryKind::File && crate::lang::Language::from_path(&name).is_none() {
+                    out.push(HostEntry { name, kind, size: 0, mtime_ms: 0.0 });
+                    continue;
+                }
                 let meta = item.metadata().map_err(|e| e.to_string())?;
                 out.push(entry(name, &meta, kind_of(meta.file_type())));
             }

@@ -7,9 +7,9 @@ mod bad_input;
 mod expected;
 #[path = "suite/freshness.rs"]
 mod freshness;
+#[path = "suite/inference.rs"]
+mod inference;
 #[path = "suite/persistence.rs"]
 mod persistence;
 #[path = "suite/snapshots.rs"]
 mod snapshots;
-#[path = "suite/inference.rs"]
-mod inference;

@@ -593,9 +593,8 @@ fn local_origin(b: &Builder, value: Node) -> LocalOrigin {
                     LocalOrigin::Unknown
                 }
             }
-            Some(f) => {
-                chain(b, f).map_or(LocalOrigin::Unknown, |s| LocalOrigin::CallResult(s.into_iter().map(|s| s.0).collect()))
-            }
+            Some(f) => chain(b, f)
+                .map_or(LocalOrigin::Unknown, |s| LocalOrigin::CallResult(s.into_iter().map(|s| s.0).collect())),
             None => LocalOrigin::Unknown,
         },
         _ => LocalOrigin::Unknown,

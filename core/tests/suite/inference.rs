@@ -62,7 +62,10 @@ pub fn run(rt: Runtime, other: Other) {
         vec![("src/lib.rs::run".into(), 21), ("src/lib.rs::run".into(), 22), ("src/lib.rs::run".into(), 24)]
     );
     // Other::clone is declared: it is what `other.clone()` calls, and it returns a Runtime.
-    assert_eq!(sites(&mut s, "src/lib.rs::Other::clone"), vec![("src/lib.rs::run".into(), 25), ("src/lib.rs::run".into(), 27)]);
+    assert_eq!(
+        sites(&mut s, "src/lib.rs::Other::clone"),
+        vec![("src/lib.rs::run".into(), 25), ("src/lib.rs::run".into(), 27)]
+    );
     assert_eq!(sites(&mut s, "src/lib.rs::Runtime::handle").len(), 3, "lines 20, 22 and 26");
     assert_eq!(sites(&mut s, "src/lib.rs::Other::spawn"), Vec::<(String, u64)>::new(), "a Runtime has no spawn");
 }
