@@ -182,9 +182,7 @@ impl Session {
             .iter()
             .zip(self.host.read_files(&paths))
             .filter_map(|(c, content)| match content {
-                Ok(bytes) if bytes.len() as u64 <= rules.max_file_bytes && content_problem(&bytes).is_none() => {
-                    Some((c.language, bytes))
-                }
+                Ok(bytes) if unindexable(&bytes, &rules).is_none() => Some((c.language, bytes)),
                 _ => None,
             })
             .collect();
@@ -293,24 +291,13 @@ impl Session {
             let language = index.files[fid as usize].language;
             let Ok(entry) = self.host.stat(path) else { return Ok(false) };
             let Ok(bytes) = self.host.read_file(path) else { return Ok(false) };
-            if bytes.len() as u64 > rules.max_file_bytes || content_problem(&bytes).is_some() {
+            if unindexable(&bytes, &rules).is_some() {
                 return Ok(false);
             }
-            let text = std::str::from_utf8(&bytes).expect("validated as UTF-8 above");
             let hash = blake3::hash(&bytes).to_hex().to_string();
-            let cached = self.facts_cache.get(&format!("{}:{hash}", language.name())).cloned();
-            let facts = cached.unwrap_or_else(|| Arc::new(crate::extract::extract(language, text)));
+            let cached = self.facts_cache.get(&facts_key(language, &hash)).cloned();
             stats.push((path.clone(), (entry.size, entry.mtime_ms)));
-            files.push(IndexedFile {
-                path: path.clone(),
-                language,
-                hash,
-                size: bytes.len() as u64,
-                mtime_ms: entry.mtime_ms,
-                lines: text.split('\n').count() as u32,
-                facts,
-                sym_base: 0,
-            });
+            files.push(indexed_file(path.clone(), language, entry.mtime_ms, &bytes, hash, cached));
         }
         let taken: Vec<SnapshotFile> = files.iter().map(SnapshotFile::of).collect();
         let index = self.index.as_mut().expect("checked above");
@@ -319,7 +306,7 @@ impl Session {
         }
         self.snapshot.extend(stats);
         for f in taken {
-            self.facts_cache.insert(format!("{}:{}", f.language.name(), f.hash), f.facts.clone());
+            self.facts_cache.insert(facts_key(f.language, &f.hash), f.facts.clone());
             self.previous.insert(f.path.clone(), f);
         }
         // Rewriting the whole snapshot for every small edit would cost more than the edit; a later
@@ -448,15 +435,11 @@ impl Session {
         for (candidate, content) in to_read.into_iter().zip(contents) {
             match content {
                 Err(e) => skipped.push(SkippedFile { path: candidate.path, reason: format!("unreadable: {e}") }),
-                Ok(bytes) if bytes.len() as u64 > rules.max_file_bytes => {
-                    let reason = format!("larger than the size cap ({} > {} bytes)", bytes.len(), rules.max_file_bytes);
-                    skipped.push(SkippedFile { path: candidate.path, reason });
-                }
-                Ok(bytes) => match content_problem(&bytes) {
+                Ok(bytes) => match unindexable(&bytes, &rules) {
                     Some(reason) => skipped.push(SkippedFile { path: candidate.path, reason }),
                     None => {
                         let hash = blake3::hash(&bytes).to_hex().to_string();
-                        let cached = self.facts_cache.get(&format!("{}:{hash}", candidate.language.name())).cloned();
+                        let cached = self.facts_cache.get(&facts_key(candidate.language, &hash)).cloned();
                         work.push((candidate, bytes, hash, cached));
                     }
                 },
@@ -473,24 +456,12 @@ impl Session {
             }
             done += batch.len() as u64;
             files.extend(map_maybe_parallel(batch, |(candidate, bytes, hash, cached)| {
-                let text = std::str::from_utf8(&bytes).expect("validated as UTF-8 above");
-                let facts = cached.unwrap_or_else(|| Arc::new(crate::extract::extract(candidate.language, text)));
-                IndexedFile {
-                    path: candidate.path,
-                    language: candidate.language,
-                    hash,
-                    size: bytes.len() as u64,
-                    mtime_ms: candidate.mtime_ms,
-                    lines: text.split('\n').count() as u32,
-                    facts,
-                    sym_base: 0,
-                }
+                indexed_file(candidate.path, candidate.language, candidate.mtime_ms, &bytes, hash, cached)
             }));
             progress(Progress { phase: "parse", done, total });
         }
         timings.parse_ms = clock.lap(self.host.now_ms());
-        self.facts_cache =
-            files.iter().map(|f| (format!("{}:{}", f.language.name(), f.hash), f.facts.clone())).collect();
+        self.facts_cache = files.iter().map(|f| (facts_key(f.language, &f.hash), f.facts.clone())).collect();
         let removed = self.previous.keys().any(|p| !self.snapshot.contains_key(p));
         // Same files as the stored graph, some with new contents: the files as the snapshot had them
         // (to rebuild the stored graph) and the new versions (to bring it up to date in place).
@@ -549,6 +520,42 @@ impl Session {
         timings.total_ms = clock.total();
         self.timings = timings;
         Ok(index)
+    }
+}
+
+/// Why content read from disk can't be indexed (over the size cap, binary, not UTF-8), if it can't.
+fn unindexable(bytes: &[u8], rules: &Rules) -> Option<String> {
+    if bytes.len() as u64 > rules.max_file_bytes {
+        return Some(format!("larger than the size cap ({} > {} bytes)", bytes.len(), rules.max_file_bytes));
+    }
+    content_problem(bytes)
+}
+
+/// The key of parsed facts in the facts cache: the same content in the same language parses the same.
+fn facts_key(language: crate::lang::Language, hash: &str) -> String {
+    format!("{}:{hash}", language.name())
+}
+
+/// An indexed file from content that passed `unindexable`: the cached facts for its hash, or parsed now.
+fn indexed_file(
+    path: String,
+    language: crate::lang::Language,
+    mtime_ms: f64,
+    bytes: &[u8],
+    hash: String,
+    cached: Option<Arc<FileFacts>>,
+) -> IndexedFile {
+    let text = std::str::from_utf8(bytes).expect("checked by unindexable");
+    let facts = cached.unwrap_or_else(|| Arc::new(crate::extract::extract(language, text)));
+    IndexedFile {
+        path,
+        language,
+        hash,
+        size: bytes.len() as u64,
+        mtime_ms,
+        lines: text.split('\n').count() as u32,
+        facts,
+        sym_base: 0,
     }
 }
 

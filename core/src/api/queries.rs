@@ -287,10 +287,14 @@ impl Session {
     /// What is indexed, what the snapshot did, where the build's time went, and whether the files on
     /// disk changed since (reported as `stale` with the change set; status never rebuilds).
     pub fn status(&mut self, _req: StatusRequest) -> Result<StatusResponse, Error> {
+        // An index built by this very call has just walked the tree; only an older one is compared.
+        let built_now = self.index.is_none();
         self.index()?;
-        let (changed, _) = self.changes()?;
-        if !changed.is_empty() {
-            self.freshness = Session::change_report("stale", &changed);
+        if !built_now {
+            let (changed, _) = self.changes()?;
+            if !changed.is_empty() {
+                self.freshness = Session::change_report("stale", &changed);
+            }
         }
         let mut snapshot = self.snapshot_status.clone();
         if self.options.persist {
