@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{named_children, Builder, CallChain};
+use super::{named_children, one_segment, Builder, CallChain, ChainSyntax};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -665,40 +665,14 @@ fn expr(b: &mut Builder, node: Node) {
     b.ascend();
 }
 
-/// A chain with calls on the way (`a.b().c`): its segments, the indices of the called ones and the
-/// argument lists to walk. False when any part is not a name or a call of a name chain.
-fn call_chain<'t>(b: &Builder, node: Node<'t>, out: &mut CallChain<'t>, depth: usize) -> bool {
-    if depth > super::MAX_WALK_DEPTH {
-        return false;
-    }
-    match node.kind() {
-        "identifier" | "this" | "super" => {
-            out.segments.push(b.seg(node));
-            true
-        }
-        "member_expression" => {
-            let (Some(object), Some(property)) =
-                (node.child_by_field_name("object"), node.child_by_field_name("property"))
-            else {
-                return false;
-            };
-            if !call_chain(b, object, out, depth + 1) {
-                return false;
-            }
-            out.segments.push(b.seg(property));
-            true
-        }
-        "call_expression" => {
-            let Some(function) = node.child_by_field_name("function") else { return false };
-            if !call_chain(b, function, out, depth + 1) {
-                return false;
-            }
-            out.called(node);
-            true
-        }
-        _ => false,
-    }
-}
+/// `a.b().c()` in JavaScript and TypeScript.
+const CHAIN: ChainSyntax = ChainSyntax {
+    heads: &["identifier", "this", "super"],
+    head: one_segment,
+    member: ("member_expression", "object", "property"),
+    call: "call_expression",
+    through: &[],
+};
 
 /// A name, member chain or type reference; a chain through calls keeps going from what the calls
 /// return; a chain with any other head records its tail as opaque.
@@ -708,7 +682,7 @@ fn reference(b: &mut Builder, node: Node, call: bool) {
         return;
     }
     let mut through_calls = CallChain::default();
-    if call_chain(b, node, &mut through_calls, 0) {
+    if through_calls.walk(b, node, &CHAIN, 0) {
         through_calls.record(b, call, expr);
         return;
     }

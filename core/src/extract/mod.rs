@@ -241,6 +241,27 @@ impl<'a> Builder<'a> {
     }
 }
 
+/// One name of a chain and where it is written.
+pub(crate) type Segment = (String, crate::facts::Pos);
+
+/// How a grammar writes a chain through calls, for `CallChain::walk`.
+pub(crate) struct ChainSyntax {
+    /// Node kinds that start a chain, and how to read them into segments.
+    pub heads: &'static [&'static str],
+    pub head: fn(&Builder, Node) -> Option<Vec<Segment>>,
+    /// Member access: its kind, the field of the object and the field of the member's name.
+    pub member: (&'static str, &'static str, &'static str),
+    /// A call's kind; its `function` field is the callee.
+    pub call: &'static str,
+    /// Wrappers walked through: kind and the field of the inner expression (`None`: first named child).
+    pub through: &'static [(&'static str, Option<&'static str>)],
+}
+
+/// A chain head that is one name.
+pub(crate) fn one_segment(b: &Builder, node: Node) -> Option<Vec<Segment>> {
+    Some(vec![b.seg(node)])
+}
+
 /// A reference chain that goes through calls (`a.b().c()`): its segments, the indices of the called
 /// segments, and the argument lists of those calls (walked separately for their own references).
 #[derive(Default)]
@@ -256,6 +277,50 @@ impl<'t> CallChain<'t> {
     pub fn called(&mut self, call: Node<'t>) {
         self.calls_at.push((self.segments.len() - 1) as u16);
         self.args.extend(call.child_by_field_name("arguments"));
+    }
+
+    /// Reads a chain through calls (`a.b().c()`) written in `syntax` into this one; false (with the
+    /// chain left partial) when `node` is not such a chain.
+    pub fn walk(&mut self, b: &Builder, node: Node<'t>, syntax: &ChainSyntax, depth: usize) -> bool {
+        if depth > MAX_WALK_DEPTH {
+            return false;
+        }
+        let kind = node.kind();
+        if syntax.heads.contains(&kind) {
+            return match (syntax.head)(b, node) {
+                Some(segments) => {
+                    self.segments.extend(segments);
+                    true
+                }
+                None => false,
+            };
+        }
+        let (member, object_field, name_field) = syntax.member;
+        if kind == member {
+            let (Some(object), Some(name)) =
+                (node.child_by_field_name(object_field), node.child_by_field_name(name_field))
+            else {
+                return false;
+            };
+            if !self.walk(b, object, syntax, depth + 1) {
+                return false;
+            }
+            self.segments.push(b.seg(name));
+            return true;
+        }
+        if kind == syntax.call {
+            let Some(function) = node.child_by_field_name("function") else { return false };
+            if !self.walk(b, function, syntax, depth + 1) {
+                return false;
+            }
+            self.called(node);
+            return true;
+        }
+        let Some(&(_, field)) = syntax.through.iter().find(|(k, _)| *k == kind) else { return false };
+        match field.map_or_else(|| node.named_child(0), |f| node.child_by_field_name(f)) {
+            Some(inner) => self.walk(b, inner, syntax, depth + 1),
+            None => false,
+        }
     }
 
     /// Records the chain and walks the calls' arguments with the language's expression walker.

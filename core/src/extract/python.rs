@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{named_children, Builder, CallChain};
+use super::{named_children, one_segment, Builder, CallChain, ChainSyntax};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -407,39 +407,14 @@ fn chain(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
     }
 }
 
-/// A chain with calls on the way (`a.b().c`), see `CallChain`.
-fn call_chain<'t>(b: &Builder, node: Node<'t>, out: &mut CallChain<'t>, depth: usize) -> bool {
-    if depth > super::MAX_WALK_DEPTH {
-        return false;
-    }
-    match node.kind() {
-        "identifier" => {
-            out.segments.push(b.seg(node));
-            true
-        }
-        "attribute" => {
-            let (Some(object), Some(attr)) =
-                (node.child_by_field_name("object"), node.child_by_field_name("attribute"))
-            else {
-                return false;
-            };
-            if !call_chain(b, object, out, depth + 1) {
-                return false;
-            }
-            out.segments.push(b.seg(attr));
-            true
-        }
-        "call" => {
-            let Some(function) = node.child_by_field_name("function") else { return false };
-            if !call_chain(b, function, out, depth + 1) {
-                return false;
-            }
-            out.called(node);
-            true
-        }
-        _ => false,
-    }
-}
+/// `a.b().c()` in Python.
+const CHAIN: ChainSyntax = ChainSyntax {
+    heads: &["identifier"],
+    head: one_segment,
+    member: ("attribute", "object", "attribute"),
+    call: "call",
+    through: &[],
+};
 
 fn reference(b: &mut Builder, node: Node, call: bool) {
     if let Some(segs) = chain(b, node) {
@@ -447,7 +422,7 @@ fn reference(b: &mut Builder, node: Node, call: bool) {
         return;
     }
     let mut through_calls = CallChain::default();
-    if call_chain(b, node, &mut through_calls, 0) {
+    if through_calls.walk(b, node, &CHAIN, 0) {
         through_calls.record(b, call, expr);
         return;
     }

@@ -5,7 +5,7 @@
 
 use tree_sitter::{Node, Parser, Range};
 
-use super::{named_children, Builder, CallChain};
+use super::{named_children, Builder, CallChain, ChainSyntax};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, ModDecl, Pos, SymbolKind, TypeRelKind, TypeRelation};
 use crate::lang::Language;
 
@@ -476,61 +476,20 @@ fn chain(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
     }
 }
 
-/// A chain with calls on the way (`Circle::new(1.0).area`, `rt.handle().spawn_blocking`), see
-/// `CallChain`. `?` and `.await` are looked through.
-fn call_chain<'t>(b: &Builder, node: Node<'t>, out: &mut CallChain<'t>, depth: usize) -> bool {
-    if depth > super::MAX_WALK_DEPTH {
-        return false;
-    }
-    match node.kind() {
-        "identifier"
-        | "self"
-        | "scoped_identifier"
-        | "type_identifier"
-        | "scoped_type_identifier"
-        | "super"
-        | "crate" => match path_segments(b, node) {
-            Some(segs) => {
-                out.segments.extend(segs);
-                true
-            }
-            None => false,
-        },
-        "field_expression" => {
-            let (Some(value), Some(field)) = (node.child_by_field_name("value"), node.child_by_field_name("field"))
-            else {
-                return false;
-            };
-            if !call_chain(b, value, out, depth + 1) {
-                return false;
-            }
-            out.segments.push(b.seg(field));
-            true
-        }
-        "generic_function" => match node.child_by_field_name("function") {
-            Some(f) => call_chain(b, f, out, depth + 1),
-            None => false,
-        },
-        "try_expression" | "await_expression" => match node.named_child(0) {
-            Some(inner) => call_chain(b, inner, out, depth + 1),
-            None => false,
-        },
-        "call_expression" => {
-            let Some(function) = node.child_by_field_name("function") else { return false };
-            if !call_chain(b, function, out, depth + 1) {
-                return false;
-            }
-            out.called(node);
-            true
-        }
-        _ => false,
-    }
-}
+/// `Circle::new(1.0).area`, `rt.handle().spawn_blocking` in Rust: paths start a chain, and generic
+/// arguments, `?` and `.await` are looked through.
+const CHAIN: ChainSyntax = ChainSyntax {
+    heads: &["identifier", "self", "scoped_identifier", "type_identifier", "scoped_type_identifier", "super", "crate"],
+    head: path_segments,
+    member: ("field_expression", "value", "field"),
+    call: "call_expression",
+    through: &[("generic_function", Some("function")), ("try_expression", None), ("await_expression", None)],
+};
 
 fn reference(b: &mut Builder, node: Node, call: bool) {
     if chain(b, node).is_none() {
         let mut through_calls = CallChain::default();
-        if call_chain(b, node, &mut through_calls, 0) {
+        if through_calls.walk(b, node, &CHAIN, 0) {
             through_calls.record(b, call, expr);
             return;
         }
@@ -586,7 +545,7 @@ fn local_origin(b: &Builder, value: Node) -> LocalOrigin {
             // A method call, possibly on the result of others: `rt.handle().clone()`.
             Some(f) if f.kind() == "field_expression" => {
                 let mut through_calls = CallChain::default();
-                if call_chain(b, value, &mut through_calls, 0) {
+                if through_calls.walk(b, value, &CHAIN, 0) {
                     let names = through_calls.segments.into_iter().map(|s| s.0).collect();
                     LocalOrigin::CallChain(names, through_calls.calls_at)
                 } else {
