@@ -5,7 +5,7 @@
 
 import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, visit, type Node, type ParseError } from "jsonc-parser";
 
-import { InstallError, type PlannedEdit, type TargetId } from "./types";
+import { InstallError, leftAlone, type PlannedEdit, type TargetId } from "./types";
 
 /** What one JSON target owns and how it recognises its own entry. */
 export interface JsonEntrySpec {
@@ -194,17 +194,11 @@ function planInstallText(spec: JsonEntrySpec, text: string | undefined, force: b
     return { ...base, kind: "modify", after, description: `add ${label}`, backup: true };
   }
   if (deepEqual(existing, spec.entry)) {
-    return { ...base, kind: "unchanged", after: null, description: `${label} is already installed`, backup: false, preview: undefined };
+    return leftAlone({ ...base, preview: undefined }, "unchanged", `${label} is already installed`);
   }
   const owned = spec.isOwned(existing);
   if (!owned && !force) {
-    return {
-      ...base,
-      kind: "collision",
-      after: null,
-      description: `${label} already exists with other settings; left alone (--force replaces it, keeping a backup)`,
-      backup: false,
-    };
+    return leftAlone(base, "collision", `${label} already exists with other settings; left alone (--force replaces it, keeping a backup)`);
   }
   const node = findNodeAtLocation(tree!, spec.keyPath)!;
   const indent = lineIndent(text, node.parent!.offset);
@@ -230,19 +224,13 @@ function hasComments(text: string): boolean {
 function planUninstallText(spec: JsonEntrySpec, text: string | undefined, force: boolean): PlannedEdit {
   const label = spec.keyPath.join(".");
   const base = { target: spec.target, path: spec.path, before: text ?? null };
-  if (text === undefined) return { ...base, kind: "unchanged", after: null, description: "not installed (no such file)", backup: false };
+  if (text === undefined) return leftAlone(base, "unchanged", "not installed (no such file)");
   const { value } = parseJsonDocument(spec.path, text);
   const existing = valueAt(spec.path, value, spec.keyPath);
-  if (existing === undefined) return { ...base, kind: "unchanged", after: null, description: `not installed (no ${label})`, backup: false };
+  if (existing === undefined) return leftAlone(base, "unchanged", `not installed (no ${label})`);
   const owned = spec.isOwned(existing);
   if (!owned && !force) {
-    return {
-      ...base,
-      kind: "collision",
-      after: null,
-      description: `${label} was not written by codegraph install (its settings differ); left alone (--force removes it)`,
-      backup: false,
-    };
+    return leftAlone(base, "collision", `${label} was not written by codegraph install (its settings differ); left alone (--force removes it)`);
   }
   const preview = formatJson({ [spec.keyPath[spec.keyPath.length - 1]]: existing }, "  ", "", "\n");
   // A file that is exactly what a fresh install writes was created by the installer: delete it.

@@ -4,7 +4,7 @@
 
 import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
 
-import { InstallError, type PlannedEdit, type TargetId } from "./types";
+import { InstallError, leftAlone, type PlannedEdit, type TargetId } from "./types";
 
 // smol-toml ships a CommonJS build (dist/index.cjs, its "require" export) but declares its types for
 // ESM only, so the module is required and typed from the ESM declarations.
@@ -149,20 +149,14 @@ export function planTomlInstall(spec: TomlBlockSpec, text: string | undefined, f
   if (range) {
     const createdFile = text.slice(range.start, range.end).includes(CREATED_NOTE);
     const after = text.slice(0, range.start) + renderBlock(spec, eol, createdFile) + text.slice(range.end);
-    if (after === text) return { ...base, kind: "unchanged", after: null, description: `${label} is already installed`, backup: false };
+    if (after === text) return leftAlone(base, "unchanged", `${label} is already installed`);
     // A file holding nothing but the block needs no backup.
     const backup = cutBlock(text, range) !== "";
     return { ...base, kind: "modify", after: check(after), description: `update the codegraph block (${label})`, preview, backup };
   }
   if (valueAt(parsed, spec.keyPath) !== undefined) {
     if (!force) {
-      return {
-        ...base,
-        kind: "collision",
-        after: null,
-        description: `${label} already exists outside a codegraph block; left alone (--force replaces it, keeping a backup)`,
-        backup: false,
-      };
+      return leftAlone(base, "collision", `${label} already exists outside a codegraph block; left alone (--force replaces it, keeping a backup)`);
     }
     const without = removeTables(text, spec.keyPath);
     if (valueAt(parseToml(spec.path, without, "could not be edited"), spec.keyPath) !== undefined) {
@@ -181,19 +175,13 @@ export function planTomlInstall(spec: TomlBlockSpec, text: string | undefined, f
 export function planTomlUninstall(spec: TomlBlockSpec, text: string | undefined, force: boolean): PlannedEdit {
   const label = `[${spec.keyPath.join(".")}]`;
   const base = { target: spec.target, path: spec.path, before: text ?? null };
-  if (text === undefined) return { ...base, kind: "unchanged", after: null, description: "not installed (no such file)", backup: false };
+  if (text === undefined) return leftAlone(base, "unchanged", "not installed (no such file)");
   const parsed = parseToml(spec.path, text);
   const range = findBlock(spec.path, text);
   if (!range) {
-    if (valueAt(parsed, spec.keyPath) === undefined) return { ...base, kind: "unchanged", after: null, description: "not installed (no codegraph block)", backup: false };
+    if (valueAt(parsed, spec.keyPath) === undefined) return leftAlone(base, "unchanged", "not installed (no codegraph block)");
     if (!force) {
-      return {
-        ...base,
-        kind: "collision",
-        after: null,
-        description: `${label} was not written by codegraph install (no codegraph block); left alone (--force removes it)`,
-        backup: false,
-      };
+      return leftAlone(base, "collision", `${label} was not written by codegraph install (no codegraph block); left alone (--force removes it)`);
     }
     const after = removeTables(text, spec.keyPath);
     if (valueAt(parseToml(spec.path, after, "could not be edited"), spec.keyPath) !== undefined) {

@@ -77,3 +77,13 @@ export class InstallError extends Error {
     this.name = "InstallError";
   }
 }
+
+/** An edit that writes nothing: the file is fine as it is (`unchanged`), or holds a codegraph entry the
+ *  installer doesn't own (`collision`); the description says which. */
+export function leftAlone(
+  base: Pick<PlannedEdit, "target" | "path" | "before"> & { preview?: string },
+  kind: "unchanged" | "collision",
+  description: string,
+): PlannedEdit {
+  return { ...base, kind, after: null, description, backup: false };
+}

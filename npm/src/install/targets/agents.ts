@@ -12,12 +12,12 @@
 // folder without the marker, or a SKILL.md edited since, is someone else's: reported, not touched.
 
 import { markerHash, markerText, MARKER_FILE, sha256, SKILL_FILE, SKILL_MD, SKILL_NAME } from "../skill";
-import type { InstallEnvironment, PlannedEdit, Scope } from "../types";
-import { pathsFor, type Target, type TargetContext } from "./target";
+import { leftAlone, type InstallEnvironment, type PlannedEdit, type Scope } from "../types";
+import { pathsFor, scopeDir, type Target, type TargetContext } from "./target";
 
 function location(scope: Scope, environment: InstallEnvironment): string {
   const p = pathsFor(environment.platform);
-  return p.join(scope === "project" ? environment.cwd : environment.home, ".agents", "skills", SKILL_NAME);
+  return p.join(scopeDir(scope, environment), ".agents", "skills", SKILL_NAME);
 }
 
 function paths(ctx: TargetContext) {
@@ -27,7 +27,7 @@ function paths(ctx: TargetContext) {
 }
 
 function fileEdit(path: string, before: string | undefined, after: string, what: string, backup: boolean): PlannedEdit {
-  if (before === after) return { target: "agents", path, kind: "unchanged", before, after: null, description: `${what} is already installed`, backup: false };
+  if (before === after) return leftAlone({ target: "agents", path, before }, "unchanged", `${what} is already installed`);
   return {
     target: "agents",
     path,
@@ -50,17 +50,7 @@ function install(ctx: TargetContext): PlannedEdit[] {
   const ours = recorded !== undefined ? skillBefore === undefined || sha256(skillBefore) === recorded : skillBefore === undefined;
   if (!ours && !ctx.force) {
     const why = recorded !== undefined ? "SKILL.md was edited since codegraph installed it" : "a codegraph skill without codegraph's marker is already there";
-    return [
-      {
-        target: "agents",
-        path: skill,
-        kind: "collision",
-        before: skillBefore ?? null,
-        after: null,
-        description: `${why}; left alone (--force replaces it, keeping a backup)`,
-        backup: false,
-      },
-    ];
+    return [leftAlone({ target: "agents", path: skill, before: skillBefore ?? null }, "collision", `${why}; left alone (--force replaces it, keeping a backup)`)];
   }
   // The marker goes first: if writing SKILL.md then fails, the folder is still known to be ours.
   return [
@@ -77,21 +67,17 @@ function uninstall(ctx: TargetContext): PlannedEdit[] {
   if (recorded === undefined) {
     const description =
       skillBefore === undefined ? "not installed (no skill folder)" : "the codegraph skill there has no codegraph marker; left alone";
-    return [{ target: "agents", path: skillBefore === undefined ? dir : skill, kind: "unchanged", before: skillBefore ?? null, after: null, description, backup: false }];
+    return [leftAlone({ target: "agents", path: skillBefore === undefined ? dir : skill, before: skillBefore ?? null }, "unchanged", description)];
   }
   const edits: PlannedEdit[] = [];
   const edited = skillBefore !== undefined && sha256(skillBefore) !== recorded;
   if (edited && !ctx.force) {
     return [
-      {
-        target: "agents",
-        path: skill,
-        kind: "collision",
-        before: skillBefore,
-        after: null,
-        description: "SKILL.md was edited since codegraph installed it; left alone with its marker (--force removes it, keeping a backup)",
-        backup: false,
-      },
+      leftAlone(
+        { target: "agents", path: skill, before: skillBefore },
+        "collision",
+        "SKILL.md was edited since codegraph installed it; left alone with its marker (--force removes it, keeping a backup)",
+      ),
     ];
   }
   if (skillBefore !== undefined) {
@@ -116,7 +102,7 @@ export const agents: Target = {
   location,
   detect: (scope, environment, files) => {
     const p = pathsFor(environment.platform);
-    return files.exists(p.join(scope === "project" ? environment.cwd : environment.home, ".agents"));
+    return files.exists(p.join(scopeDir(scope, environment), ".agents"));
   },
   install,
   uninstall,

@@ -5,7 +5,7 @@
 // %USERPROFILE%\.cursor\mcp.json (docs.rs/intermcp cursor_ide.md). The root is `${workspaceFolder}`,
 // which Cursor substitutes with the open folder (the project's seed docs use exactly this entry).
 
-import { commandArgsOf, jsonTarget, pathsFor } from "./target";
+import { commandArgsOf, jsonTarget, pathsFor, scopeDir } from "./target";
 
 export const cursor = jsonTarget({
   id: "cursor",
@@ -16,11 +16,11 @@ export const cursor = jsonTarget({
   launchOf: commandArgsOf,
   location(scope, environment) {
     const p = pathsFor(environment.platform);
-    return p.join(scope === "project" ? environment.cwd : environment.home, ".cursor", "mcp.json");
+    return p.join(scopeDir(scope, environment), ".cursor", "mcp.json");
   },
   detect(scope, environment, files) {
     const p = pathsFor(environment.platform);
-    return files.exists(p.join(scope === "project" ? environment.cwd : environment.home, ".cursor"));
+    return files.exists(p.join(scopeDir(scope, environment), ".cursor"));
   },
   nextStep: () => "Cursor: reload the window; Settings → MCP lists codegraph (switch it on if it is off).",
 });

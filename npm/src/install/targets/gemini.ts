@@ -4,7 +4,7 @@
 // github.com/google-gemini/gemini-cli docs/tools/mcp-server.md). `~` is the home directory on
 // every platform, so Windows uses %USERPROFILE%\.gemini\settings.json.
 
-import { commandArgsOf, jsonTarget, pathsFor } from "./target";
+import { commandArgsOf, jsonTarget, pathsFor, scopeDir } from "./target";
 
 export const gemini = jsonTarget({
   id: "gemini",
@@ -15,11 +15,11 @@ export const gemini = jsonTarget({
   launchOf: commandArgsOf,
   location(scope, environment) {
     const p = pathsFor(environment.platform);
-    return p.join(scope === "project" ? environment.cwd : environment.home, ".gemini", "settings.json");
+    return p.join(scopeDir(scope, environment), ".gemini", "settings.json");
   },
   detect(scope, environment, files) {
     const p = pathsFor(environment.platform);
-    return files.exists(p.join(scope === "project" ? environment.cwd : environment.home, ".gemini"));
+    return files.exists(p.join(scopeDir(scope, environment), ".gemini"));
   },
   nextStep: () => "Gemini CLI: restart it; `/mcp` lists codegraph.",
 });

@@ -43,6 +43,11 @@ export function pathsFor(platform: NodeJS.Platform): path.PlatformPath {
 }
 
 /** The launch a JSON entry records, for recognising the installer's own entries. */
+/** The directory a scope's config lives under: the project (working directory) or the user's home. */
+export function scopeDir(scope: Scope, environment: InstallEnvironment): string {
+  return scope === "project" ? environment.cwd : environment.home;
+}
+
 export interface RecordedLaunch {
   command: unknown;
   args: unknown;
