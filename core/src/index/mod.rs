@@ -308,36 +308,27 @@ impl Index {
 /// kinds, nesting, exports, impl targets, declared return types), imports and re-exports, type
 /// relations, module declarations, package and locals — positions and bodies may differ.
 fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
-    let symbols = a.symbols.len() == b.symbols.len()
-        && a.symbols.iter().zip(&b.symbols).all(|(x, y)| {
-            x.name == y.name
-                && x.kind == y.kind
-                && x.container == y.container
-                && x.impl_of == y.impl_of
-                && x.impl_trait == y.impl_trait
-                && x.exported == y.exported
-                && x.default_export == y.default_export
-                && x.returns == y.returns
-        });
-    let imports = a.imports.len() == b.imports.len()
-        && a.imports.iter().zip(&b.imports).all(|(x, y)| {
-            x.module == y.module
-                && x.kind == y.kind
-                && x.reexport == y.reexport
-                && x.scope == y.scope
-                && x.items.len() == y.items.len()
-                && x.items.iter().zip(&y.items).all(|(i, j)| i.name == j.name && i.alias == j.alias)
-        });
-    let relations = a.relations.len() == b.relations.len()
-        && a.relations
-            .iter()
-            .zip(&b.relations)
-            .all(|(x, y)| x.symbol == y.symbol && x.subject == y.subject && x.kind == y.kind && x.target == y.target);
-    let mods = a.mods.len() == b.mods.len()
-        && a.mods
-            .iter()
-            .zip(&b.mods)
-            .all(|(x, y)| x.name == y.name && x.scope == y.scope && x.path_attr == y.path_attr);
+    let symbols = same_by(&a.symbols, &b.symbols, |x, y| {
+        x.name == y.name
+            && x.kind == y.kind
+            && x.container == y.container
+            && x.impl_of == y.impl_of
+            && x.impl_trait == y.impl_trait
+            && x.exported == y.exported
+            && x.default_export == y.default_export
+            && x.returns == y.returns
+    });
+    let imports = same_by(&a.imports, &b.imports, |x, y| {
+        x.module == y.module
+            && x.kind == y.kind
+            && x.reexport == y.reexport
+            && x.scope == y.scope
+            && same_by(&x.items, &y.items, |i, j| i.name == j.name && i.alias == j.alias)
+    });
+    let relations = same_by(&a.relations, &b.relations, |x, y| {
+        x.symbol == y.symbol && x.subject == y.subject && x.kind == y.kind && x.target == y.target
+    });
+    let mods = same_by(&a.mods, &b.mods, |x, y| x.name == y.name && x.scope == y.scope && x.path_attr == y.path_attr);
     symbols
         && imports
         && relations
@@ -345,6 +336,11 @@ fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
         && a.package == b.package
         && a.export_names == b.export_names
         && a.locals == b.locals
+}
+
+/// Two lists of the same length whose elements pair up under `same`.
+fn same_by<T>(a: &[T], b: &[T], same: impl Fn(&T, &T) -> bool) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y))
 }
 
 /// Normalises a root-relative path (`a/./b/../c` → `a/c`); `None` when it climbs out of the root.

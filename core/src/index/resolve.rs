@@ -290,6 +290,11 @@ pub(crate) struct FileRefs {
 }
 
 impl<'a> Tables<'a> {
+    /// The declarations named `name` directly in `owner` (a file's top level or a symbol's body).
+    fn named<'s>(&'s self, owner: Owner, name: &'s str) -> std::iter::Copied<std::slice::Iter<'s, SymId>> {
+        self.children.get(&(owner, name)).map_or(&[][..], Vec::as_slice).iter().copied()
+    }
+
     fn build_children(&mut self) {
         let index = self.index;
         for (fid, f) in index.files.iter().enumerate() {
@@ -513,13 +518,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
                 }
                 Language::Python if sym.kind == SymbolKind::Class => {}
                 _ => {
-                    let mut found: Vec<Value> = self
-                        .children
-                        .get(&(Owner::Sym(sym_id), name))
-                        .into_iter()
-                        .flatten()
-                        .map(|&c| Value::Sym(c))
-                        .collect();
+                    let mut found: Vec<Value> = self.named(Owner::Sym(sym_id), name).map(Value::Sym).collect();
                     found.extend(self.scoped_imports(file, Some(s), name, hops));
                     if !found.is_empty() {
                         return Some(found);
@@ -540,13 +539,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
             Language::Go => self.go_scope(file, name, hops),
             Language::Java => self.java_scope(file, name, hops),
             _ => {
-                let mut found: Vec<Value> = self
-                    .children
-                    .get(&(Owner::File(file), name))
-                    .into_iter()
-                    .flatten()
-                    .map(|&c| Value::Sym(c))
-                    .collect();
+                let mut found: Vec<Value> = self.named(Owner::File(file), name).map(Value::Sym).collect();
                 if found.is_empty() {
                     found = self.scoped_imports(file, None, name, hops);
                 }
@@ -848,18 +841,14 @@ impl<'t, 'a> Resolver<'t, 'a> {
             Value::GoPackage(dir) => {
                 let mut out = Vec::new();
                 for &f in self.go.dirs.get(dir).into_iter().flatten() {
-                    out.extend(
-                        self.children.get(&(Owner::File(f), name)).into_iter().flatten().map(|&s| Value::Sym(s)),
-                    );
+                    out.extend(self.named(Owner::File(f), name).map(Value::Sym));
                 }
                 out
             }
             Value::JavaPackage(p) => {
                 let mut out: Vec<Value> = Vec::new();
                 for &f in self.java.files.get(p).into_iter().flatten() {
-                    out.extend(
-                        self.children.get(&(Owner::File(f), name)).into_iter().flatten().map(|&s| Value::Sym(s)),
-                    );
+                    out.extend(self.named(Owner::File(f), name).map(Value::Sym));
                 }
                 if out.is_empty() {
                     let sub = format!("{p}.{name}");
@@ -876,13 +865,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
                 } else if sym.kind == SymbolKind::Module {
                     match self.lang(self.index.file_of(*s)) {
                         Language::Rust => self.rust_module_member(RustOwner::Inline(*s), name, hops + 1),
-                        _ => self
-                            .children
-                            .get(&(Owner::Sym(*s), name))
-                            .into_iter()
-                            .flatten()
-                            .map(|&c| Value::Sym(c))
-                            .collect(),
+                        _ => self.named(Owner::Sym(*s), name).map(Value::Sym).collect(),
                     }
                 } else if matches!(sym.kind, SymbolKind::Field | SymbolKind::Variable | SymbolKind::Constant) {
                     // A field or variable with a declared type continues as an instance of it.
@@ -906,8 +889,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
         if hops > MAX_HOPS || !seen.insert(t) {
             return Vec::new();
         }
-        let own: Vec<Value> =
-            self.children.get(&(Owner::Sym(t), name)).into_iter().flatten().map(|&s| Value::Sym(s)).collect();
+        let own: Vec<Value> = self.named(Owner::Sym(t), name).map(Value::Sym).collect();
         if !own.is_empty() {
             return own;
         }
@@ -923,13 +905,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
         match f.language {
             Language::Rust => self.rust_module_member(RustOwner::File(file), name, hops),
             Language::Python => {
-                let mut out: Vec<Value> = self
-                    .children
-                    .get(&(Owner::File(file), name))
-                    .into_iter()
-                    .flatten()
-                    .map(|&s| Value::Sym(s))
-                    .collect();
+                let mut out: Vec<Value> = self.named(Owner::File(file), name).map(Value::Sym).collect();
                 if out.is_empty() {
                     out = self.scoped_imports(file, None, name, hops);
                 }
@@ -961,12 +937,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
                 }
                 if out.is_empty() && name != "default" {
                     out.extend(
-                        self.children
-                            .get(&(Owner::File(file), name))
-                            .into_iter()
-                            .flatten()
-                            .filter(|&&s| self.index.symbol(s).exported)
-                            .map(|&s| Value::Sym(s)),
+                        self.named(Owner::File(file), name).filter(|&s| self.index.symbol(s).exported).map(Value::Sym),
                     );
                 }
                 if out.is_empty() {
@@ -993,7 +964,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
                 }
                 out
             }
-            _ => self.children.get(&(Owner::File(file), name)).into_iter().flatten().map(|&s| Value::Sym(s)).collect(),
+            _ => self.named(Owner::File(file), name).map(Value::Sym).collect(),
         }
     }
 
@@ -1007,12 +978,9 @@ impl<'t, 'a> Resolver<'t, 'a> {
             RustOwner::Inline(s) => (self.index.file_of(s), Some(self.index.syms[s as usize].1), Owner::Sym(s)),
         };
         let mut out: Vec<Value> = self
-            .children
-            .get(&(table_owner, name))
-            .into_iter()
-            .flatten()
-            .filter(|&&s| self.index.symbol(s).kind != SymbolKind::Macro)
-            .map(|&s| Value::Sym(s))
+            .named(table_owner, name)
+            .filter(|&s| self.index.symbol(s).kind != SymbolKind::Macro)
+            .map(Value::Sym)
             .collect();
         if let Some(&child) = self.rust.children.get(&(owner, name.to_string())) {
             out.push(Value::File(child));
@@ -1084,7 +1052,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
             if self.index.files[other as usize].facts.package != package {
                 continue;
             }
-            out.extend(self.children.get(&(Owner::File(other), name)).into_iter().flatten().map(|&s| Value::Sym(s)));
+            out.extend(self.named(Owner::File(other), name).map(Value::Sym));
         }
         if out.is_empty() {
             out = self.globs(file, None, name, hops);
@@ -1094,8 +1062,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
 
     fn java_scope(&self, file: FileId, name: &str, hops: u32) -> Vec<Value> {
         let f = &self.index.files[file as usize];
-        let mut out: Vec<Value> =
-            self.children.get(&(Owner::File(file), name)).into_iter().flatten().map(|&s| Value::Sym(s)).collect();
+        let mut out: Vec<Value> = self.named(Owner::File(file), name).map(Value::Sym).collect();
         if out.is_empty() {
             out = self.scoped_imports(file, None, name, hops);
         }
