@@ -5,7 +5,7 @@
 // %USERPROFILE%\.cursor\mcp.json (docs.rs/intermcp cursor_ide.md). The root is `${workspaceFolder}`,
 // which Cursor substitutes with the open folder (the project's seed docs use exactly this entry).
 
-import { commandArgsOf, jsonTarget, pathsFor, scopeDir } from "./target";
+import { commandArgsOf, inClientDir, jsonTarget } from "./target";
 
 export const cursor = jsonTarget({
   id: "cursor",
@@ -14,13 +14,6 @@ export const cursor = jsonTarget({
   root: "${workspaceFolder}",
   entry: (command, args) => ({ type: "stdio", command, args }),
   launchOf: commandArgsOf,
-  location(scope, environment) {
-    const p = pathsFor(environment.platform);
-    return p.join(scopeDir(scope, environment), ".cursor", "mcp.json");
-  },
-  detect(scope, environment, files) {
-    const p = pathsFor(environment.platform);
-    return files.exists(p.join(scopeDir(scope, environment), ".cursor"));
-  },
+  ...inClientDir(".cursor", "mcp.json"),
   nextStep: () => "Cursor: reload the window; Settings → MCP lists codegraph (switch it on if it is off).",
 });

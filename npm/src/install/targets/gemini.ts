@@ -4,7 +4,7 @@
 // github.com/google-gemini/gemini-cli docs/tools/mcp-server.md). `~` is the home directory on
 // every platform, so Windows uses %USERPROFILE%\.gemini\settings.json.
 
-import { commandArgsOf, jsonTarget, pathsFor, scopeDir } from "./target";
+import { commandArgsOf, inClientDir, jsonTarget } from "./target";
 
 export const gemini = jsonTarget({
   id: "gemini",
@@ -13,13 +13,6 @@ export const gemini = jsonTarget({
   root: ".",
   entry: (command, args) => ({ command, args }),
   launchOf: commandArgsOf,
-  location(scope, environment) {
-    const p = pathsFor(environment.platform);
-    return p.join(scopeDir(scope, environment), ".gemini", "settings.json");
-  },
-  detect(scope, environment, files) {
-    const p = pathsFor(environment.platform);
-    return files.exists(p.join(scopeDir(scope, environment), ".gemini"));
-  },
+  ...inClientDir(".gemini", "settings.json"),
   nextStep: () => "Gemini CLI: restart it; `/mcp` lists codegraph.",
 });

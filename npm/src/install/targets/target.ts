@@ -48,6 +48,15 @@ export function scopeDir(scope: Scope, environment: InstallEnvironment): string 
   return scope === "project" ? environment.cwd : environment.home;
 }
 
+/** `location` and `detect` of a client whose config is `<project or home>/<dir>/<file>` and which is
+ *  present when `<dir>` exists there. */
+export function inClientDir(dir: string, file: string): Pick<JsonTargetOptions, "location" | "detect"> {
+  return {
+    location: (scope, environment) => pathsFor(environment.platform).join(scopeDir(scope, environment), dir, file),
+    detect: (scope, environment, files) => files.exists(pathsFor(environment.platform).join(scopeDir(scope, environment), dir)),
+  };
+}
+
 export interface RecordedLaunch {
   command: unknown;
   args: unknown;
