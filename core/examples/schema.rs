@@ -21,7 +21,9 @@ fn main() {
     api_types!(generator, props;
         DiscoveryOptions,
         OrientRequest, OrientResponse,
+        ExploreRequest, ExploreResponse,
         SearchRequest, SearchResponse,
+        PacketGetRequest, PacketGetResponse,
         WorkspaceSymbolsRequest, WorkspaceSymbolsResponse,
         GetFileRequest, GetFileResponse,
         GetSymbolRequest, GetSymbolResponse,

@@ -114,6 +114,9 @@ pub struct Symbol {
     pub returns: Option<Vec<String>>,
     /// Set on the `export default` declaration of a JS/TS module.
     pub default_export: bool,
+    /// First line of the comment block (and attributes/decorators) written right above the
+    /// declaration — its doc comment — when there is one.
+    pub doc_line: Option<u32>,
 }
 
 /// How an import binds names.

@@ -12,5 +12,6 @@ pub(crate) mod host;
 pub(crate) mod index;
 pub mod lang;
 pub(crate) mod snapshot;
+pub(crate) mod text;
 
 pub use api::*;

@@ -69,8 +69,18 @@ impl Session {
     }
 
     #[napi]
+    pub fn explore(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("explore", request)
+    }
+
+    #[napi]
     pub fn search(&self, request: Option<Value>) -> Result<Value, String> {
         self.call("search", request)
+    }
+
+    #[napi]
+    pub fn packet_get(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("packetGet", request)
     }
 
     #[napi]

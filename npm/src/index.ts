@@ -47,6 +47,15 @@ export class Session {
   orient(request: T.OrientRequest = {}): T.OrientResponse {
     return this.raw.orient(request) as T.OrientResponse;
   }
+  /** The first call for a broad question: ranked anchors with evidence packets, import paths between
+   *  them, what depends on them, candidate tests and follow-up calls. */
+  explore(request: T.ExploreRequest): T.ExploreResponse {
+    return this.raw.explore(request) as T.ExploreResponse;
+  }
+  /** A bounded evidence packet by handle, file path or declaration name. */
+  packetGet(request: T.PacketGetRequest): T.PacketGetResponse {
+    return this.raw.packetGet(request) as T.PacketGetResponse;
+  }
   search(request: T.SearchRequest): T.SearchResponse {
     return this.raw.search(request) as T.SearchResponse;
   }

@@ -153,8 +153,17 @@ impl Session {
         self.call("orient", request)
     }
 
+    pub fn explore(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("explore", request)
+    }
+
     pub fn search(&self, request: JsValue) -> Result<JsValue, JsValue> {
         self.call("search", request)
+    }
+
+    #[wasm_bindgen(js_name = packetGet)]
+    pub fn packet_get(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("packetGet", request)
     }
 
     #[wasm_bindgen(js_name = workspaceSymbols)]

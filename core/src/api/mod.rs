@@ -7,6 +7,7 @@
 //! names; both adapters export exactly this list.
 
 mod error;
+mod explore;
 mod queries;
 mod types;
 
@@ -31,9 +32,11 @@ use crate::index::{ConfigTexts, Index, IndexedFile};
 use crate::snapshot::{self, Snapshot, SnapshotFile};
 
 /// The requests every front offers, by their JS method names, in a fixed order.
-pub const METHODS: [&str; 14] = [
+pub const METHODS: [&str; 16] = [
     "orient",
+    "explore",
     "search",
+    "packetGet",
     "workspaceSymbols",
     "getFile",
     "getSymbol",
@@ -137,7 +140,9 @@ impl Session {
     fn dispatch(&mut self, method: &str, request: serde_json::Value) -> Result<serde_json::Value, Error> {
         match method {
             "orient" => encode(self.orient(decode(request)?)),
+            "explore" => encode(self.explore(decode(request)?)),
             "search" => encode(self.search(decode(request)?)),
+            "packetGet" => encode(self.packet_get(decode(request)?)),
             "workspaceSymbols" => encode(self.workspace_symbols(decode(request)?)),
             "getFile" => encode(self.get_file(decode(request)?)),
             "getSymbol" => encode(self.get_symbol(decode(request)?)),

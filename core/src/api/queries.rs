@@ -2,9 +2,9 @@
 //! argument combinations), reads the index, sorts deterministically, applies the limit and counts
 //! what it left out.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet};
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashSet as HashSet;
 
 use globset::GlobBuilder;
 
@@ -13,6 +13,7 @@ use super::{Error, Session};
 use crate::facts::{Pos, SymbolKind};
 use crate::index::{FileId, Index, RefSite, SymId};
 use crate::lang::Language;
+use crate::text::identifier_tokens;
 
 impl Index {
     pub(crate) fn info(&self, id: SymId) -> SymbolInfo {
@@ -112,36 +113,8 @@ impl Index {
     }
 }
 
-fn identifier_tokens(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let chars: Vec<char> = s.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        if !c.is_alphanumeric() {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur).to_lowercase());
-            }
-            continue;
-        }
-        let boundary = !cur.is_empty()
-            && ((c.is_uppercase() && chars[i - 1].is_lowercase())
-                || (c.is_uppercase()
-                    && chars.get(i + 1).is_some_and(|n| n.is_lowercase())
-                    && chars[i - 1].is_uppercase())
-                || (c.is_ascii_digit() != chars[i - 1].is_ascii_digit()));
-        if boundary {
-            out.push(std::mem::take(&mut cur).to_lowercase());
-        }
-        cur.push(c);
-    }
-    if !cur.is_empty() {
-        out.push(cur.to_lowercase());
-    }
-    out
-}
-
 /// A workspace-symbols query, prepared once.
-struct SymbolQuery<'q> {
+pub(crate) struct SymbolQuery<'q> {
     raw: &'q str,
     lower: String,
     /// The query with `.` read as `::` (`Circle.area` → `Circle::area`), when it is qualified.
@@ -150,13 +123,13 @@ struct SymbolQuery<'q> {
 }
 
 impl<'q> SymbolQuery<'q> {
-    fn new(raw: &'q str) -> SymbolQuery<'q> {
+    pub(crate) fn new(raw: &'q str) -> SymbolQuery<'q> {
         let qualified = (raw.contains("::") || raw.contains('.')).then(|| raw.replace('.', "::"));
         SymbolQuery { raw, lower: raw.to_lowercase(), qualified, tokens: identifier_tokens(raw) }
     }
 
     /// How a symbol matches; lower is better.
-    fn tier(&self, index: &Index, id: SymId) -> Option<(u8, &'static str)> {
+    pub(crate) fn tier(&self, index: &Index, id: SymId) -> Option<(u8, &'static str)> {
         if index.handles[id as usize] == self.raw {
             return Some((0, "handle"));
         }
@@ -192,7 +165,7 @@ impl<'q> SymbolQuery<'q> {
     }
 }
 
-fn omitted_limit(list: &str, count: usize) -> Omitted {
+pub(crate) fn omitted_limit(list: &str, count: usize) -> Omitted {
     let mut omitted = Omitted::default();
     if count > 0 {
         omitted.by_limit.insert(list.to_string(), count as u64);
@@ -205,7 +178,7 @@ fn site(index: &Index, r: &RefSite) -> Site {
 }
 
 /// Paths a user or agent may write: `./a/b`, `a\b`.
-fn clean_path(path: &str) -> String {
+pub(crate) fn clean_path(path: &str) -> String {
     path.replace('\\', "/").trim_start_matches("./").to_string()
 }
 
@@ -312,97 +285,6 @@ impl Session {
             files: index.files.len() as u64,
             languages: language_summaries(index),
             skipped: index.skipped.clone(),
-            freshness: Freshness::fresh(),
-        })
-    }
-
-    pub fn search(&mut self, req: SearchRequest) -> Result<SearchResponse, Error> {
-        let limit = bounded(req.limit, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_CAP, "limit")?;
-        let query = req.query.trim().to_string();
-        if query.is_empty() {
-            return Err(Error::InvalidArgument("`query` must not be empty".into()));
-        }
-        let index = self.index()?;
-        let terms: Vec<String> =
-            query.split_whitespace().flat_map(identifier_tokens).collect::<BTreeSet<_>>().into_iter().collect();
-        let lower = query.to_lowercase();
-        let mut hits: Vec<SearchHit> = Vec::new();
-        for id in 0..index.syms.len() as SymId {
-            let sym = index.symbol(id);
-            let name_lower = &index.names_lower[id as usize];
-            // Only names that contain a query word can score: skip the rest without tokenising.
-            if *name_lower != lower && !terms.iter().any(|t| name_lower.contains(t.as_str())) {
-                continue;
-            }
-            let name_tokens = identifier_tokens(&sym.name);
-            let mut score = 0.0;
-            let mut matched = Vec::new();
-            if sym.name == query {
-                score += 10.0;
-                matched.push("name".to_string());
-            } else if sym.name.to_lowercase() == lower {
-                score += 8.0;
-                matched.push("nameIgnoreCase".to_string());
-            }
-            for t in &terms {
-                if name_tokens.contains(t) {
-                    score += 3.0;
-                    matched.push(format!("token:{t}"));
-                } else if name_tokens.iter().any(|n| n.starts_with(t.as_str()) && t.len() >= 3) {
-                    score += 1.5;
-                    matched.push(format!("prefix:{t}"));
-                }
-            }
-            if score == 0.0 {
-                continue;
-            }
-            if sym.exported {
-                score += 0.5;
-            }
-            if sym.kind.is_type() || sym.kind.is_callable() {
-                score += 0.25;
-            }
-            let info = index.info(id);
-            hits.push(SearchHit { kind: "symbol".into(), path: info.path.clone(), symbol: Some(info), score, matched });
-        }
-        for f in &index.files {
-            let base = f.path.rsplit('/').next().unwrap_or(&f.path);
-            let stem = base.split('.').next().unwrap_or(base);
-            let base_tokens = identifier_tokens(stem);
-            let path_tokens = identifier_tokens(&f.path);
-            let mut score = 0.0;
-            let mut matched = Vec::new();
-            if f.path == query || base == query {
-                score += 12.0;
-                matched.push("path".into());
-            }
-            for t in &terms {
-                if base_tokens.contains(t) {
-                    score += 2.5;
-                    matched.push(format!("file:{t}"));
-                } else if path_tokens.contains(t) {
-                    score += 1.0;
-                    matched.push(format!("dir:{t}"));
-                }
-            }
-            if score > 0.0 {
-                hits.push(SearchHit { kind: "file".into(), path: f.path.clone(), symbol: None, score, matched });
-            }
-        }
-        hits.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then_with(|| a.path.cmp(&b.path))
-                .then_with(|| a.symbol.as_ref().map(|s| s.line).cmp(&b.symbol.as_ref().map(|s| s.line)))
-                .then_with(|| a.kind.cmp(&b.kind))
-        });
-        let total = hits.len();
-        hits.truncate(limit);
-        Ok(SearchResponse {
-            query,
-            hits,
-            total: total as u64,
-            omitted: omitted_limit("hits", total.saturating_sub(limit)),
             freshness: Freshness::fresh(),
         })
     }
@@ -742,31 +624,8 @@ impl Session {
         let index = self.index()?;
         let from = index.file_id(&clean_path(&req.from))?;
         let to = index.file_id(&clean_path(&req.to))?;
-        // Breadth-first over imports; neighbours in path order, so the shortest path found is stable.
-        let mut prev: HashMap<FileId, FileId> = HashMap::default();
-        let mut queue = VecDeque::from([from]);
-        let mut visited = BTreeSet::from([from]);
-        while let Some(f) = queue.pop_front() {
-            if f == to {
-                break;
-            }
-            for &n in &index.graph.deps[f as usize] {
-                if visited.insert(n) {
-                    prev.insert(n, f);
-                    queue.push_back(n);
-                }
-            }
-        }
-        let path = visited.contains(&to).then(|| {
-            let mut chain = vec![to];
-            let mut cur = to;
-            while let Some(&p) = prev.get(&cur) {
-                chain.push(p);
-                cur = p;
-            }
-            chain.reverse();
-            chain.into_iter().map(|f| index.files[f as usize].path.clone()).collect()
-        });
+        let path = super::explore::import_path(index, from, to)
+            .map(|chain| chain.into_iter().map(|f| index.files[f as usize].path.clone()).collect());
         Ok(PathResponse {
             from: index.files[from as usize].path.clone(),
             to: index.files[to as usize].path.clone(),
@@ -997,16 +856,4 @@ fn sensitive_kind(path: &str) -> Option<&'static str> {
         return Some("credentials");
     }
     None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::identifier_tokens;
-
-    #[test]
-    fn identifiers_split_into_tokens() {
-        assert_eq!(identifier_tokens("parseHTTPRequest2"), vec!["parse", "http", "request", "2"]);
-        assert_eq!(identifier_tokens("spawn_blocking"), vec!["spawn", "blocking"]);
-        assert_eq!(identifier_tokens("kebab-case"), vec!["kebab", "case"]);
-    }
 }

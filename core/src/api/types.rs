@@ -176,7 +176,8 @@ pub struct Omitted {
 pub const SEARCH_LIMIT_DEFAULT: u32 = 20;
 pub const SEARCH_LIMIT_CAP: u32 = 100;
 
-/// Ranked search over paths and symbols.
+/// Ranked search over paths, declarations and their code (bodies with doc comments): words in
+/// plain language or identifiers. Deterministic: the same query on the same index gives the same order.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
@@ -197,7 +198,9 @@ pub struct SearchHit {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symbol: Option<SymbolInfo>,
     pub score: f64,
-    /// What matched: `name`, `qualifiedName`, `path`, `token:<t>`, …
+    /// What matched: `definition` (the query names this declaration), `prefix`, `token`, and
+    /// `<where>:<word>` for each query word found, by the strongest place it stands — `name`, `path`,
+    /// `signature`, `doc` or `body` (words are shown stemmed: `retri`, `schedul`).
     pub matched: Vec<String>,
 }
 
@@ -208,6 +211,9 @@ pub struct SearchResponse {
     pub query: String,
     pub hits: Vec<SearchHit>,
     pub total: u64,
+    /// Query words that occur nowhere in the repository.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unknown_words: Vec<String>,
     pub omitted: Omitted,
     pub freshness: Freshness,
 }
@@ -653,5 +659,220 @@ pub struct StatusResponse {
     pub files: u64,
     pub languages: Vec<LanguageSummary>,
     pub skipped: Vec<SkippedFile>,
+    pub freshness: Freshness,
+}
+
+// ---------------------------------------------------------------------------------------------
+// explore, packet_get
+
+pub const EXPLORE_LIMIT_DEFAULT: u32 = 8;
+pub const EXPLORE_LIMIT_CAP: u32 = 30;
+pub const EXPLORE_PACKETS_DEFAULT: u32 = 3;
+pub const EXPLORE_PACKETS_CAP: u32 = 10;
+/// Entries of each list inside a packet and of explore's side lists (paths, blast radius, tests).
+pub const PACKET_LIST_DEFAULT: u32 = 5;
+pub const PACKET_LIST_CAP: u32 = 50;
+/// Lines of a source excerpt.
+pub const EXCERPT_LINES: u32 = 40;
+
+/// The first tool for a broad question in words: ranked anchors with evidence, how they connect,
+/// what depends on them, tests to run, and the calls to make next.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct ExploreRequest {
+    /// A question in words, identifiers, or a file path.
+    pub query: String,
+    /// Anchors (default 8, cap 30).
+    #[serde(default)]
+    pub limit: Option<u32>,
+    /// Evidence packets for the top anchors (default 3, cap 10).
+    #[serde(default)]
+    pub packets: Option<u32>,
+    /// Entries of the side lists: paths, blast radius, tests, users in packets (default 5, cap 50).
+    #[serde(default)]
+    pub list_limit: Option<u32>,
+    /// `true` adds source excerpts to the packets; `false` also drops `fileView`. Unset: no
+    /// excerpts, and `fileView` when the query names a file.
+    #[serde(default)]
+    pub include_source: Option<bool>,
+}
+
+/// A ranked place to look.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct Anchor {
+    /// `file` or `symbol`.
+    pub kind: String,
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handle: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol_kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    pub score: f64,
+    /// What matched (`name:retri`, `doc:schedul`, `path:time`, `definition`, …).
+    pub matched: Vec<String>,
+}
+
+/// Who uses a declaration or a file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct UsedBy {
+    /// Enclosing declarations of the use sites (handles), most uses first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub symbols: Vec<String>,
+    /// Files that use it (sorted by uses, then path).
+    pub files: Vec<String>,
+    /// Use sites (for a symbol) or importing files (for a file) in all.
+    pub total: u64,
+}
+
+/// Lines of source.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct Excerpt {
+    pub start_line: u32,
+    pub end_line: u32,
+    pub text: String,
+    /// The declaration goes on past `endLine`.
+    pub truncated: bool,
+}
+
+/// Bounded evidence about one declaration or file: what it is, what it says about itself, who uses
+/// it, and (on request) its source.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct Packet {
+    /// `symbol` or `file`.
+    pub kind: String,
+    /// The handle (symbol) or path (file): pass it back to packet_get, refs, callers or get_file.
+    pub target: String,
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol_kind: Option<String>,
+    /// The declaration's range (symbol) or the file's line count (`startLine` 1).
+    pub start_line: u32,
+    pub end_line: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// The doc comment (or docstring; a file's leading comment), cleaned of comment markers and cut
+    /// to a few lines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    /// Direct members of a type, or the top-level declarations of a file: `kind name (line)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub declarations: Vec<String>,
+    /// Files this file imports (file packets).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub imports: Vec<String>,
+    pub used_by: UsedBy,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub excerpt: Option<Excerpt>,
+    /// What this packet left out, by list.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub omitted: std::collections::BTreeMap<String, u64>,
+}
+
+/// An import chain between two top anchors.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct AnchorPath {
+    pub from: String,
+    pub to: String,
+    /// The files from `from` to `to`, both included.
+    pub files: Vec<String>,
+}
+
+/// A file affected when the top anchors change.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct Dependent {
+    pub path: String,
+    /// 1 = imports an anchor file directly, 2 = imports such a file.
+    pub distance: u32,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct BlastRadius {
+    pub files: Vec<Dependent>,
+    /// Dependents within two imports in all.
+    pub total: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct CandidateTest {
+    pub path: String,
+    /// `uses <handle>`, `imports <path>`, or `named after <path>`.
+    pub reason: String,
+}
+
+/// A call the agent can make next, ready to send.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct FollowUp {
+    /// The MCP tool name.
+    pub tool: String,
+    pub arguments: serde_json::Value,
+    pub why: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct ExploreResponse {
+    pub query: String,
+    pub anchors: Vec<Anchor>,
+    pub packets: Vec<Packet>,
+    pub paths: Vec<AnchorPath>,
+    pub blast_radius: BlastRadius,
+    pub candidate_tests: Vec<CandidateTest>,
+    pub follow_ups: Vec<FollowUp>,
+    /// Query words that occur nowhere in the repository.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unknown_words: Vec<String>,
+    /// The live file when the query is an indexed path or a unique basename.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_view: Option<GetFileResponse>,
+    pub omitted: Omitted,
+    pub freshness: Freshness,
+}
+
+/// One bounded evidence packet.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct PacketGetRequest {
+    /// A handle, a root-relative file path, or a declaration name (qualified names like
+    /// `Circle.area` too).
+    pub target: String,
+    /// Add the source excerpt (default true).
+    #[serde(default)]
+    pub include_source: Option<bool>,
+    /// Entries per list in the packet (default 5, cap 50).
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct PacketGetResponse {
+    pub packet: Packet,
+    /// Other declarations the name also matches (handles), when it was ambiguous.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<String>,
     pub freshness: Freshness,
 }

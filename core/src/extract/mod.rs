@@ -192,6 +192,7 @@ impl<'a> Builder<'a> {
             signature,
             returns: None,
             default_export: false,
+            doc_line: doc_start(decl).map(|n| n.start_position().row as u32 + 1),
         });
         (self.facts.symbols.len() - 1) as u32
     }
@@ -333,6 +334,33 @@ impl<'t> CallChain<'t> {
 }
 
 /// The first line of a declaration, trimmed and bounded.
+/// The first node of the comments, attributes and decorators written directly above a declaration
+/// (no blank line between), climbing out of wrappers the declaration is the first named part of
+/// (`export …`, a decorated definition). None when no comment is among them.
+fn doc_start(decl: Node) -> Option<Node> {
+    let mut node = decl;
+    let mut first_comment = None;
+    for _ in 0..64 {
+        match node.prev_named_sibling() {
+            Some(prev) if prev.end_position().row + 1 >= node.start_position().row => {
+                let kind = prev.kind();
+                if kind.contains("comment") {
+                    first_comment = Some(prev);
+                } else if !matches!(kind, "attribute_item" | "decorator" | "annotation" | "marker_annotation") {
+                    break;
+                }
+                node = prev;
+            }
+            Some(_) => break,
+            None => match node.parent() {
+                Some(p) if matches!(p.kind(), "export_statement" | "decorated_definition") => node = p,
+                _ => break,
+            },
+        }
+    }
+    first_comment
+}
+
 fn first_line(text: &str) -> String {
     let line = text.lines().next().unwrap_or("").trim();
     if line.chars().count() > MAX_SIGNATURE_CHARS {

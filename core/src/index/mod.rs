@@ -183,6 +183,8 @@ pub(crate) struct Index {
     pub names_lower: Vec<String>,
     pub by_handle: HashMap<String, SymId>,
     pub graph: Graph,
+    /// The lexical index for search and explore, built on first use from these very files.
+    pub text: std::sync::OnceLock<crate::text::TextIndex>,
 }
 
 /// What the resolver needs besides the facts: the text of config files (tsconfig, go.mod, Cargo.toml).
@@ -219,6 +221,7 @@ impl Index {
             names_lower: Vec::new(),
             by_handle: HashMap::default(),
             graph: Graph::default(),
+            text: std::sync::OnceLock::new(),
         };
         index.assign_handles();
         let n = index.files.len();
@@ -249,6 +252,7 @@ impl Index {
         let mut graph = std::mem::take(&mut self.graph);
         resolve::re_resolve(self, configs, &mut graph, &ids);
         self.graph = graph;
+        self.text = std::sync::OnceLock::new();
         Ok(())
     }
 

@@ -6,6 +6,8 @@ export interface CodegraphApi {
   DepsRequest?: DepsRequest;
   DepsResponse?: DepsResponse;
   DiscoveryOptions?: DiscoveryOptions;
+  ExploreRequest?: ExploreRequest;
+  ExploreResponse?: ExploreResponse;
   GetFileRequest?: GetFileRequest;
   GetFileResponse?: GetFileResponse;
   GetSymbolRequest?: GetSymbolRequest;
@@ -14,6 +16,8 @@ export interface CodegraphApi {
   GotoResponse?: GotoResponse;
   OrientRequest?: OrientRequest;
   OrientResponse?: OrientResponse;
+  PacketGetRequest?: PacketGetRequest;
+  PacketGetResponse?: PacketGetResponse;
   PathRequest?: PathRequest;
   PathResponse?: PathResponse;
   RefreshRequest?: RefreshRequest;
@@ -204,36 +208,111 @@ export interface DiscoveryOptions {
   persist?: boolean;
 }
 /**
- * A bounded read of a project file.
+ * The first tool for a broad question in words: ranked anchors with evidence, how they connect, what depends on them, tests to run, and the calls to make next.
  *
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
- * via the `definition` "GetFileRequest".
+ * via the `definition` "ExploreRequest".
  */
-export interface GetFileRequest {
+export interface ExploreRequest {
   /**
-   * Return raw content of recognised sensitive files.
+   * `true` adds source excerpts to the packets; `false` also drops `fileView`. Unset: no excerpts, and `fileView` when the query names a file.
    */
-  allowSensitive?: boolean;
+  includeSource?: boolean | null;
   /**
-   * Root-relative path.
-   */
-  file: string;
-  /**
-   * Add direct graph context (imports, users, symbols) from the index.
-   */
-  includeGraphContext?: boolean;
-  /**
-   * Maximum lines (default 2000, cap 10000).
+   * Anchors (default 8, cap 30).
    */
   limit?: number | null;
   /**
-   * Maximum bytes of raw page text including line separators (default 80000, cap 500000).
+   * Entries of the side lists: paths, blast radius, tests, users in packets (default 5, cap 50).
    */
-  maxBytes?: number | null;
+  listLimit?: number | null;
   /**
-   * 1-based first line (default 1).
+   * Evidence packets for the top anchors (default 3, cap 10).
    */
-  offset?: number | null;
+  packets?: number | null;
+  /**
+   * A question in words, identifiers, or a file path.
+   */
+  query: string;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ExploreResponse".
+ */
+export interface ExploreResponse {
+  anchors: Anchor[];
+  blastRadius: BlastRadius;
+  candidateTests: CandidateTest[];
+  /**
+   * The live file when the query is an indexed path or a unique basename.
+   */
+  fileView?: GetFileResponse | null;
+  followUps: FollowUp[];
+  freshness: Freshness;
+  omitted: Omitted;
+  packets: Packet[];
+  paths: AnchorPath[];
+  query: string;
+  /**
+   * Query words that occur nowhere in the repository.
+   */
+  unknownWords: string[];
+}
+/**
+ * A ranked place to look.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "Anchor".
+ */
+export interface Anchor {
+  handle?: string | null;
+  /**
+   * `file` or `symbol`.
+   */
+  kind: string;
+  line?: number | null;
+  /**
+   * What matched (`name:retri`, `doc:schedul`, `path:time`, `definition`, …).
+   */
+  matched: string[];
+  path: string;
+  score: number;
+  symbolKind?: string | null;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "BlastRadius".
+ */
+export interface BlastRadius {
+  files: Dependent[];
+  /**
+   * Dependents within two imports in all.
+   */
+  total: number;
+}
+/**
+ * A file affected when the top anchors change.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "Dependent".
+ */
+export interface Dependent {
+  /**
+   * 1 = imports an anchor file directly, 2 = imports such a file.
+   */
+  distance: number;
+  path: string;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "CandidateTest".
+ */
+export interface CandidateTest {
+  path: string;
+  /**
+   * `uses <handle>`, `imports <path>`, or `named after <path>`.
+   */
+  reason: string;
 }
 /**
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
@@ -308,6 +387,145 @@ export interface SensitiveInfo {
    */
   kind: string;
   redacted: boolean;
+}
+/**
+ * A call the agent can make next, ready to send.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "FollowUp".
+ */
+export interface FollowUp {
+  arguments: unknown;
+  /**
+   * The MCP tool name.
+   */
+  tool: string;
+  why: string;
+}
+/**
+ * Bounded evidence about one declaration or file: what it is, what it says about itself, who uses it, and (on request) its source.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "Packet".
+ */
+export interface Packet {
+  /**
+   * Direct members of a type, or the top-level declarations of a file: `kind name (line)`.
+   */
+  declarations: string[];
+  /**
+   * The doc comment (or docstring; a file's leading comment), cleaned of comment markers and cut to a few lines.
+   */
+  doc?: string | null;
+  endLine: number;
+  excerpt?: Excerpt | null;
+  /**
+   * Files this file imports (file packets).
+   */
+  imports: string[];
+  /**
+   * `symbol` or `file`.
+   */
+  kind: string;
+  /**
+   * What this packet left out, by list.
+   */
+  omitted: {
+    [k: string]: number;
+  };
+  path: string;
+  signature?: string | null;
+  /**
+   * The declaration's range (symbol) or the file's line count (`startLine` 1).
+   */
+  startLine: number;
+  symbolKind?: string | null;
+  /**
+   * The handle (symbol) or path (file): pass it back to packet_get, refs, callers or get_file.
+   */
+  target: string;
+  usedBy: UsedBy;
+}
+/**
+ * Lines of source.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "Excerpt".
+ */
+export interface Excerpt {
+  endLine: number;
+  startLine: number;
+  text: string;
+  /**
+   * The declaration goes on past `endLine`.
+   */
+  truncated: boolean;
+}
+/**
+ * Who uses a declaration or a file.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "UsedBy".
+ */
+export interface UsedBy {
+  /**
+   * Files that use it (sorted by uses, then path).
+   */
+  files: string[];
+  /**
+   * Enclosing declarations of the use sites (handles), most uses first.
+   */
+  symbols: string[];
+  /**
+   * Use sites (for a symbol) or importing files (for a file) in all.
+   */
+  total: number;
+}
+/**
+ * An import chain between two top anchors.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "AnchorPath".
+ */
+export interface AnchorPath {
+  /**
+   * The files from `from` to `to`, both included.
+   */
+  files: string[];
+  from: string;
+  to: string;
+}
+/**
+ * A bounded read of a project file.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "GetFileRequest".
+ */
+export interface GetFileRequest {
+  /**
+   * Return raw content of recognised sensitive files.
+   */
+  allowSensitive?: boolean;
+  /**
+   * Root-relative path.
+   */
+  file: string;
+  /**
+   * Add direct graph context (imports, users, symbols) from the index.
+   */
+  includeGraphContext?: boolean;
+  /**
+   * Maximum lines (default 2000, cap 10000).
+   */
+  limit?: number | null;
+  /**
+   * Maximum bytes of raw page text including line separators (default 80000, cap 500000).
+   */
+  maxBytes?: number | null;
+  /**
+   * 1-based first line (default 1).
+   */
+  offset?: number | null;
 }
 /**
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
@@ -451,6 +669,38 @@ export interface SkippedFile {
   reason: string;
 }
 /**
+ * One bounded evidence packet.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "PacketGetRequest".
+ */
+export interface PacketGetRequest {
+  /**
+   * Add the source excerpt (default true).
+   */
+  includeSource?: boolean | null;
+  /**
+   * Entries per list in the packet (default 5, cap 50).
+   */
+  limit?: number | null;
+  /**
+   * A handle, a root-relative file path, or a declaration name (qualified names like `Circle.area` too).
+   */
+  target: string;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "PacketGetResponse".
+ */
+export interface PacketGetResponse {
+  /**
+   * Other declarations the name also matches (handles), when it was ambiguous.
+   */
+  alternatives: string[];
+  freshness: Freshness;
+  packet: Packet;
+}
+/**
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
  * via the `definition` "PathRequest".
  */
@@ -564,7 +814,7 @@ export interface ReferenceSite {
   path: string;
 }
 /**
- * Ranked search over paths and symbols.
+ * Ranked search over paths, declarations and their code (bodies with doc comments): words in plain language or identifiers. Deterministic: the same query on the same index gives the same order.
  *
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
  * via the `definition` "SearchRequest".
@@ -586,6 +836,10 @@ export interface SearchResponse {
   omitted: Omitted;
   query: string;
   total: number;
+  /**
+   * Query words that occur nowhere in the repository.
+   */
+  unknownWords: string[];
 }
 /**
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
@@ -597,7 +851,7 @@ export interface SearchHit {
    */
   kind: string;
   /**
-   * What matched: `name`, `qualifiedName`, `path`, `token:<t>`, …
+   * What matched: `definition` (the query names this declaration), `prefix`, `token`, and `<where>:<word>` for each query word found, by the strongest place it stands — `name`, `path`, `signature`, `doc` or `body` (words are shown stemmed: `retri`, `schedul`).
    */
   matched: string[];
   path: string;
@@ -807,4 +1061,4 @@ export interface BuildTimings1 {
 }
 
 /** The request methods every engine exports, in order. */
-export const API_METHODS = ["orient","search","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","status","refresh"] as const;
+export const API_METHODS = ["orient","explore","search","packetGet","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","status","refresh"] as const;

@@ -1,0 +1,418 @@
+//! The lexical index behind `search` and `explore`: words in plain language matched against code.
+//!
+//! Every indexed file is cut into chunks — one per function, method, type or inline module (from its
+//! doc comment to its last line, minus the chunks nested in it) and one for the rest of the file
+//! (imports, top-level statements, its path). Text is split into words the way identifiers are
+//! written (`spawnBlocking`, `spawn_blocking`, `spawn-blocking`, `utf8Decode` → spawn, blocking, utf, 8,
+//! decode), lower-cased, stripped of English stop words and stemmed (Snowball English, from
+//! `rust-stemmers`), so "retries scheduled" meets `schedule_retry`. Each word occurrence counts with
+//! the weight of where it stands: a declaration's name over its signature and doc comment over its
+//! body. Chunks are scored with BM25 over those weighted counts.
+//!
+//! The index depends only on the files' bytes and the symbols already extracted; it is built on the
+//! first search after the index changes and dropped with it. Arithmetic that feeds the order uses
+//! `libm`, so native and wasm rank identically.
+
+use std::cell::RefCell;
+
+use rust_stemmers::{Algorithm, Stemmer};
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::facts::SymbolKind;
+use crate::index::{FileId, Index, SymId};
+use crate::lang::Language;
+
+/// Where a word stands in a chunk; a posting keeps the set as bits.
+pub(crate) const NAME: u8 = 1;
+pub(crate) const SIGNATURE: u8 = 2;
+pub(crate) const DOC: u8 = 4;
+pub(crate) const BODY: u8 = 8;
+pub(crate) const PATH: u8 = 16;
+
+/// The names of the bits, for "what matched" in answers.
+pub(crate) fn field_name(fields: u8) -> &'static str {
+    // The strongest field wins the label.
+    for (bit, name) in [(NAME, "name"), (PATH, "path"), (SIGNATURE, "signature"), (DOC, "doc"), (BODY, "body")] {
+        if fields & bit != 0 {
+            return name;
+        }
+    }
+    "body"
+}
+
+fn weight(field: u8) -> f32 {
+    match field {
+        NAME => 3.0,
+        SIGNATURE | DOC | PATH => 2.0,
+        _ => 1.0,
+    }
+}
+
+/// Words that carry no meaning in a question about code.
+const STOPWORDS: &[&str] = &[
+    "a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "being", "but", "by", "can",
+    "could", "did", "do", "does", "doing", "done", "each", "for", "from", "happen", "happens", "has", "have", "he",
+    "her", "here", "his", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "onto", "or",
+    "our", "she", "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these",
+    "they", "this", "those", "to", "us", "was", "we", "were", "what", "when", "where", "whether", "which", "while",
+    "who", "whom", "whose", "why", "will", "with", "would", "you", "your",
+];
+
+fn is_stopword(word: &str) -> bool {
+    STOPWORDS.binary_search(&word).is_ok()
+}
+
+/// Splits text into lower-cased identifier parts: runs of letters and digits, cut at camelCase humps,
+/// acronym ends (`HTTPServer` → http, server), letter/digit changes, `_`, `-` and everything else
+/// that is not alphanumeric.
+pub(crate) fn for_each_part(text: &str, mut f: impl FnMut(&str)) {
+    let mut buf = String::new();
+    let mut prev: Option<char> = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !c.is_alphanumeric() {
+            if !buf.is_empty() {
+                f(&buf);
+                buf.clear();
+            }
+            prev = None;
+            continue;
+        }
+        if let Some(p) = prev {
+            let boundary = (c.is_uppercase() && p.is_lowercase())
+                || (c.is_uppercase() && p.is_uppercase() && chars.peek().is_some_and(|n| n.is_lowercase()))
+                || (c.is_ascii_digit() != p.is_ascii_digit());
+            if boundary && !buf.is_empty() {
+                f(&buf);
+                buf.clear();
+            }
+        }
+        buf.extend(c.to_lowercase());
+        prev = Some(c);
+    }
+    if !buf.is_empty() {
+        f(&buf);
+    }
+}
+
+/// The parts of one identifier, as a list.
+pub(crate) fn identifier_tokens(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_part(s, |p| out.push(p.to_string()));
+    out
+}
+
+thread_local! {
+    static STEMS: RefCell<(Stemmer, HashMap<String, String>)> =
+        RefCell::new((Stemmer::create(Algorithm::English), HashMap::default()));
+}
+
+/// The index term of a lower-cased word part: None for stop words, single characters and numbers.
+pub(crate) fn term(part: &str) -> Option<String> {
+    if part.chars().count() < 2 || part.chars().all(|c| c.is_ascii_digit()) || is_stopword(part) {
+        return None;
+    }
+    Some(STEMS.with(|s| {
+        let (stemmer, cache) = &mut *s.borrow_mut();
+        if let Some(t) = cache.get(part) {
+            return t.clone();
+        }
+        let t = stemmer.stem(part).into_owned();
+        if cache.len() < 200_000 {
+            cache.insert(part.to_string(), t.clone());
+        }
+        t
+    }))
+}
+
+/// A piece of a file that is scored on its own.
+#[derive(Clone, Debug)]
+pub(crate) struct Chunk {
+    pub file: FileId,
+    /// The declaration; None for the file's own chunk (what lies outside every declaration).
+    pub sym: Option<SymId>,
+    /// Weighted word count, for length normalisation.
+    len: f32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Posting {
+    chunk: u32,
+    tf: f32,
+    fields: u8,
+}
+
+pub(crate) struct TextIndex {
+    pub chunks: Vec<Chunk>,
+    terms: HashMap<String, u32>,
+    postings: Vec<Vec<Posting>>,
+    avg_len: f64,
+    /// Files whose bytes on disk no longer match the index: only their path and names are searched.
+    pub stale_files: u64,
+}
+
+/// One chunk's words while a file is being cut: term → (weighted count, fields).
+#[derive(Default)]
+struct Draft {
+    sym: Option<SymId>,
+    words: HashMap<String, (f32, u8)>,
+    len: f32,
+}
+
+impl Draft {
+    fn add(&mut self, text: &str, field: u8) {
+        for_each_part(text, |part| {
+            if let Some(t) = term(part) {
+                let w = weight(field);
+                let e = self.words.entry(t).or_insert((0.0, 0));
+                e.0 += w;
+                e.1 |= field;
+                self.len += w;
+            }
+        });
+    }
+}
+
+/// Kinds that get a chunk of their own.
+fn chunked(kind: SymbolKind) -> bool {
+    kind.is_type() || kind.is_callable() || kind == SymbolKind::Module
+}
+
+/// Whether a trimmed line is a comment line in the file's language (docstrings count for Python).
+fn comment_line(language: Language, line: &str, in_docstring: &mut bool) -> bool {
+    if language == Language::Python {
+        let quotes = line.matches("\"\"\"").count() + line.matches("'''").count();
+        let was = *in_docstring;
+        if quotes % 2 == 1 {
+            *in_docstring = !*in_docstring;
+        }
+        return was || quotes > 0 || line.starts_with('#');
+    }
+    line.starts_with("//") || line.starts_with("/*") || line.starts_with('*')
+}
+
+/// Cuts one file into chunks and counts their words. `text` is None when the file can't be read as
+/// indexed: then only its path and declaration names are counted.
+fn cut_file(index: &Index, fid: FileId, text: Option<&str>) -> Vec<Draft> {
+    let file = &index.files[fid as usize];
+    let facts = &file.facts;
+    let mut drafts = vec![Draft::default()];
+    drafts[0].add(&file.path, PATH);
+    // chunk of each symbol (by local index), and the owner chunk of every line.
+    let mut chunk_of: Vec<usize> = vec![0; facts.symbols.len()];
+    let lines = file.lines as usize + 1;
+    let mut owner: Vec<u32> = vec![0; lines + 1];
+    let mut doc_from: Vec<u32> = Vec::new();
+    for (i, s) in facts.symbols.iter().enumerate() {
+        if chunked(s.kind) {
+            drafts.push(Draft { sym: Some(index.global(fid, i as u32)), ..Draft::default() });
+            let c = drafts.len() - 1;
+            chunk_of[i] = c;
+            let from = s.doc_line.unwrap_or(s.start.line).min(s.start.line) as usize;
+            for l in from..=(s.end.line as usize).min(lines) {
+                owner[l] = c as u32;
+            }
+            doc_from.push(from as u32);
+        } else {
+            chunk_of[i] = s.container.map_or(0, |c| chunk_of[c as usize]);
+        }
+    }
+    for (i, s) in facts.symbols.iter().enumerate() {
+        let c = if chunked(s.kind) { chunk_of[i] } else { owner[(s.name_pos.line as usize).min(lines)] as usize };
+        drafts[c].add(&s.name, NAME);
+    }
+    if let Some(text) = text {
+        let starts: rustc_hash::FxHashSet<u32> =
+            facts.symbols.iter().filter(|s| chunked(s.kind)).map(|s| s.start.line).collect();
+        let mut in_docstring = false;
+        for (i, line) in text.lines().enumerate() {
+            let n = i + 1;
+            let c = owner.get(n).copied().unwrap_or(0) as usize;
+            let trimmed = line.trim_start();
+            let field = if comment_line(file.language, trimmed, &mut in_docstring) {
+                DOC
+            } else if starts.contains(&(n as u32)) {
+                SIGNATURE
+            } else {
+                BODY
+            };
+            drafts[c].add(line, field);
+        }
+    }
+    drafts
+}
+
+impl TextIndex {
+    /// Builds the index from the files' current bytes (`contents[f]` for file `f`; None when it could
+    /// not be read or no longer matches the indexed hash).
+    pub(crate) fn build(index: &Index, contents: Vec<Option<String>>) -> TextIndex {
+        let stale_files = contents.iter().filter(|c| c.is_none()).count() as u64;
+        let work: Vec<(FileId, Option<String>)> =
+            contents.into_iter().enumerate().map(|(i, c)| (i as FileId, c)).collect();
+        let per_file = map_maybe_parallel(work, |(fid, text)| cut_file(index, fid, text.as_deref()));
+        let mut terms: HashMap<String, u32> = HashMap::default();
+        let mut postings: Vec<Vec<Posting>> = Vec::new();
+        let mut chunks = Vec::new();
+        let mut total_len = 0.0f64;
+        for (fid, drafts) in per_file.into_iter().enumerate() {
+            for d in drafts {
+                let chunk = chunks.len() as u32;
+                // Sorted, so that posting lists are built in the same order everywhere.
+                let mut words: Vec<(String, (f32, u8))> = d.words.into_iter().collect();
+                words.sort_by(|a, b| a.0.cmp(&b.0));
+                for (word, (tf, fields)) in words {
+                    let next = postings.len() as u32;
+                    let id = *terms.entry(word).or_insert(next);
+                    if id == next {
+                        postings.push(Vec::new());
+                    }
+                    postings[id as usize].push(Posting { chunk, tf, fields });
+                }
+                total_len += f64::from(d.len);
+                chunks.push(Chunk { file: fid as FileId, sym: d.sym, len: d.len });
+            }
+        }
+        let avg_len = if chunks.is_empty() { 1.0 } else { (total_len / chunks.len() as f64).max(1.0) };
+        TextIndex { chunks, terms, postings, avg_len, stale_files }
+    }
+
+    /// The index terms of a question: its words split like identifiers, without stop words, stemmed,
+    /// once each. A word the index doesn't know is retried without a `re`/`un`/`de` prefix
+    /// ("resubscribed" finds `subscribe`); words that find nothing are reported as unknown.
+    pub(crate) fn query(&self, text: &str) -> Query {
+        let mut q = Query::default();
+        for_each_part(text, |part| {
+            if matches!(part, "test" | "tests" | "testing" | "spec" | "specs") {
+                q.wants_tests = true;
+            }
+            let Some(t) = term(part) else { return };
+            if q.terms.iter().any(|x| x.term == t) || q.unknown.iter().any(|u| *u == t) {
+                return;
+            }
+            let found = self.terms.get(&t).map(|&id| (id, 1.0)).or_else(|| {
+                ["re", "un", "de"].iter().find_map(|p| {
+                    let rest = t.strip_prefix(p).filter(|r| r.len() >= 4)?;
+                    self.terms.get(rest).map(|&id| (id, 0.7))
+                })
+            });
+            match found {
+                Some((id, weight)) => q.terms.push(QueryTerm { term: t, id, weight }),
+                None => q.unknown.push(t),
+            }
+        });
+        q
+    }
+
+    /// BM25 of every chunk that holds at least one query term, with the terms it holds (as
+    /// `(query term index, fields)`), in chunk order.
+    pub(crate) fn score(&self, q: &Query) -> Vec<ChunkScore> {
+        const K1: f64 = 1.2;
+        const B: f64 = 0.75;
+        let n = self.chunks.len() as f64;
+        let mut by_chunk: HashMap<u32, usize> = HashMap::default();
+        let mut out: Vec<ChunkScore> = Vec::new();
+        for (qi, qt) in q.terms.iter().enumerate() {
+            let list = &self.postings[qt.id as usize];
+            let df = list.len() as f64;
+            let idf = libm::log(1.0 + (n - df + 0.5) / (df + 0.5));
+            for p in list {
+                let len = f64::from(self.chunks[p.chunk as usize].len);
+                let tf = f64::from(p.tf);
+                let s = qt.weight * idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / self.avg_len));
+                let slot = *by_chunk.entry(p.chunk).or_insert_with(|| {
+                    out.push(ChunkScore { chunk: p.chunk, bm25: 0.0, matched: Vec::new() });
+                    out.len() - 1
+                });
+                out[slot].bm25 += s;
+                out[slot].matched.push((qi as u8, p.fields));
+            }
+        }
+        out.sort_by_key(|c| c.chunk);
+        out
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Query {
+    pub terms: Vec<QueryTerm>,
+    /// Terms no chunk holds.
+    pub unknown: Vec<String>,
+    /// The question mentions tests (then test files are not down-weighted).
+    pub wants_tests: bool,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct QueryTerm {
+    pub term: String,
+    id: u32,
+    weight: f64,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct ChunkScore {
+    pub chunk: u32,
+    pub bm25: f64,
+    pub matched: Vec<(u8, u8)>,
+}
+
+#[cfg(all(feature = "parallel", not(target_family = "wasm")))]
+fn map_maybe_parallel<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
+    use rayon::prelude::*;
+    items.into_par_iter().map(f).collect()
+}
+
+#[cfg(not(all(feature = "parallel", not(target_family = "wasm"))))]
+fn map_maybe_parallel<T, R>(items: Vec<T>, f: impl Fn(T) -> R) -> Vec<R> {
+    items.into_iter().map(f).collect()
+}
+
+/// Whether a path is a test file or lives under a test directory.
+pub(crate) fn is_test_path(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let base = lower.rsplit('/').next().unwrap_or(&lower);
+    lower.split('/').rev().skip(1).any(|d| matches!(d, "test" | "tests" | "__tests__" | "spec" | "specs" | "testing"))
+        || base.starts_with("test_")
+        || base.starts_with("tests.")
+        || base.starts_with("test.")
+        || base.contains("_test.")
+        || base.contains(".test.")
+        || base.contains(".spec.")
+        || base.contains("_spec.")
+        || base == "conftest.py"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stopwords_are_sorted_for_binary_search() {
+        assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn parts_split_like_identifiers() {
+        assert_eq!(identifier_tokens("HTTPServer_v2-retryCount"), ["http", "server", "v", "2", "retry", "count"]);
+        assert_eq!(identifier_tokens("spawn_blocking"), ["spawn", "blocking"]);
+        assert_eq!(identifier_tokens("parseHTTPRequest2"), ["parse", "http", "request", "2"]);
+        assert_eq!(identifier_tokens("kebab-case"), ["kebab", "case"]);
+    }
+
+    #[test]
+    fn terms_are_stemmed_and_stopwords_dropped() {
+        assert_eq!(term("retries"), term("retry"));
+        assert_eq!(term("scheduled"), term("scheduling"));
+        assert_eq!(term("where"), None);
+        assert_eq!(term("42"), None);
+    }
+
+    #[test]
+    fn test_paths() {
+        for p in ["tests/a.rs", "src/foo_test.go", "spec/x.spec.ts", "django/test/utils.py", "a/test_x.py"] {
+            assert!(is_test_path(p), "{p}");
+        }
+        for p in ["src/testament.rs", "src/latest.ts", "src/contest/x.py"] {
+            assert!(!is_test_path(p), "{p}");
+        }
+    }
+}
