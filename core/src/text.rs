@@ -50,12 +50,174 @@ fn weight(field: u8) -> f32 {
 
 /// Words that carry no meaning in a question about code.
 const STOPWORDS: &[&str] = &[
-    "a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "being", "but", "by", "can",
-    "could", "did", "do", "does", "doing", "done", "each", "for", "from", "happen", "happens", "has", "have", "he",
-    "her", "here", "his", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "onto", "or",
-    "our", "she", "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these",
-    "they", "this", "those", "to", "us", "was", "we", "were", "what", "when", "where", "whether", "which", "while",
-    "who", "whom", "whose", "why", "will", "with", "would", "you", "your",
+    "a",
+    "about",
+    "above",
+    "actually",
+    "after",
+    "again",
+    "against",
+    "all",
+    "also",
+    "am",
+    "an",
+    "and",
+    "another",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "below",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "done",
+    "down",
+    "during",
+    "each",
+    "either",
+    "else",
+    "ever",
+    "every",
+    "exactly",
+    "few",
+    "for",
+    "from",
+    "further",
+    "had",
+    "happen",
+    "happens",
+    "has",
+    "have",
+    "having",
+    "he",
+    "her",
+    "here",
+    "hers",
+    "herself",
+    "him",
+    "himself",
+    "his",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "itself",
+    "just",
+    "let",
+    "may",
+    "me",
+    "might",
+    "more",
+    "most",
+    "much",
+    "must",
+    "my",
+    "myself",
+    "neither",
+    "no",
+    "nor",
+    "not",
+    "now",
+    "of",
+    "off",
+    "often",
+    "on",
+    "once",
+    "only",
+    "onto",
+    "or",
+    "other",
+    "others",
+    "otherwise",
+    "our",
+    "ours",
+    "out",
+    "over",
+    "own",
+    "per",
+    "perhaps",
+    "rather",
+    "same",
+    "shall",
+    "she",
+    "should",
+    "so",
+    "some",
+    "somewhere",
+    "such",
+    "than",
+    "that",
+    "the",
+    "their",
+    "theirs",
+    "them",
+    "themselves",
+    "then",
+    "there",
+    "therefore",
+    "these",
+    "they",
+    "thing",
+    "things",
+    "this",
+    "those",
+    "though",
+    "through",
+    "thus",
+    "to",
+    "too",
+    "under",
+    "until",
+    "up",
+    "upon",
+    "us",
+    "very",
+    "via",
+    "was",
+    "way",
+    "ways",
+    "we",
+    "well",
+    "were",
+    "what",
+    "whatever",
+    "when",
+    "whenever",
+    "where",
+    "wherever",
+    "whether",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "whose",
+    "why",
+    "will",
+    "with",
+    "within",
+    "without",
+    "would",
+    "yet",
+    "you",
+    "your",
+    "yours",
 ];
 
 fn is_stopword(word: &str) -> bool {
@@ -225,12 +387,22 @@ fn cut_file(index: &Index, fid: FileId, text: Option<&str>) -> Vec<Draft> {
         let starts: rustc_hash::FxHashSet<u32> =
             facts.symbols.iter().filter(|s| chunked(s.kind)).map(|s| s.start.line).collect();
         let mut in_docstring = false;
+        let mut in_example = false;
         for (i, line) in text.lines().enumerate() {
             let n = i + 1;
             let c = owner.get(n).copied().unwrap_or(0) as usize;
             let trimmed = line.trim_start();
-            let field = if comment_line(file.language, trimmed, &mut in_docstring) {
+            let comment = comment_line(file.language, trimmed, &mut in_docstring);
+            // Code examples fenced in doc comments use the API rather than describe it.
+            let fence = comment && trimmed.trim_start_matches(['/', '*', '!', '#', ' ']).starts_with("```");
+            if fence {
+                in_example = !in_example;
+            }
+            in_example &= comment;
+            let field = if comment && !in_example && !fence {
                 DOC
+            } else if in_example || fence {
+                BODY
             } else if starts.contains(&(n as u32)) {
                 SIGNATURE
             } else {
@@ -286,21 +458,39 @@ impl TextIndex {
                 q.wants_tests = true;
             }
             let Some(t) = term(part) else { return };
-            if q.terms.iter().any(|x| x.term == t) || q.unknown.iter().any(|u| *u == t) {
+            // Coverage is a 64-bit set of the query's words; a longer query keeps its first 64.
+            if q.slots.len() == 64 || q.slots.iter().any(|s| s.word == t) || q.unknown.contains(&t) {
                 return;
             }
-            let found = self.terms.get(&t).map(|&id| (id, 1.0)).or_else(|| {
-                ["re", "un", "de"].iter().find_map(|p| {
-                    let rest = t.strip_prefix(p).filter(|r| r.len() >= 4)?;
-                    self.terms.get(rest).map(|&id| (id, 0.7))
-                })
-            });
-            match found {
-                Some((id, weight)) => q.terms.push(QueryTerm { term: t, id, weight }),
-                None => q.unknown.push(t),
+            let mut found: Vec<(u32, f64, String)> = Vec::new();
+            if let Some(&id) = self.terms.get(&t) {
+                found.push((id, 1.0, t.clone()));
+            } else if let Some((id, rest)) = ["re", "un", "de"].iter().find_map(|p| {
+                let rest = t.strip_prefix(p).filter(|r| r.len() >= 4)?;
+                self.terms.get(rest).map(|&id| (id, rest.to_string()))
+            }) {
+                found.push((id, 0.7, rest));
+            }
+            found.retain(|(id, _, _)| !q.terms.iter().any(|x| x.id == *id));
+            if found.is_empty() {
+                q.unknown.push(t);
+                return;
+            }
+            let slot = q.slots.len() as u8;
+            let idf = found.iter().map(|(id, w, _)| w * self.idf(*id)).fold(0.0, f64::max);
+            q.slots.push(Slot { word: t, idf });
+            for (id, weight, term) in found {
+                let credit = weight * self.idf(id);
+                q.terms.push(QueryTerm { term, id, weight, slot, credit });
             }
         });
         q
+    }
+
+    fn idf(&self, term: u32) -> f64 {
+        let n = self.chunks.len() as f64;
+        let df = self.postings[term as usize].len() as f64;
+        libm::log(1.0 + (n - df + 0.5) / (df + 0.5))
     }
 
     /// BM25 of every chunk that holds at least one query term, with the terms it holds (as
@@ -308,13 +498,11 @@ impl TextIndex {
     pub(crate) fn score(&self, q: &Query) -> Vec<ChunkScore> {
         const K1: f64 = 1.2;
         const B: f64 = 0.75;
-        let n = self.chunks.len() as f64;
         let mut by_chunk: HashMap<u32, usize> = HashMap::default();
         let mut out: Vec<ChunkScore> = Vec::new();
         for (qi, qt) in q.terms.iter().enumerate() {
             let list = &self.postings[qt.id as usize];
-            let df = list.len() as f64;
-            let idf = libm::log(1.0 + (n - df + 0.5) / (df + 0.5));
+            let idf = self.idf(qt.id);
             for p in list {
                 let len = f64::from(self.chunks[p.chunk as usize].len);
                 let tf = f64::from(p.tf);
@@ -334,6 +522,9 @@ impl TextIndex {
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Query {
+    /// The query's words (stemmed), each with the rarity of its best match.
+    pub slots: Vec<Slot>,
+    /// The index terms searched for: each word and the synonyms the index holds.
     pub terms: Vec<QueryTerm>,
     /// Terms no chunk holds.
     pub unknown: Vec<String>,
@@ -346,6 +537,17 @@ pub(crate) struct QueryTerm {
     pub term: String,
     id: u32,
     weight: f64,
+    /// The query word it stands for.
+    pub slot: u8,
+    /// Its weight times its rarity: what matching it is worth toward covering the query.
+    pub credit: f64,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Slot {
+    pub word: String,
+    /// How rare the word is: matching a rare word says more than matching a common one.
+    pub idf: f64,
 }
 
 #[derive(Clone, Debug)]

@@ -96,7 +96,7 @@ function main() {
     };
     walk("");
     const docs = baselineIndex(root, files);
-    const rows = { search: [], explore: [], baseline: [] };
+    const rows = { search: [], explore: [], baseline: [], files: [] };
     const times = { search: [], explore: [] };
     const sizes = [];
     for (const q of questions) {
@@ -110,6 +110,7 @@ function main() {
       sizes.push(JSON.stringify(e).length);
       const ranked = {
         search: distinctFiles(s.hits.map((h) => h.path)),
+        files: distinctFiles(s.hits.filter((h) => h.kind === "file").map((h) => h.path)),
         explore: distinctFiles(e.anchors.map((a) => a.path)),
         baseline: baseline(docs, q.q),
       };
@@ -127,6 +128,7 @@ function main() {
       search: summary(rows.search),
       explore: summary(rows.explore),
       baseline: summary(rows.baseline),
+      files: summary(rows.files),
       latencyMs: {
         search: { p50: pct(times.search, 50), p99: pct(times.search, 99) },
         explore: { p50: pct(times.explore, 50), p99: pct(times.explore, 99) },
@@ -149,6 +151,7 @@ function main() {
         `${r.latencyMs.explore.p50.toFixed(1)}/${r.latencyMs.explore.p99.toFixed(1)}`.padStart(18),
         `${r.exploreTokens.mean}/${r.exploreTokens.max}`.padStart(23),
         String(r.textIndexMs).padStart(13),
+        `files ${f(r.files.hit1)}  ${f(r.files.hit5)} ${f(r.files.mrr)}`,
       ].join(" "),
     );
   }

@@ -35,6 +35,9 @@ pub(crate) struct Ranking {
 
 /// Declarations of one file among the hits, so that one long file can't fill the list.
 const PER_FILE: usize = 3;
+/// A file scores its best `FILE_CHUNKS` chunks, each weighing `FILE_CHUNK_DECAY` times the one before.
+const FILE_CHUNKS: usize = 5;
+const FILE_CHUNK_DECAY: f64 = 0.7;
 /// Test files weigh this much unless the question is about tests.
 const TEST_WEIGHT: f64 = 0.3;
 
@@ -95,7 +98,10 @@ impl Index {
 /// Ranks files and declarations for a query.
 pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
     let q = text.query(query);
-    let nterms = q.terms.len().max(1) as f64;
+    // Coverage counts the query's words by rarity: holding the rare ones matters most.
+    let total_idf: f64 = q.slots.iter().map(|s| s.idf).sum::<f64>().max(1e-9);
+    // A word found only without its prefix (`resubscribe` → `subscribe`) is credited at that weight.
+    let coverage_of = |credit: &[f64]| -> f64 { credit.iter().sum::<f64>() / total_idf };
     let test_weight = |file: FileId| {
         if !q.wants_tests && is_test_path(&index.files[file as usize].path) {
             TEST_WEIGHT
@@ -103,11 +109,12 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
             1.0
         }
     };
-    // Per file: the best three chunk scores, the query terms seen anywhere, the labels.
+    // Per file: its chunk scores, the credit of each query word seen anywhere, the labels, and the
+    // bonus of a declaration named like the query.
     #[derive(Default)]
     struct FileAcc {
-        top: [f64; 3],
-        terms: u64,
+        chunks: Vec<f64>,
+        credit: Vec<f64>,
         labels: BTreeMap<String, u8>,
         ident: f64,
     }
@@ -115,20 +122,22 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
     let mut syms: HashMap<SymId, (f64, Vec<String>)> = HashMap::default();
     for cs in text.score(&q) {
         let chunk = &text.chunks[cs.chunk as usize];
-        let mut mask = 0u64;
+        let mut credit = vec![0.0f64; q.slots.len()];
         let mut labels: BTreeMap<String, u8> = BTreeMap::new();
         for &(qi, fields) in &cs.matched {
-            mask |= 1 << qi;
+            let qt = &q.terms[qi as usize];
+            let c = &mut credit[qt.slot as usize];
+            *c = c.max(qt.credit.min(q.slots[qt.slot as usize].idf));
             *labels.entry(q.terms[qi as usize].term.clone()).or_default() |= fields;
         }
-        let coverage = f64::from(mask.count_ones()) / nterms;
+        let coverage = coverage_of(&credit);
         let base = cs.bm25 * (0.4 + 0.6 * coverage);
         let acc = files.entry(chunk.file).or_default();
-        if base > acc.top[2] {
-            acc.top[2] = base;
-            acc.top.sort_by(|a, b| b.total_cmp(a));
+        acc.chunks.push(base);
+        acc.credit.resize(credit.len(), 0.0);
+        for (a, c) in acc.credit.iter_mut().zip(&credit) {
+            *a = a.max(*c);
         }
-        acc.terms |= mask;
         for (t, f) in &labels {
             *acc.labels.entry(t.clone()).or_default() |= f;
         }
@@ -154,20 +163,27 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
             acc.ident = acc.ident.max(weighted);
         }
     }
-    let mut file_scores: HashMap<FileId, f64> = HashMap::default();
     let mut hits: Vec<Hit> = Vec::with_capacity(files.len() + syms.len());
     for (&file, acc) in &files {
-        let coverage = f64::from(acc.terms.count_ones()) / nterms;
-        let lexical = (acc.top[0] + 0.5 * acc.top[1] + 0.25 * acc.top[2]) * (0.4 + 0.6 * coverage);
+        let coverage = coverage_of(&acc.credit);
+        // The file's best chunks, each counting less than the one before: a file about the question
+        // holds several matching pieces, not one.
+        let mut chunks = acc.chunks.clone();
+        chunks.sort_by(|a, b| b.total_cmp(a));
+        let (mut agg, mut w) = (0.0, 1.0);
+        for c in chunks.iter().take(FILE_CHUNKS) {
+            agg += w * c;
+            w *= FILE_CHUNK_DECAY;
+        }
+        let lexical = agg * (0.4 + 0.6 * coverage);
         let importers = index.graph.rdeps[file as usize].len() as f64;
         let score = (lexical * (1.0 + 0.05 * ln1p(importers)) + acc.ident) * test_weight(file);
-        file_scores.insert(file, score);
         let matched = acc.labels.iter().map(|(t, f)| format!("{}:{t}", field_name(*f))).collect();
         hits.push(Hit { file, sym: None, score: round(score), matched });
     }
     for (sym, (score, matched)) in syms {
         let file = index.file_of(sym);
-        let score = score * test_weight(file) + 0.25 * file_scores.get(&file).copied().unwrap_or(0.0);
+        let score = score * test_weight(file);
         hits.push(Hit { file, sym: Some(sym), score: round(score), matched });
     }
     hits.sort_by(|a, b| {
