@@ -24,6 +24,7 @@ fn main() {
         ExploreRequest, ExploreResponse,
         SearchRequest, SearchResponse,
         PacketGetRequest, PacketGetResponse,
+        ContextRequest, ContextResponse,
         WorkspaceSymbolsRequest, WorkspaceSymbolsResponse,
         GetFileRequest, GetFileResponse,
         GetSymbolRequest, GetSymbolResponse,

@@ -59,6 +59,12 @@ pub trait Host {
     fn now_ms(&self) -> f64 {
         0.0
     }
+    /// Runs `git` with `args` in the root and returns its standard output; an error carries git's
+    /// message. Used to read the change set of a diff spec, never to change anything.
+    fn git(&self, args: &[String]) -> Result<String, String> {
+        let _ = args;
+        Err("this host cannot run git".into())
+    }
 }
 
 #[cfg(not(target_family = "wasm"))]
@@ -191,6 +197,19 @@ mod std_host {
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
                 Err(e) => Err(e.to_string()),
             }
+        }
+
+        fn git(&self, args: &[String]) -> Result<String, String> {
+            let out = std::process::Command::new("git")
+                .args(args)
+                .current_dir(&self.root)
+                .stdin(std::process::Stdio::null())
+                .output()
+                .map_err(|e| format!("cannot run git: {e}"))?;
+            if !out.status.success() {
+                return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
+            }
+            String::from_utf8(out.stdout).map_err(|_| "git printed a path that is not UTF-8".to_string())
         }
 
         fn now_ms(&self) -> f64 {

@@ -5,6 +5,7 @@
 //! rest is crate-private so that adapters can only translate, never re-implement.
 
 pub mod api;
+pub(crate) mod compress;
 pub(crate) mod discover;
 pub(crate) mod extract;
 pub mod facts;

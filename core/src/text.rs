@@ -364,17 +364,16 @@ fn cut_file(index: &Index, fid: FileId, text: Option<&str>) -> Vec<Draft> {
     let mut chunk_of: Vec<usize> = vec![0; facts.symbols.len()];
     let lines = file.lines as usize + 1;
     let mut owner: Vec<u32> = vec![0; lines + 1];
-    let mut doc_from: Vec<u32> = Vec::new();
     for (i, s) in facts.symbols.iter().enumerate() {
         if chunked(s.kind) {
             drafts.push(Draft { sym: Some(index.global(fid, i as u32)), ..Draft::default() });
             let c = drafts.len() - 1;
             chunk_of[i] = c;
             let from = s.doc_line.unwrap_or(s.start.line).min(s.start.line) as usize;
-            for l in from..=(s.end.line as usize).min(lines) {
-                owner[l] = c as u32;
+            let end = (s.end.line as usize).min(lines);
+            if from <= end {
+                owner[from..=end].fill(c as u32);
             }
-            doc_from.push(from as u32);
         } else {
             chunk_of[i] = s.container.map_or(0, |c| chunk_of[c as usize]);
         }

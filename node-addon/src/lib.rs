@@ -84,6 +84,11 @@ impl Session {
     }
 
     #[napi]
+    pub fn context(&self, request: Option<Value>) -> Result<Value, String> {
+        self.call("context", request)
+    }
+
+    #[napi]
     pub fn workspace_symbols(&self, request: Option<Value>) -> Result<Value, String> {
         self.call("workspaceSymbols", request)
     }

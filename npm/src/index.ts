@@ -56,6 +56,11 @@ export class Session {
   packetGet(request: T.PacketGetRequest): T.PacketGetResponse {
     return this.raw.packetGet(request) as T.PacketGetResponse;
   }
+  /** A context pack under a token budget: changed files first, focus paths or declarations,
+   *  optional signatures/skeleton compression, JSON or markdown; profiles from `.codegraph/config`. */
+  context(request: T.ContextRequest = {}): T.ContextResponse {
+    return this.raw.context(request) as T.ContextResponse;
+  }
   search(request: T.SearchRequest): T.SearchResponse {
     return this.raw.search(request) as T.SearchResponse;
   }

@@ -1,6 +1,7 @@
 // The file host for the wasm engine: synchronous Node `fs` calls under a root. It only reports
 // what is on disk; the core decides what is included, what is too large and what escapes the root.
 
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
@@ -66,6 +67,15 @@ export function createNodeHost(root: string) {
     },
     removeFile(rel: string): void {
       fs.rmSync(abs(rel), { force: true });
+    },
+    /** Runs git in the root and returns what it printed; throws with git's own message. */
+    git(args: string[]): string {
+      try {
+        return execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 << 20 });
+      } catch (e) {
+        const err = e as { stderr?: string; message: string };
+        throw new Error((err.stderr ?? "").trim() || err.message);
+      }
     },
   };
 }

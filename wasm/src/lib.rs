@@ -42,6 +42,8 @@ struct JsHost {
     write_file_atomic: Option<Function>,
     create_exclusive: Option<Function>,
     remove_file: Option<Function>,
+    /// Optional: runs git in the root (for the diff spec of context packs).
+    git: Option<Function>,
 }
 
 fn callback(host: &JsValue, name: &str) -> Result<Function, JsValue> {
@@ -114,6 +116,13 @@ impl Host for JsHost {
     fn now_ms(&self) -> f64 {
         js_sys::Date::now()
     }
+
+    fn git(&self, args: &[String]) -> Result<String, String> {
+        let f = self.git.as_ref().ok_or("this host cannot run git")?;
+        let list: Array = args.iter().map(|a| JsValue::from_str(a)).collect();
+        let out = f.call1(&JsValue::NULL, &list.into()).map_err(message)?;
+        out.as_string().ok_or_else(|| "git did not return text".to_string())
+    }
 }
 
 fn optional_callback(host: &JsValue, name: &str) -> Option<Function> {
@@ -138,6 +147,7 @@ impl Session {
             write_file_atomic: optional_callback(&host, "writeFileAtomic"),
             create_exclusive: optional_callback(&host, "createExclusive"),
             remove_file: optional_callback(&host, "removeFile"),
+            git: optional_callback(&host, "git"),
         };
         let session = core::Session::open_json(Box::new(js_host), from_js(options)?).map_err(js_error)?;
         Ok(Session { inner: RefCell::new(session) })
@@ -164,6 +174,10 @@ impl Session {
     #[wasm_bindgen(js_name = packetGet)]
     pub fn packet_get(&self, request: JsValue) -> Result<JsValue, JsValue> {
         self.call("packetGet", request)
+    }
+
+    pub fn context(&self, request: JsValue) -> Result<JsValue, JsValue> {
+        self.call("context", request)
     }
 
     #[wasm_bindgen(js_name = workspaceSymbols)]

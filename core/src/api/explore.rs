@@ -770,32 +770,28 @@ impl Session {
         // A name: the best of the declarations called so (qualified, exact, then ignoring case);
         // outside tests, exported, most used.
         let sq = SymbolQuery::new(&target);
-        let mut found: Vec<(u8, bool, std::cmp::Reverse<bool>, std::cmp::Reverse<usize>, &str, SymId)> =
-            (0..index.syms.len() as SymId)
-                .filter_map(|id| {
-                    let (tier, _) = sq.tier(index, id)?;
-                    (1..=3).contains(&tier).then(|| {
-                        let file = &index.files[index.file_of(id) as usize];
-                        (
-                            tier,
-                            is_test_path(&file.path),
-                            std::cmp::Reverse(index.symbol(id).exported),
-                            std::cmp::Reverse(index.uses(id)),
-                            index.handles[id as usize].as_str(),
-                            id,
-                        )
-                    })
-                })
-                .collect();
-        found.sort();
+        let mut found: Vec<(u8, SymId)> = (0..index.syms.len() as SymId)
+            .filter_map(|id| sq.tier(index, id).map(|(tier, _)| (tier, id)))
+            .filter(|(tier, _)| (1..=3).contains(tier))
+            .collect();
+        found.sort_by_key(|&(tier, id)| {
+            (
+                tier,
+                is_test_path(&index.files[index.file_of(id) as usize].path),
+                std::cmp::Reverse(index.symbol(id).exported),
+                std::cmp::Reverse(index.uses(id)),
+                index.handles[id as usize].as_str(),
+            )
+        });
         let Some(best) = found.first() else {
             return Err(Error::NotFound(format!(
                 "`{target}` is not a handle, an indexed file or a declaration name; try search or explore"
             )));
         };
-        let alternatives = found.iter().skip(1).take(limit).map(|f| f.4.to_string()).collect();
+        let alternatives =
+            found.iter().skip(1).take(limit).map(|&(_, id)| index.handles[id as usize].clone()).collect();
         Ok(PacketGetResponse {
-            packet: symbol_packet(host, index, best.5, source, limit),
+            packet: symbol_packet(host, index, best.1, source, limit),
             alternatives,
             freshness: Freshness::fresh(),
         })

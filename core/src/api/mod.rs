@@ -6,6 +6,7 @@
 //! translate JS values to JSON and back, nothing else. `METHODS` lists the requests by their JS
 //! names; both adapters export exactly this list.
 
+mod context;
 mod error;
 mod explore;
 mod queries;
@@ -23,6 +24,7 @@ pub use crate::discover::{DiscoveryOptions, SkippedFile};
 #[cfg(not(target_family = "wasm"))]
 pub use crate::host::StdHost;
 pub use crate::host::{EntryKind, Host, HostEntry};
+pub use context::{estimate_tokens, TOKENIZER};
 pub use error::Error;
 pub use types::*;
 
@@ -32,11 +34,12 @@ use crate::index::{ConfigTexts, Index, IndexedFile};
 use crate::snapshot::{self, Snapshot, SnapshotFile};
 
 /// The requests every front offers, by their JS method names, in a fixed order.
-pub const METHODS: [&str; 16] = [
+pub const METHODS: [&str; 17] = [
     "orient",
     "explore",
     "search",
     "packetGet",
+    "context",
     "workspaceSymbols",
     "getFile",
     "getSymbol",
@@ -143,6 +146,7 @@ impl Session {
             "explore" => encode(self.explore(decode(request)?)),
             "search" => encode(self.search(decode(request)?)),
             "packetGet" => encode(self.packet_get(decode(request)?)),
+            "context" => encode(self.context(decode(request)?)),
             "workspaceSymbols" => encode(self.workspace_symbols(decode(request)?)),
             "getFile" => encode(self.get_file(decode(request)?)),
             "getSymbol" => encode(self.get_symbol(decode(request)?)),

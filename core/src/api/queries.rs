@@ -216,6 +216,38 @@ impl Session {
         let entries_omitted = entries.len().saturating_sub(limit);
         let entry_points: Vec<String> = entries.into_iter().take(limit).map(|(_, p)| p).collect();
 
+        let mut api: Vec<(u64, SymId)> = (0..index.syms.len() as SymId)
+            .filter(|&id| {
+                let s = index.symbol(id);
+                s.exported
+                    && s.container.is_none()
+                    && !crate::text::is_test_path(&index.files[index.file_of(id) as usize].path)
+            })
+            .map(|id| (index.uses(id) as u64, id))
+            .collect();
+        api.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| index.handles[a.1 as usize].cmp(&index.handles[b.1 as usize])));
+        let api_omitted = api.len().saturating_sub(limit);
+        let public_api: Vec<ApiEntry> = api
+            .into_iter()
+            .take(limit)
+            .map(|(uses, id)| ApiEntry {
+                handle: index.handles[id as usize].clone(),
+                kind: index.symbol(id).kind.as_str().into(),
+                uses,
+            })
+            .collect();
+        let mut test_dirs: BTreeMap<&str, u64> = BTreeMap::new();
+        let mut test_files = 0;
+        for f in index.files.iter().filter(|f| crate::text::is_test_path(&f.path)) {
+            test_files += 1;
+            *test_dirs.entry(f.path.rsplit_once('/').map_or(".", |(d, _)| d)).or_default() += 1;
+        }
+        let mut dirs: Vec<DirCount> =
+            test_dirs.into_iter().map(|(dir, files)| DirCount { dir: dir.into(), files }).collect();
+        dirs.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.dir.cmp(&b.dir)));
+        let dirs_omitted = dirs.len().saturating_sub(limit);
+        dirs.truncate(limit);
+
         let mut ranked: Vec<FileRank> = index
             .graph
             .rdeps
@@ -229,9 +261,13 @@ impl Session {
         ranked.truncate(limit);
 
         let mut omitted = Omitted::default();
-        for (list, n) in
-            [("layout", layout_omitted), ("entryPoints", entries_omitted), ("mostDependedOn", ranked_omitted)]
-        {
+        for (list, n) in [
+            ("layout", layout_omitted),
+            ("entryPoints", entries_omitted),
+            ("publicApi", api_omitted),
+            ("tests.dirs", dirs_omitted),
+            ("mostDependedOn", ranked_omitted),
+        ] {
             if n > 0 {
                 omitted.by_limit.insert(list.into(), n as u64);
             }
@@ -243,6 +279,8 @@ impl Session {
             languages,
             layout,
             entry_points,
+            public_api,
+            tests: TestsSummary { files: test_files, dirs },
             most_depended_on: ranked,
             resolution: ResolutionStats {
                 resolved_references: index.graph.resolved_refs,

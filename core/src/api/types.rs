@@ -147,6 +147,10 @@ pub struct OrientResponse {
     pub layout: Vec<DirSummary>,
     /// Files that start programs or expose a package (main/index/lib files, `__main__`, Cargo roots).
     pub entry_points: Vec<String>,
+    /// The public API: exported top-level declarations, most used first.
+    pub public_api: Vec<ApiEntry>,
+    /// Where the tests live.
+    pub tests: TestsSummary,
     pub most_depended_on: Vec<FileRank>,
     pub resolution: ResolutionStats,
     pub skipped_file_count: u64,
@@ -155,6 +159,34 @@ pub struct OrientResponse {
     pub other_files: u64,
     pub omitted: Omitted,
     pub freshness: Freshness,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct ApiEntry {
+    pub handle: String,
+    pub kind: String,
+    /// Proven use sites in the repository.
+    pub uses: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct TestsSummary {
+    /// Test files (by path: `tests/`, `test_*.py`, `*.spec.ts`, `*_test.go`, …).
+    pub files: u64,
+    /// Directories holding test files, most first.
+    pub dirs: Vec<DirCount>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct DirCount {
+    pub dir: String,
+    pub files: u64,
 }
 
 /// What an answer left out, by list.
@@ -874,5 +906,135 @@ pub struct PacketGetResponse {
     /// Other declarations the name also matches (handles), when it was ambiguous.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub alternatives: Vec<String>,
+    pub freshness: Freshness,
+}
+
+// ---------------------------------------------------------------------------------------------
+// context
+
+pub const CONTEXT_BUDGET_DEFAULT: u64 = 128_000;
+pub const CONTEXT_BUDGET_MIN: u64 = 256;
+pub const CONTEXT_BUDGET_CAP: u64 = 2_000_000;
+
+/// A token budget: a number, or text like `"32k"`, `"1.5m"`, `"20000"`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub enum Budget {
+    Tokens(u64),
+    Text(String),
+}
+
+/// A context pack for a person or a model: whole files (or chosen declarations) under a token
+/// budget, changed files first, optionally compressed to signatures or skeletons.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct ContextRequest {
+    /// Approximate token budget (default 128000; `"32k"` style accepted; 256 to 2000000). Tokens are
+    /// counted as ceil(UTF-8 bytes / 4) of the packed text.
+    #[serde(default)]
+    pub budget: Option<Budget>,
+    /// Only files under these root-relative paths (files or directories).
+    #[serde(default)]
+    pub focus: Vec<String>,
+    /// Pack these declarations (names, qualified names or handles) instead of whole files.
+    #[serde(default)]
+    pub focus_symbol: Vec<String>,
+    /// Changed files first: `working-tree` (against HEAD, with untracked files), `staged`,
+    /// `unstaged`, or a base ref (`main`, `HEAD~1`, a tag or commit).
+    #[serde(default)]
+    pub diff: Option<String>,
+    /// `none` (default), `signatures` or `skeleton` (function bodies elided, from the syntax tree).
+    #[serde(default)]
+    pub compress: Option<String>,
+    /// `json` (default) or `markdown`.
+    #[serde(default)]
+    pub format: Option<String>,
+    /// A named profile from `.codegraph/config` (`[profiles.<name>.context]`); fields given here
+    /// override it.
+    #[serde(default)]
+    pub profile: Option<String>,
+    /// List the profiles instead of packing.
+    #[serde(default)]
+    pub list_profiles: bool,
+}
+
+/// One packed file or declaration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct ContextEntry {
+    /// `file` or `symbol`.
+    pub kind: String,
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handle: Option<String>,
+    pub language: String,
+    /// Why it is in the pack: `diff`, `focusSymbol` or `rank` (by how many files import it).
+    pub reason: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// The compression applied (`none` for declarations).
+    pub compress: String,
+    /// The packed text (json format; in markdown it is in `markdown`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+}
+
+/// A profile from `.codegraph/config`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct ContextProfile {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget: Option<Budget>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub focus: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub focus_symbol: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compress: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct DiffSummary {
+    pub spec: String,
+    /// Changed paths git reported under the root.
+    pub changed: u64,
+    /// Of those, the indexed files packed first (the rest are deleted, binary or not source).
+    pub indexed: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(JsonSchema))]
+pub struct ContextResponse {
+    pub format: String,
+    pub budget: u64,
+    /// Tokens of the packed text: the `markdown` document, or the JSON of `entries`.
+    pub used_tokens: u64,
+    /// How tokens are estimated.
+    pub tokenizer: String,
+    pub compress: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<DiffSummary>,
+    pub entries: Vec<ContextEntry>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
+    /// With `listProfiles`: the profiles of `.codegraph/config`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profiles: Option<Vec<ContextProfile>>,
+    /// `byLimit.budget`: candidates that did not fit.
+    pub omitted: Omitted,
     pub freshness: Freshness,
 }

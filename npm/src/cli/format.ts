@@ -12,7 +12,7 @@ function symbolLine(s: T.SymbolInfo): string {
 
 function omissions(o: T.Omitted): string[] {
   const parts = [
-    ...Object.entries(o.byLimit ?? {}).map(([k, n]) => `${n} more ${k} (raise --limit)`),
+    ...Object.entries(o.byLimit ?? {}).map(([k, n]) => (k === "budget" ? `${n} entries over the budget (raise --budget)` : `${n} more ${k} (raise --limit)`)),
     ...Object.entries(o.other ?? {}).map(([k, n]) => `${k}: ${n}`),
   ];
   return parts.length ? [`omitted: ${parts.join("; ")}`] : [];
@@ -32,6 +32,11 @@ export const formatters: Record<string, (answer: never) => string> = {
       "entry points:",
       ...(r.entryPoints.length ? r.entryPoints.map((p) => `  ${p}`) : ["  (none found)"]),
       "",
+      "public API (most used):",
+      ...(r.publicApi.length ? r.publicApi.map((a) => `  ${a.kind.padEnd(9)} ${a.handle} (${a.uses} uses)`) : ["  (no exported declarations)"]),
+      "",
+      `tests: ${r.tests.files} files${r.tests.dirs.length ? ` in ${r.tests.dirs.map((d) => `${d.dir} (${d.files})`).join(", ")}` : ""}`,
+      "",
       "most depended-on files:",
       ...(r.mostDependedOn.length ? r.mostDependedOn.map((f) => `  ${f.path} (${f.dependents} dependents)`) : ["  (no import edges)"]),
       "",
@@ -39,6 +44,35 @@ export const formatters: Record<string, (answer: never) => string> = {
       ...(r.skippedFileCount ? [`skipped ${r.skippedFileCount} files, e.g.:`, ...r.skippedSample.map((s) => `  ${s.path}: ${s.reason}`)] : []),
       ...omissions(r.omitted),
     ].join("\n"),
+  explore: (r: T.ExploreResponse) =>
+    [
+      ...(r.anchors.length ? ["anchors:"] : [`nothing in the repository matches ${JSON.stringify(r.query)}`]),
+      ...r.anchors.map((a) => `  ${a.kind === "file" ? "file     " : (a.symbolKind ?? "").padEnd(9)} ${a.handle ?? a.path}${a.line ? `  (${a.path}:${a.line})` : ""}  [${a.matched.join(", ")}]`),
+      ...(r.unknownWords?.length ? [`words found nowhere: ${r.unknownWords.join(", ")}`] : []),
+      ...r.packets.flatMap((p) => ["", packet(p)]),
+      ...(r.paths.length ? ["", "import paths:", ...r.paths.map((p) => `  ${p.files.join(" → ")}`)] : []),
+      ...(r.blastRadius.total ? ["", `blast radius: ${r.blastRadius.total} files within two imports`, ...r.blastRadius.files.map((d) => `  ${d.path} (${d.distance})`)] : []),
+      ...(r.candidateTests.length ? ["", "candidate tests:", ...r.candidateTests.map((t) => `  ${t.path}  (${t.reason})`)] : []),
+      ...(r.followUps.length ? ["", "next:", ...r.followUps.map((f) => `  ${f.tool} ${JSON.stringify(f.arguments)}  — ${f.why}`)] : []),
+      ...(r.fileView ? ["", `${r.fileView.file}:`, r.fileView.content] : []),
+      ...omissions(r.omitted),
+    ].join("\n"),
+  packet: (r: T.PacketGetResponse) =>
+    [packet(r.packet), ...(r.alternatives?.length ? [`also named so: ${r.alternatives.join(", ")}`] : [])].join("\n"),
+  context: (r: T.ContextResponse) => {
+    if (r.profiles) {
+      return r.profiles.length
+        ? r.profiles.map((p) => `${p.name}: ${JSON.stringify({ ...p, name: undefined })}`).join("\n")
+        : "no profiles (add [profiles.NAME.context] to .codegraph/config)";
+    }
+    if (r.markdown != null) return r.markdown;
+    return [
+      `${r.entries.length} entries, ${r.usedTokens} of ${r.budget} tokens (${r.tokenizer}), compress ${r.compress}`,
+      ...(r.diff ? [`diff ${r.diff.spec}: ${r.diff.changed} changed paths, ${r.diff.indexed} indexed files packed first`] : []),
+      ...r.entries.map((e) => `  ${e.reason.padEnd(11)} ${e.handle ?? e.path}`),
+      ...omissions(r.omitted),
+    ].join("\n");
+  },
   search: (r: T.SearchResponse) =>
     [
       ...(r.hits.length ? [] : [`no results for ${JSON.stringify(r.query)}`]),
@@ -99,6 +133,18 @@ export const formatters: Record<string, (answer: never) => string> = {
       ...(r.skipped.length ? [`skipped ${r.skipped.length} files:`, ...r.skipped.map((s) => `  ${s.path}: ${s.reason}`)] : []),
     ].join("\n"),
 };
+
+function packet(p: T.Packet): string {
+  return [
+    `${p.symbolKind ?? "file"} ${p.target}  (${p.path}:${p.startLine}-${p.endLine})`,
+    ...(p.signature ? [`  ${p.signature}`] : []),
+    ...(p.doc ? p.doc.split("\n").map((l) => `  │ ${l}`) : []),
+    ...(p.declarations?.length ? [`  declares: ${p.declarations.join(", ")}`] : []),
+    ...(p.imports?.length ? [`  imports: ${p.imports.join(", ")}`] : []),
+    `  used: ${p.usedBy.total}${p.usedBy.symbols?.length ? ` by ${p.usedBy.symbols.join(", ")}` : p.usedBy.files.length ? ` in ${p.usedBy.files.join(", ")}` : ""}`,
+    ...(p.excerpt ? [p.excerpt.text.split("\n").map((l, i) => `  ${String(p.excerpt!.startLine + i).padStart(5)}  ${l}`).join("\n")] : []),
+  ].join("\n");
+}
 
 function ms(v: number): string {
   return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${Math.round(v)} ms`;

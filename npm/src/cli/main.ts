@@ -71,9 +71,64 @@ const COMMANDS: Record<string, Command> = {
     options: { limit: { type: "string" } },
     run: (s, _a, v) => s.orient({ limit: int(v, "limit") }),
   },
+  explore: {
+    usage: "explore QUESTION... [--limit N] [--packets N] [--list-limit N] [--source|--no-source]",
+    summary: "the first question in words: ranked anchors with evidence, paths, blast radius, tests, next calls",
+    options: {
+      limit: { type: "string" },
+      packets: { type: "string" },
+      "list-limit": { type: "string" },
+      source: { type: "boolean" },
+      "no-source": { type: "boolean" },
+    },
+    run: (s, a, v) => {
+      const r = s.explore({
+        query: need(a, 1, "QUESTION").join(" "),
+        limit: int(v, "limit"),
+        packets: int(v, "packets"),
+        listLimit: int(v, "list-limit"),
+        includeSource: v.source ? true : v["no-source"] ? false : null,
+      });
+      if (r.anchors.length === 0 && !r.fileView) throw new NotFound(JSON.stringify(r));
+      return r;
+    },
+  },
+  packet: {
+    usage: "packet TARGET [--limit N] [--no-source]",
+    summary: "a bounded evidence packet for a handle, file path or declaration name",
+    options: { limit: { type: "string" }, "no-source": { type: "boolean" } },
+    run: (s, a, v) => s.packetGet({ target: need(a, 1, "TARGET").join(" "), limit: int(v, "limit"), includeSource: !v["no-source"] }),
+  },
+  context: {
+    usage: "context [PATH...] [--budget 32k] [--symbol NAME]... [--diff SPEC] [--compress MODE] [--markdown] [--profile NAME] [--list-profiles]",
+    summary: "pack files (or declarations) under a token budget for a model, changed files first",
+    options: {
+      budget: { type: "string" },
+      symbol: { type: "string", multiple: true },
+      diff: { type: "string" },
+      compress: { type: "string" },
+      markdown: { type: "boolean" },
+      format: { type: "string" },
+      profile: { type: "string" },
+      "list-profiles": { type: "boolean" },
+    },
+    run: (s, a, v) => {
+      const budget = v.budget as string | undefined;
+      return s.context({
+        focus: a,
+        focusSymbol: (v.symbol as string[] | undefined) ?? [],
+        budget: budget === undefined ? null : /^\d+$/.test(budget) ? Number(budget) : budget,
+        diff: (v.diff as string | undefined) ?? null,
+        compress: (v.compress as string | undefined) ?? null,
+        format: v.markdown ? "markdown" : ((v.format as string | undefined) ?? null),
+        profile: (v.profile as string | undefined) ?? null,
+        listProfiles: Boolean(v["list-profiles"]),
+      });
+    },
+  },
   search: {
     usage: "search QUERY... [--limit N]",
-    summary: "ranked search over paths and symbols",
+    summary: "ranked search over paths, declarations and their code, for words or identifiers",
     options: { limit: { type: "string" } },
     run: (s, a, v) => {
       const r = s.search({ query: need(a, 1, "QUERY").join(" "), limit: int(v, "limit") });

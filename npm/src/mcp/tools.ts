@@ -23,14 +23,29 @@ export const TOOLS: ToolSpec[] = [
     name: "orient",
     method: "orient",
     request: "OrientRequest",
-    description: "Start here in an unfamiliar repository: languages and sizes, top-level layout, entry points, most depended-on files.",
+    description: "Compact first-turn map: languages and sizes, layout, entry points, public API, where tests live, most depended-on files.",
+    indexBacked: always,
+  },
+  {
+    name: "explore",
+    method: "explore",
+    request: "ExploreRequest",
+    description:
+      "Recommended first tool for a broad question in words (\"where are retries scheduled?\"): ranked file/symbol anchors with evidence packets, import paths between them, blast radius, candidate tests and ready follow-up calls. A file path as query also returns the live file (fileView).",
     indexBacked: always,
   },
   {
     name: "search",
     method: "search",
     request: "SearchRequest",
-    description: "Ranked search over file paths and symbol names for words or identifiers; returns anchors to follow up with get_symbol, refs or get_file.",
+    description: "Ranked search over paths, declarations and their code and doc comments, for words or identifiers; each hit says what matched. Deterministic.",
+    indexBacked: always,
+  },
+  {
+    name: "packet_get",
+    method: "packetGet",
+    request: "PacketGetRequest",
+    description: "Bounded evidence packet for a handle, file path or declaration name: signature, doc comment, members, who uses it, source excerpt.",
     indexBacked: always,
   },
   {
@@ -104,6 +119,14 @@ export const TOOLS: ToolSpec[] = [
     indexBacked: always,
   },
   {
+    name: "context",
+    method: "context",
+    request: "ContextRequest",
+    description:
+      "Pack files (or chosen declarations: focusSymbol) into one text under a token budget (default 128k, \"32k\" accepted), changed files first (diff: working-tree, staged, unstaged or a ref), compress none|signatures|skeleton, format json|markdown; profiles from .codegraph/config (listProfiles).",
+    indexBacked: always,
+  },
+  {
     name: "status",
     method: "status",
     request: "StatusRequest",
@@ -121,14 +144,24 @@ export const TOOLS: ToolSpec[] = [
 
 type JsonSchema = Record<string, unknown>;
 
-/** Client-friendly flat schema: nullable unions collapsed, numeric formats dropped. */
+/** Client-friendly flat schema: references inlined, nullable unions collapsed, numeric formats and
+ * null defaults dropped. */
 function flatten(node: JsonSchema): JsonSchema {
+  const ref = node.$ref as string | undefined;
+  if (ref) {
+    const { $ref: _, ...rest } = node;
+    return flatten({ ...definitions[ref.replace("#/definitions/", "")], ...rest });
+  }
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === "format" || key === "minimum" || key === "title") continue;
+    if (key === "format" || key === "minimum" || key === "title" || (key === "default" && value === null)) continue;
     if (key === "type" && Array.isArray(value)) {
       const types = value.filter((t) => t !== "null");
       out.type = types.length === 1 ? types[0] : types;
+    } else if (key === "anyOf" && Array.isArray(value)) {
+      const options = (value as JsonSchema[]).filter((o) => o.type !== "null").map(flatten);
+      if (options.length === 1) Object.assign(out, options[0]);
+      else out.anyOf = options;
     } else if (key === "properties" && value && typeof value === "object") {
       out.properties = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([k, v]) => [k, flatten(v)]));
     } else if (key === "items" && value && typeof value === "object") {

@@ -1,0 +1,405 @@
+//! Context packs: the repository (or part of it) as one text for a person or a model, under a token
+//! budget. Changed files come first (a diff spec read through git), then the files most imported;
+//! `focusSymbol` packs chosen declarations instead of whole files; `compress` shortens files to
+//! signatures or skeletons from their syntax trees. Named profiles live in `.codegraph/config`.
+//!
+//! Tokens are estimated as ceil(UTF-8 bytes / 4) of exactly the text returned — the markdown
+//! document, or the JSON of the entries — and the pack never exceeds its budget by that count.
+
+use super::queries::{clean_path, SymbolQuery};
+use super::types::*;
+use super::{Error, Session};
+use crate::compress::{compress, Compress};
+use crate::index::{FileId, Index, SymId};
+use crate::text::is_test_path;
+
+/// The config file that holds profiles.
+pub(crate) const CONFIG_FILE: &str = ".codegraph/config";
+pub const TOKENIZER: &str = "ceil(utf8 bytes / 4)";
+
+/// Tokens of a text, as every budget counts them.
+pub fn estimate_tokens(text: &str) -> u64 {
+    (text.len() as u64).div_ceil(4)
+}
+
+/// `32000`, `"32k"`, `"1.5m"`, `"20000"` → tokens.
+fn parse_budget(budget: &Budget) -> Result<u64, Error> {
+    let tokens = match budget {
+        Budget::Tokens(n) => *n,
+        Budget::Text(text) => {
+            let t = text.trim().to_ascii_lowercase();
+            let (number, scale) = match t.strip_suffix('k') {
+                Some(n) => (n, 1_000.0),
+                None => match t.strip_suffix('m') {
+                    Some(n) => (n, 1_000_000.0),
+                    None => (t.as_str(), 1.0),
+                },
+            };
+            let value: f64 = number.trim().parse().map_err(|_| {
+                Error::InvalidArgument(format!("`budget` must be a number of tokens or like \"32k\" (got {text:?})"))
+            })?;
+            if !value.is_finite() || value < 0.0 {
+                return Err(Error::InvalidArgument(format!("`budget` must be positive (got {text:?})")));
+            }
+            (value * scale).round() as u64
+        }
+    };
+    if !(CONTEXT_BUDGET_MIN..=CONTEXT_BUDGET_CAP).contains(&tokens) {
+        return Err(Error::InvalidArgument(format!(
+            "`budget` must be between {CONTEXT_BUDGET_MIN} and {CONTEXT_BUDGET_CAP} tokens (got {tokens})"
+        )));
+    }
+    Ok(tokens)
+}
+
+/// The profiles of `.codegraph/config` (none when the file is absent).
+fn load_profiles(host: &dyn crate::host::Host) -> Result<Vec<ContextProfile>, Error> {
+    let Ok(bytes) = host.read_file(CONFIG_FILE) else { return Ok(Vec::new()) };
+    let bad = |why: String| Error::InvalidArgument(format!("{CONFIG_FILE}: {why}"));
+    let text = String::from_utf8(bytes).map_err(|_| bad("not UTF-8".into()))?;
+    let table = text.parse::<toml::Table>().map_err(|e| bad(e.to_string()))?;
+    let Some(profiles) = table.get("profiles") else { return Ok(Vec::new()) };
+    let profiles = profiles.as_table().ok_or_else(|| bad("`profiles` must be a table".into()))?;
+    let mut out = Vec::new();
+    for (name, value) in profiles {
+        let Some(context) = value.get("context") else { continue };
+        let context = context.as_table().ok_or_else(|| bad(format!("`profiles.{name}.context` must be a table")))?;
+        let mut p = ContextProfile { name: name.clone(), ..ContextProfile::default() };
+        let string = |v: &toml::Value, key: &str| {
+            v.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| bad(format!("`profiles.{name}.context.{key}` must be a string")))
+        };
+        let strings = |v: &toml::Value, key: &str| -> Result<Vec<String>, Error> {
+            let list = v.as_array().ok_or_else(|| bad(format!("`profiles.{name}.context.{key}` must be a list")))?;
+            list.iter().map(|x| string(x, key)).collect()
+        };
+        for (key, v) in context {
+            match key.as_str() {
+                "budget" => {
+                    p.budget = Some(match v {
+                        toml::Value::Integer(n) if *n >= 0 => Budget::Tokens(*n as u64),
+                        toml::Value::String(s) => Budget::Text(s.clone()),
+                        _ => return Err(bad(format!("`profiles.{name}.context.budget` must be a number or like \"32k\""))),
+                    })
+                }
+                "focus" => p.focus = strings(v, key)?,
+                "focus_symbol" | "focusSymbol" => p.focus_symbol = strings(v, key)?,
+                "diff" => p.diff = Some(string(v, key)?),
+                "compress" => p.compress = Some(string(v, key)?),
+                "format" => p.format = Some(string(v, key)?),
+                other => {
+                    return Err(bad(format!(
+                        "unknown key `{other}` in `profiles.{name}.context` (expected budget, focus, focus_symbol, diff, compress, format)"
+                    )))
+                }
+            }
+        }
+        out.push(p);
+    }
+    Ok(out)
+}
+
+/// The paths a diff spec names, relative to the root.
+fn diff_paths(host: &dyn crate::host::Host, spec: &str) -> Result<Vec<String>, Error> {
+    let git = |args: &[&str]| -> Result<Vec<String>, Error> {
+        let mut full: Vec<String> = vec!["-c".into(), "core.quotepath=off".into()];
+        full.extend(args.iter().map(|a| a.to_string()));
+        let out = host.git(&full).map_err(|e| Error::InvalidArgument(format!("diff `{spec}`: {e}")))?;
+        Ok(out.lines().filter(|l| !l.is_empty()).map(str::to_string).collect())
+    };
+    let untracked = || git(&["ls-files", "--others", "--exclude-standard"]);
+    let mut paths = match spec {
+        "working-tree" => {
+            let mut p = git(&["diff", "--name-only", "--relative", "HEAD", "--"])?;
+            p.extend(untracked()?);
+            p
+        }
+        "staged" => git(&["diff", "--name-only", "--relative", "--cached", "--"])?,
+        "unstaged" => git(&["diff", "--name-only", "--relative", "--"])?,
+        base => {
+            // A ref, never an option: git must not read it as a flag.
+            let ok = !base.is_empty()
+                && !base.starts_with('-')
+                && base.chars().all(|c| c.is_ascii_alphanumeric() || "._/@{}~^:-".contains(c));
+            if !ok {
+                return Err(Error::InvalidArgument(format!(
+                    "`diff` is working-tree, staged, unstaged or a git ref (got {spec:?})"
+                )));
+            }
+            git(&["diff", "--name-only", "--relative", base, "--"])?
+        }
+    };
+    paths.sort();
+    paths.dedup();
+    Ok(paths)
+}
+
+/// A fence longer than any run of backticks in `text`.
+fn fence_for(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    "`".repeat((longest + 1).max(3))
+}
+
+fn markdown_entry(e: &ContextEntry, content: &str) -> String {
+    let fence = fence_for(content);
+    let what = match &e.handle {
+        Some(h) => format!("{h} (lines {}-{})", e.start_line, e.end_line),
+        None if e.compress != "none" => format!("{} ({})", e.path, e.compress),
+        None => e.path.clone(),
+    };
+    let mut body = content.to_string();
+    if !body.ends_with('\n') {
+        body.push('\n');
+    }
+    format!("## {what}\n{fence}{}\n{body}{fence}\n\n", e.language)
+}
+
+fn markdown_header(budget: u64, entries: usize, compress: Compress) -> String {
+    format!(
+        "# Context pack\n\n{entries} entries, budget {budget} tokens ({TOKENIZER}), compress {}.\n\n",
+        compress.as_str()
+    )
+}
+
+/// A candidate: what it is and its text.
+struct Candidate {
+    entry: ContextEntry,
+    text: String,
+}
+
+impl Session {
+    pub fn context(&mut self, req: ContextRequest) -> Result<ContextResponse, Error> {
+        let profiles = load_profiles(self.host.as_ref())?;
+        if req.list_profiles {
+            return Ok(ContextResponse {
+                format: "json".into(),
+                budget: 0,
+                used_tokens: 0,
+                tokenizer: TOKENIZER.into(),
+                compress: "none".into(),
+                profile: None,
+                diff: None,
+                entries: Vec::new(),
+                markdown: None,
+                profiles: Some(profiles),
+                omitted: Omitted::default(),
+                freshness: Freshness::fresh(),
+            });
+        }
+        let profile = match &req.profile {
+            None => ContextProfile::default(),
+            Some(name) => profiles.iter().find(|p| &p.name == name).cloned().ok_or_else(|| {
+                let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
+                Error::NotFound(format!(
+                    "no profile `{name}` in {CONFIG_FILE} (profiles: {})",
+                    if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                ))
+            })?,
+        };
+        let budget = parse_budget(
+            req.budget.as_ref().or(profile.budget.as_ref()).unwrap_or(&Budget::Tokens(CONTEXT_BUDGET_DEFAULT)),
+        )?;
+        let compress_name = req.compress.clone().or(profile.compress.clone()).unwrap_or_else(|| "none".into());
+        let mode = Compress::parse(&compress_name).ok_or_else(|| {
+            Error::InvalidArgument(format!("`compress` is none, signatures or skeleton (got {compress_name:?})"))
+        })?;
+        let format = req.format.clone().or(profile.format.clone()).unwrap_or_else(|| "json".into());
+        if format != "json" && format != "markdown" {
+            return Err(Error::InvalidArgument(format!("`format` is json or markdown (got {format:?})")));
+        }
+        let focus: Vec<String> = if req.focus.is_empty() { profile.focus.clone() } else { req.focus.clone() };
+        let focus: Vec<String> = focus.iter().map(|f| clean_path(f).trim_end_matches('/').to_string()).collect();
+        let focus_symbol =
+            if req.focus_symbol.is_empty() { profile.focus_symbol.clone() } else { req.focus_symbol.clone() };
+        let diff_spec = req.diff.clone().or(profile.diff.clone());
+        let changed = match &diff_spec {
+            Some(spec) => Some(diff_paths(self.host.as_ref(), spec)?),
+            None => None,
+        };
+
+        self.index()?;
+        let index = self.index.as_ref().expect("built above");
+        let in_focus =
+            |path: &str| focus.is_empty() || focus.iter().any(|f| f.is_empty() || f == "." || in_focus_one(path, f));
+        for f in &focus {
+            if !(f.is_empty() || f == "." || index.files.iter().any(|file| in_focus_one(&file.path, f))) {
+                return Err(Error::NotFound(format!("focus `{f}` matches no indexed file")));
+            }
+        }
+        let diff_files: Vec<FileId> = changed
+            .iter()
+            .flatten()
+            .filter_map(|p| index.by_path.get(p).copied())
+            .filter(|&f| in_focus(&index.files[f as usize].path))
+            .collect();
+        let diff = diff_spec.as_ref().map(|spec| DiffSummary {
+            spec: spec.clone(),
+            changed: changed.as_ref().map_or(0, |c| c.len() as u64),
+            indexed: diff_files.len() as u64,
+        });
+
+        let host = self.host.as_ref();
+        let mut candidates: Vec<Candidate> = Vec::new();
+        if !focus_symbol.is_empty() {
+            let mut seen: Vec<SymId> = Vec::new();
+            for name in &focus_symbol {
+                let sq = SymbolQuery::new(name);
+                let mut found: Vec<(u8, SymId)> = (0..index.syms.len() as SymId)
+                    .filter_map(|id| sq.tier(index, id).map(|(tier, _)| (tier, id)))
+                    .filter(|&(tier, id)| tier <= 3 && in_focus(&index.files[index.file_of(id) as usize].path))
+                    .collect();
+                if found.is_empty() {
+                    return Err(Error::NotFound(format!("no declaration `{name}` (in focus); try workspace_symbols")));
+                }
+                found.sort_by_key(|&(tier, id)| (tier, index.handles[id as usize].as_str()));
+                for (_, id) in found {
+                    if !seen.contains(&id) {
+                        seen.push(id);
+                        if let Some(c) = symbol_candidate(host, index, id) {
+                            candidates.push(c);
+                        }
+                    }
+                }
+            }
+        } else {
+            let mut order: Vec<(u8, bool, std::cmp::Reverse<usize>, FileId)> = index
+                .files
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| in_focus(&f.path))
+                .map(|(i, f)| {
+                    let fid = i as FileId;
+                    (
+                        u8::from(!diff_files.contains(&fid)),
+                        is_test_path(&f.path),
+                        std::cmp::Reverse(index.graph.rdeps[i].len()),
+                        fid,
+                    )
+                })
+                .collect();
+            order.sort_by(|a, b| {
+                (a.0, a.1, a.2)
+                    .cmp(&(b.0, b.1, b.2))
+                    .then_with(|| index.files[a.3 as usize].path.cmp(&index.files[b.3 as usize].path))
+            });
+            for (not_diff, _, _, fid) in order {
+                let file = &index.files[fid as usize];
+                let Ok(bytes) = host.read_file(&file.path) else { continue };
+                let Ok(text) = String::from_utf8(bytes) else { continue };
+                let packed = compress(file.language, &text, mode);
+                candidates.push(Candidate {
+                    entry: ContextEntry {
+                        kind: "file".into(),
+                        path: file.path.clone(),
+                        handle: None,
+                        language: file.language.name().into(),
+                        reason: if not_diff == 0 { "diff" } else { "rank" }.into(),
+                        start_line: 1,
+                        end_line: text.lines().count().max(1) as u32,
+                        compress: mode.as_str().into(),
+                        content: None,
+                    },
+                    text: packed,
+                });
+            }
+        }
+
+        // Greedy by priority: what fits goes in, what doesn't is counted and skipped.
+        let markdown = format == "markdown";
+        let header_reserve = estimate_tokens(&markdown_header(budget, candidates.len(), mode)) + 4;
+        let mut used = if markdown { header_reserve } else { 2 };
+        let mut packed: Vec<(ContextEntry, String)> = Vec::new();
+        let mut skipped = 0u64;
+        for c in candidates {
+            let cost = if markdown {
+                estimate_tokens(&markdown_entry(&c.entry, &c.text))
+            } else {
+                let mut e = c.entry.clone();
+                e.content = Some(c.text.clone());
+                estimate_tokens(&serde_json::to_string(&e).expect("entry encodes")) + 1
+            };
+            if used + cost <= budget {
+                used += cost;
+                packed.push((c.entry, c.text));
+            } else {
+                skipped += 1;
+            }
+        }
+        // The exact count of what is returned; estimates above only ever overcount.
+        let (entries, markdown_text, used_tokens) = loop {
+            let (entries, text, tokens) = if markdown {
+                let mut doc = markdown_header(budget, packed.len(), mode);
+                for (e, t) in &packed {
+                    doc.push_str(&markdown_entry(e, t));
+                }
+                let tokens = estimate_tokens(&doc);
+                (packed.iter().map(|(e, _)| e.clone()).collect::<Vec<_>>(), Some(doc), tokens)
+            } else {
+                let entries: Vec<ContextEntry> =
+                    packed.iter().map(|(e, t)| ContextEntry { content: Some(t.clone()), ..e.clone() }).collect();
+                let tokens = estimate_tokens(&serde_json::to_string(&entries).expect("entries encode"));
+                (entries, None, tokens)
+            };
+            if tokens <= budget || packed.is_empty() {
+                break (entries, text, tokens);
+            }
+            packed.pop();
+            skipped += 1;
+        };
+        let mut omitted = Omitted::default();
+        if skipped > 0 {
+            omitted.by_limit.insert("budget".into(), skipped);
+        }
+        Ok(ContextResponse {
+            format,
+            budget,
+            used_tokens,
+            tokenizer: TOKENIZER.into(),
+            compress: mode.as_str().into(),
+            profile: req.profile.clone(),
+            diff,
+            entries,
+            markdown: markdown_text,
+            profiles: None,
+            omitted,
+            freshness: Freshness::fresh(),
+        })
+    }
+}
+
+fn in_focus_one(path: &str, focus: &str) -> bool {
+    path == focus || path.starts_with(&format!("{focus}/"))
+}
+
+/// A declaration's own lines (with its doc comment), read live.
+fn symbol_candidate(host: &dyn crate::host::Host, index: &Index, id: SymId) -> Option<Candidate> {
+    let s = index.symbol(id);
+    let file = &index.files[index.file_of(id) as usize];
+    let text = String::from_utf8(host.read_file(&file.path).ok()?).ok()?;
+    let start = s.doc_line.unwrap_or(s.start.line).min(s.start.line);
+    let lines: Vec<&str> = text.lines().collect();
+    let end = (s.end.line as usize).min(lines.len());
+    if start as usize > end {
+        return None;
+    }
+    Some(Candidate {
+        entry: ContextEntry {
+            kind: "symbol".into(),
+            path: file.path.clone(),
+            handle: Some(index.handles[id as usize].clone()),
+            language: file.language.name().into(),
+            reason: "focusSymbol".into(),
+            start_line: start,
+            end_line: end as u32,
+            compress: "none".into(),
+            content: None,
+        },
+        text: lines[start as usize - 1..end].join("\n"),
+    })
+}
