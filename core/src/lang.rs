@@ -58,7 +58,7 @@ impl Language {
         matches!(self, Language::TypeScript | Language::Tsx | Language::JavaScript)
     }
 
-    pub(crate) fn grammar(self) -> tree_sitter::Language {
+    pub fn grammar(self) -> tree_sitter::Language {
         match self {
             Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
             Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),

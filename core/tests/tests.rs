@@ -3,8 +3,12 @@
 
 #[path = "suite/bad_input.rs"]
 mod bad_input;
+#[path = "suite/context.rs"]
+mod context;
 #[path = "suite/expected.rs"]
 mod expected;
+#[path = "suite/explore.rs"]
+mod explore;
 #[path = "suite/freshness.rs"]
 mod freshness;
 #[path = "suite/inference.rs"]

@@ -159,8 +159,9 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
             let entry = syms.entry(id).or_insert_with(|| (0.0, Vec::new()));
             entry.0 += weighted;
             entry.1.insert(0, if tier <= 3 { "definition".to_string() } else { how.to_string() });
+            // The file of a definition ranks high too, but below the definition itself.
             let acc = files.entry(index.file_of(id)).or_default();
-            acc.ident = acc.ident.max(weighted);
+            acc.ident = acc.ident.max(0.5 * weighted);
         }
     }
     let mut hits: Vec<Hit> = Vec::with_capacity(files.len() + syms.len());

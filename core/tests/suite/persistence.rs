@@ -9,23 +9,7 @@ use std::path::Path;
 use codegraph_core::{DiscoveryOptions, Session, StdHost};
 use serde_json::{json, Value};
 
-use crate::expected::fixture_root;
-
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        if entry.file_name() == ".codegraph" {
-            continue;
-        }
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
+use crate::expected::{copy_tree, fixture_root};
 
 fn open(root: &Path, persist: bool) -> Session {
     Session::open(Box::new(StdHost::new(root)), DiscoveryOptions { persist, ..Default::default() }).unwrap()

@@ -36,5 +36,30 @@ fn answers_on_the_fixture() {
         "file_graph_context",
         ask("getFile", json!({ "file": "ts/src/receipt.ts", "limit": 5, "includeGraphContext": true }))
     );
+    insta::assert_json_snapshot!(
+        "explore_discount",
+        ask("explore", json!({ "query": "where is the discount applied to an order total?" }))
+    );
+    insta::assert_json_snapshot!(
+        "explore_file_view",
+        ask("explore", json!({ "query": "go/money/util.go", "limit": 3 }))
+    );
+    insta::assert_json_snapshot!("search_slugify", ask("search", json!({ "query": "slugify", "limit": 5 })));
+    insta::assert_json_snapshot!(
+        "packet_slugify",
+        ask("packetGet", json!({ "target": "py/shop/util/text.py::slugify" }))
+    );
+    insta::assert_json_snapshot!("packet_file", ask("packetGet", json!({ "target": "ts/src/geo/circle.ts" })));
+    insta::assert_json_snapshot!(
+        "context_skeleton_markdown",
+        ask(
+            "context",
+            json!({ "focus": ["py/shop", "rust/src/shapes"], "compress": "skeleton", "format": "markdown", "budget": "3k" })
+        )
+    );
+    insta::assert_json_snapshot!(
+        "context_signatures_ts",
+        ask("context", json!({ "focus": ["ts/src/geo"], "compress": "signatures" }))
+    );
     insta::assert_json_snapshot!("refs_bad_request", ask("refs", json!({ "handle": "x", "file": "y", "line": 1 })));
 }
