@@ -23,7 +23,7 @@ const { withoutClock } = require("../parity/questions.js");
 const VERSION = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")).version;
 
 const ENGINES = ["native", "wasm"];
-const COMMAND_NAMES = ["orient", "search", "symbols", "file", "symbol", "goto", "refs", "callers", "callees", "deps", "rdeps", "path", "status"];
+const COMMAND_NAMES = ["orient", "explore", "packet", "context", "search", "symbols", "file", "symbol", "goto", "refs", "callers", "callees", "deps", "rdeps", "path", "status"];
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -129,6 +129,34 @@ const CASES = [
       for (const l of FIVE_LANGUAGES) assert.ok(langs.includes(l), `orient misses ${l}`);
       assert.equal(r.files, r.languages.reduce((n, l) => n + l.files, 0));
       for (const p of ["ts/src/main.ts", "py/shop/cli.py", "go/main.go"]) assert.ok(r.entryPoints.includes(p), `entry point ${p}`);
+    },
+  },
+  {
+    command: "explore",
+    args: ["sum", "the", "areas", "of", "circles", "on", "a", "worker", "thread"],
+    human: "rust/src/jobs.rs",
+    check(r) {
+      assert.equal(r.anchors[0].path, "rust/src/jobs.rs");
+      assert.ok(r.packets.length > 0 && r.packets.every((p) => p.excerpt === undefined));
+      assert.ok(r.followUps.some((f) => f.tool === "callers" || f.tool === "refs"));
+    },
+  },
+  {
+    command: "packet",
+    args: ["slugify"],
+    human: "Turn a product title into a URL-friendly slug.",
+    check(r) {
+      assert.equal(r.packet.target, "py/shop/util/text.py::slugify");
+      assert.match(r.packet.excerpt.text, /^def slugify\(title\):/);
+    },
+  },
+  {
+    command: "context",
+    args: ["py", "--compress", "skeleton", "--budget", "1k"],
+    human: "compress skeleton",
+    check(r) {
+      assert.ok(r.usedTokens <= 1000 && r.entries.length > 0);
+      assert.ok(r.entries.every((e) => e.path.startsWith("py/") && e.compress === "skeleton"));
     },
   },
   {

@@ -27,8 +27,8 @@ test("tools/list: every tool, flat schemas that reject unknown fields, small", a
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name);
   assert.deepStrictEqual(names, [
-    "orient", "search", "workspace_symbols", "get_file", "get_symbol", "goto", "refs",
-    "callers", "callees", "deps", "rdeps", "path", "status", "refresh_index",
+    "orient", "explore", "search", "packet_get", "workspace_symbols", "get_file", "get_symbol", "goto", "refs",
+    "callers", "callees", "deps", "rdeps", "path", "context", "status", "refresh_index",
   ]);
   for (const t of tools) {
     assert.equal(t.inputSchema.type, "object", t.name);
@@ -39,7 +39,7 @@ test("tools/list: every tool, flat schemas that reject unknown fields, small", a
     assert.ok(t.description.length > 20, `${t.name} says when to use it`);
   }
   const bytes = Buffer.byteLength(JSON.stringify({ tools }));
-  assert.ok(bytes < 12000, `tools/list is ${bytes} bytes`);
+  assert.ok(bytes < 10500, `tools/list is ${bytes} bytes`);
   await client.close();
 });
 
@@ -54,6 +54,20 @@ test("every tool answers on the fixture; failures are isError and the server kee
   };
   assert.equal((await ok("orient", {})).files, 41);
   assert.ok((await ok("search", { query: "spawn job" })).hits.length > 0);
+  const explored = await ok("explore", { query: "sum the areas of circles on a worker thread" });
+  assert.equal(explored.anchors[0].path, "rust/src/jobs.rs");
+  assert.ok(explored.packets.length > 0 && explored.followUps.length > 0);
+  assert.equal((await ok("explore", { query: "ts/src/main.ts" })).fileView.file, "ts/src/main.ts");
+  assert.equal((await ok("packet_get", { target: "slugify" })).packet.target, "py/shop/util/text.py::slugify");
+  const pack = await ok("context", { budget: "2k", compress: "signatures" });
+  assert.ok(pack.usedTokens <= 2000 && pack.entries.length > 0);
+  // A markdown pack is the tool's text; the rest stays structured.
+  const md = await call("context", { format: "markdown", focusSymbol: ["slugify"] });
+  assert.ok(!md.isError);
+  assert.match(md.content[0].text, /^# Context pack\n/);
+  assert.match(md.content[0].text, /```python\ndef slugify\(title\):/);
+  assert.equal(md.structuredContent.entries[0].handle, "py/shop/util/text.py::slugify");
+  assert.equal(md.structuredContent.markdown, undefined);
   assert.equal((await ok("workspace_symbols", { query: "Circle::new" })).symbols[0].handle, "rust/src/shapes/circle.rs::Circle::new");
   assert.match((await ok("get_file", { file: "ts/src/main.ts", limit: 2 })).content, /^1\t/);
   assert.equal((await ok("get_symbol", { handle: "go/cart/cart.go::Cart" })).symbol.kind, "struct");
@@ -74,6 +88,10 @@ test("every tool answers on the fixture; failures are isError and the server kee
     ["get_file", { file: "../../etc/passwd" }, "OUTSIDE_ROOT"],
     ["callers", { handle: "rust/src/jobs.rs::spawn_job", depth: 6 }, "INVALID_ARGUMENT"],
     ["no_such_tool", {}, "INVALID_ARGUMENT"],
+    ["explore", { query: "" }, "INVALID_ARGUMENT"],
+    ["context", { diff: "--output=/tmp/pwned" }, "INVALID_ARGUMENT"],
+    ["context", { budget: "lots" }, "INVALID_ARGUMENT"],
+    ["packet_get", { target: "nothing_like_this" }, "NOT_FOUND"],
   ];
   for (const [name, args, code] of bad) {
     const r = await call(name, args);

@@ -36,6 +36,16 @@ function fixtureQuestions(root) {
     ["orient", {}],
     ["status", {}],
     ["search", { query: "circle area" }],
+    ["search", { query: "slugify" }],
+    ["search", { query: "where is the discount applied to an order total?", limit: 100 }],
+    ["explore", { query: "sum the areas of circles on a worker thread", includeSource: true }],
+    ["explore", { query: "cart total with a discount", limit: 30, packets: 10, listLimit: 50 }],
+    ["explore", { query: "go/money/util.go" }],
+    ["packetGet", { target: "Order" }],
+    ["packetGet", { target: "ts/src/geo/circle.ts" }],
+    ["context", { compress: "skeleton", format: "markdown" }],
+    ["context", { compress: "signatures", budget: "3k" }],
+    ["context", { focusSymbol: ["Circle", "slugify"], budget: 1000 }],
     ["workspaceSymbols", { query: "Order" }],
     ["workspaceSymbols", { query: "format", includeImports: true }],
     ["getFile", { file: "ts/src/main.ts", offset: 2, limit: 3, includeGraphContext: true }],
@@ -68,6 +78,10 @@ function corpusQuestions(session, { maxSymbols = 1500 } = {}) {
     qs.push(["getSymbol", { handle: h }], ["refs", { handle: h, limit: 2000 }], ["callers", { handle: h }], ["callees", { handle: h }]);
   }
   qs.push(["search", { query: "subscribe observable" }], ["workspaceSymbols", { query: "pipe", limit: 500 }]);
+  for (const query of ["where does a failed stream get resubscribed a limited number of times?", "emit the latest value after a quiet period", "share one subscription between many subscribers", "Subscription"]) {
+    qs.push(["search", { query, limit: 100 }], ["explore", { query, includeSource: true, packets: 10 }]);
+  }
+  qs.push(["context", { compress: "skeleton", budget: "50k" }], ["context", { compress: "signatures", format: "markdown" }]);
   return { qs, fileCount: status.files };
 }
 

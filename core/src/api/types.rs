@@ -721,11 +721,10 @@ pub struct ExploreRequest {
     /// Evidence packets for the top anchors (default 3, cap 10).
     #[serde(default)]
     pub packets: Option<u32>,
-    /// Entries of the side lists: paths, blast radius, tests, users in packets (default 5, cap 50).
+    /// Entries per side list (paths, blast radius, tests, users; default 5, cap 50).
     #[serde(default)]
     pub list_limit: Option<u32>,
-    /// `true` adds source excerpts to the packets; `false` also drops `fileView`. Unset: no
-    /// excerpts, and `fileView` when the query names a file.
+    /// `true`: source excerpts in packets; `false`: no `fileView` either (default: fileView only).
     #[serde(default)]
     pub include_source: Option<bool>,
 }
@@ -887,8 +886,7 @@ pub struct ExploreResponse {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct PacketGetRequest {
-    /// A handle, a root-relative file path, or a declaration name (qualified names like
-    /// `Circle.area` too).
+    /// A handle, a file path or a declaration name (`Circle.area` too).
     pub target: String,
     /// Add the source excerpt (default true).
     #[serde(default)]
@@ -931,28 +929,25 @@ pub enum Budget {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(feature = "schema", derive(JsonSchema))]
 pub struct ContextRequest {
-    /// Approximate token budget (default 128000; `"32k"` style accepted; 256 to 2000000). Tokens are
-    /// counted as ceil(UTF-8 bytes / 4) of the packed text.
+    /// Token budget, a number or `"32k"` (default 128000; tokens = ceil(bytes / 4)).
     #[serde(default)]
     pub budget: Option<Budget>,
-    /// Only files under these root-relative paths (files or directories).
+    /// Only files under these paths.
     #[serde(default)]
     pub focus: Vec<String>,
-    /// Pack these declarations (names, qualified names or handles) instead of whole files.
+    /// Pack these declarations (names or handles) instead of whole files.
     #[serde(default)]
     pub focus_symbol: Vec<String>,
-    /// Changed files first: `working-tree` (against HEAD, with untracked files), `staged`,
-    /// `unstaged`, or a base ref (`main`, `HEAD~1`, a tag or commit).
+    /// Changed files first: `working-tree`, `staged`, `unstaged` or a git ref.
     #[serde(default)]
     pub diff: Option<String>,
-    /// `none` (default), `signatures` or `skeleton` (function bodies elided, from the syntax tree).
+    /// `none` (default), `signatures` or `skeleton`.
     #[serde(default)]
     pub compress: Option<String>,
     /// `json` (default) or `markdown`.
     #[serde(default)]
     pub format: Option<String>,
-    /// A named profile from `.codegraph/config` (`[profiles.<name>.context]`); fields given here
-    /// override it.
+    /// A profile of `.codegraph/config` (`[profiles.<name>.context]`); given fields override it.
     #[serde(default)]
     pub profile: Option<String>,
     /// List the profiles instead of packing.

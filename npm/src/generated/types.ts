@@ -175,23 +175,23 @@ export interface Omitted {
  */
 export interface ContextRequest {
   /**
-   * Approximate token budget (default 128000; `"32k"` style accepted; 256 to 2000000). Tokens are counted as ceil(UTF-8 bytes / 4) of the packed text.
+   * Token budget, a number or `"32k"` (default 128000; tokens = ceil(bytes / 4)).
    */
   budget?: Budget | null;
   /**
-   * `none` (default), `signatures` or `skeleton` (function bodies elided, from the syntax tree).
+   * `none` (default), `signatures` or `skeleton`.
    */
   compress?: string | null;
   /**
-   * Changed files first: `working-tree` (against HEAD, with untracked files), `staged`, `unstaged`, or a base ref (`main`, `HEAD~1`, a tag or commit).
+   * Changed files first: `working-tree`, `staged`, `unstaged` or a git ref.
    */
   diff?: string | null;
   /**
-   * Only files under these root-relative paths (files or directories).
+   * Only files under these paths.
    */
   focus?: string[];
   /**
-   * Pack these declarations (names, qualified names or handles) instead of whole files.
+   * Pack these declarations (names or handles) instead of whole files.
    */
   focusSymbol?: string[];
   /**
@@ -203,7 +203,7 @@ export interface ContextRequest {
    */
   listProfiles?: boolean;
   /**
-   * A named profile from `.codegraph/config` (`[profiles.<name>.context]`); fields given here override it.
+   * A profile of `.codegraph/config` (`[profiles.<name>.context]`); given fields override it.
    */
   profile?: string | null;
 }
@@ -368,7 +368,7 @@ export interface DiscoveryOptions {
  */
 export interface ExploreRequest {
   /**
-   * `true` adds source excerpts to the packets; `false` also drops `fileView`. Unset: no excerpts, and `fileView` when the query names a file.
+   * `true`: source excerpts in packets; `false`: no `fileView` either (default: fileView only).
    */
   includeSource?: boolean | null;
   /**
@@ -376,7 +376,7 @@ export interface ExploreRequest {
    */
   limit?: number | null;
   /**
-   * Entries of the side lists: paths, blast radius, tests, users in packets (default 5, cap 50).
+   * Entries per side list (paths, blast radius, tests, users; default 5, cap 50).
    */
   listLimit?: number | null;
   /**
@@ -875,7 +875,7 @@ export interface PacketGetRequest {
    */
   limit?: number | null;
   /**
-   * A handle, a root-relative file path, or a declaration name (qualified names like `Circle.area` too).
+   * A handle, a file path or a declaration name (`Circle.area` too).
    */
   target: string;
 }

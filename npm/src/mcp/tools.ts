@@ -31,7 +31,7 @@ export const TOOLS: ToolSpec[] = [
     method: "explore",
     request: "ExploreRequest",
     description:
-      "Recommended first tool for a broad question in words (\"where are retries scheduled?\"): ranked file/symbol anchors with evidence packets, import paths between them, blast radius, candidate tests and ready follow-up calls. A file path as query also returns the live file (fileView).",
+      "Recommended first tool for a broad question in words: ranked file/symbol anchors with evidence packets, import paths, blast radius, candidate tests and follow-up calls. A file path as query also returns the file (fileView).",
     indexBacked: always,
   },
   {
@@ -123,7 +123,7 @@ export const TOOLS: ToolSpec[] = [
     method: "context",
     request: "ContextRequest",
     description:
-      "Pack files (or chosen declarations: focusSymbol) into one text under a token budget (default 128k, \"32k\" accepted), changed files first (diff: working-tree, staged, unstaged or a ref), compress none|signatures|skeleton, format json|markdown; profiles from .codegraph/config (listProfiles).",
+      "Pack files or declarations into one text under a token budget, changed files first; compress to signatures or skeletons; json or markdown; named profiles.",
     indexBacked: always,
   },
   {
@@ -161,6 +161,7 @@ function flatten(node: JsonSchema): JsonSchema {
     } else if (key === "anyOf" && Array.isArray(value)) {
       const options = (value as JsonSchema[]).filter((o) => o.type !== "null").map(flatten);
       if (options.length === 1) Object.assign(out, options[0]);
+      else if (options.every((o) => Object.keys(o).length === 1 && typeof o.type === "string")) out.type = options.map((o) => o.type);
       else out.anyOf = options;
     } else if (key === "properties" && value && typeof value === "object") {
       out.properties = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([k, v]) => [k, flatten(v)]));
