@@ -153,7 +153,10 @@ pub(crate) fn save(host: &dyn Host, snapshot: &Snapshot) -> Result<bool, String>
     }
     let result = (|| {
         if host.stat(GITIGNORE).is_err() {
-            host.write_file_atomic(GITIGNORE, b"# codegraph's index; never committed.\n*\n")?;
+            host.write_file_atomic(
+                GITIGNORE,
+                b"# codegraph's index is never committed; its config (context profiles) may be.\n*\n!config\n",
+            )?;
         }
         host.write_file_atomic(FILE, &bytes)
     })();
