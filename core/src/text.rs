@@ -323,9 +323,9 @@ struct Draft {
 
 impl Draft {
     fn add(&mut self, text: &str, field: u8) {
+        let w = weight(field);
         for_each_part(text, |part| {
             if let Some(t) = term(part) {
-                let w = weight(field);
                 let e = self.words.entry(t).or_insert((0.0, 0));
                 e.0 += w;
                 e.1 |= field;
@@ -567,6 +567,19 @@ fn map_maybe_parallel<T, R>(items: Vec<T>, f: impl Fn(T) -> R) -> Vec<R> {
     items.into_iter().map(f).collect()
 }
 
+/// Whether a path is code copied in from elsewhere (a vendored library, a minified bundle): it
+/// matches every question and answers none about this repository.
+pub(crate) fn is_vendored_path(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.split('/').any(|d| {
+        matches!(
+            d,
+            "vendor" | "vendored" | "third_party" | "third-party" | "thirdparty" | "node_modules" | "bower_components"
+        )
+    }) || lower.ends_with(".min.js")
+        || lower.ends_with(".bundle.js")
+}
+
 /// Whether a path is a test file or lives under a test directory.
 pub(crate) fn is_test_path(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
@@ -615,5 +628,9 @@ mod tests {
         for p in ["src/testament.rs", "src/latest.ts", "src/contest/x.py"] {
             assert!(!is_test_path(p), "{p}");
         }
+        for p in ["static/admin/js/vendor/jquery/jquery.js", "third_party/x.py", "dist/app.min.js"] {
+            assert!(is_vendored_path(p), "{p}");
+        }
+        assert!(!is_vendored_path("src/vendors.ts"));
     }
 }

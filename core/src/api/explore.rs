@@ -13,7 +13,7 @@ use super::{Error, Session};
 use crate::host::Host;
 use crate::index::{FileId, Index, IndexedFile, SymId};
 use crate::lang::Language;
-use crate::text::{field_name, is_test_path, TextIndex};
+use crate::text::{field_name, is_test_path, is_vendored_path, TextIndex};
 
 /// A ranked place: a file, or a declaration in it.
 #[derive(Clone, Debug)]
@@ -40,6 +40,8 @@ const FILE_CHUNKS: usize = 5;
 const FILE_CHUNK_DECAY: f64 = 0.7;
 /// Test files weigh this much unless the question is about tests.
 const TEST_WEIGHT: f64 = 0.3;
+/// Vendored libraries and minified bundles weigh this much.
+const VENDORED_WEIGHT: f64 = 0.2;
 
 fn round(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
@@ -103,7 +105,10 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
     // A word found only without its prefix (`resubscribe` → `subscribe`) is credited at that weight.
     let coverage_of = |credit: &[f64]| -> f64 { credit.iter().sum::<f64>() / total_idf };
     let test_weight = |file: FileId| {
-        if !q.wants_tests && is_test_path(&index.files[file as usize].path) {
+        let path = &index.files[file as usize].path;
+        if is_vendored_path(path) {
+            VENDORED_WEIGHT
+        } else if !q.wants_tests && is_test_path(path) {
             TEST_WEIGHT
         } else {
             1.0
