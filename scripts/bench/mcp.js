@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// MCP benchmark (run by hand, not a test): in-server latency of workspace_symbols, refs and callers
-// with a warm session, time to first answer over stdio with and without --warmup, and the size of the
-// default tools/list.
+// MCP benchmark (run by hand, not a test): in-server latency of workspace_symbols, refs, callers,
+// search and explore with a warm session (search/explore ask the corpus's navigation questions and
+// identifier queries; the first search, which builds the lexical index, is reported apart), the size
+// in tokens (bytes/4) of default explore answers, time to first answer over stdio with and without
+// --warmup, and the size of the default tools/list.
 //   node scripts/bench/mcp.js [CORPUS_DIR]   (default: ~/.cache/codegraph-corpus/rust; build it with
 //   ../shared/corpus/make-corpus.sh, and the engines with scripts/build.sh)
 "use strict";
@@ -63,12 +65,30 @@ async function main() {
     for (const s of r.structuredContent.symbols) handles.push(s.handle);
   }
   const sample = handles.filter((_, i) => i % Math.max(1, Math.floor(handles.length / 200)) === 0).slice(0, 200);
+  const corpus = path.basename(root);
+  const questionsFile = path.join(__dirname, "questions", `${corpus}.json`);
+  const questions = require("node:fs").existsSync(questionsFile) ? require(questionsFile).questions.map((q) => q.q) : [];
+  const words = questions.concat(names);
+  let t1 = Date.now();
+  await client.callTool({ name: "search", arguments: { query: "first search builds the lexical index" } });
+  const firstSearchMs = Date.now() - t1;
+  const exploreBytes = [];
+  for (const query of words) {
+    const r = await client.callTool({ name: "explore", arguments: { query } });
+    exploreBytes.push(Buffer.byteLength(r.content[0].text));
+  }
+  exploreBytes.sort((a, b) => a - b);
   const results = {
     engine: session.engine,
     root,
     files: session.status().files,
     coldIndexMs: coldMs,
     toolsListBytes,
+    toolsListTokens: Math.ceil(toolsListBytes / 4),
+    firstSearchMs,
+    search: await timeCalls(client, "search", words.map((query) => ({ query }))),
+    explore: await timeCalls(client, "explore", words.map((query) => ({ query }))),
+    exploreTokens: { p50: Math.ceil(pct(exploreBytes, 50) / 4), max: Math.ceil(exploreBytes[exploreBytes.length - 1] / 4) },
     workspace_symbols: await timeCalls(client, "workspace_symbols", names.concat(names).map((query) => ({ query }))),
     refs: await timeCalls(client, "refs", sample.map((handle) => ({ handle }))),
     callers: await timeCalls(client, "callers", sample.map((handle) => ({ handle }))),
