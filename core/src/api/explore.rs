@@ -615,6 +615,15 @@ fn follow_ups(index: &Index, hits: &[Hit], packets: usize, tests: &[CandidateTes
     out
 }
 
+/// A query without surrounding blanks; an empty one is an error.
+pub(crate) fn nonempty_query(raw: &str) -> Result<String, Error> {
+    let query = raw.trim();
+    if query.is_empty() {
+        return Err(Error::InvalidArgument("`query` must not be empty".into()));
+    }
+    Ok(query.to_string())
+}
+
 /// The indexed file a query names: its exact root-relative path, or a basename only one file has.
 fn named_file(index: &Index, query: &str) -> Option<String> {
     let q = clean_path(query.trim());
@@ -630,17 +639,27 @@ fn named_file(index: &Index, query: &str) -> Option<String> {
 }
 
 impl Session {
-    pub fn search(&mut self, req: SearchRequest) -> Result<SearchResponse, Error> {
-        let limit = bounded(req.limit, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_CAP, "limit")?;
-        let query = req.query.trim().to_string();
-        if query.is_empty() {
-            return Err(Error::InvalidArgument("`query` must not be empty".into()));
-        }
+    /// Validates a query and ranks it, noting in `omitted` what `limit` leaves of the list `list`.
+    fn ranked(&mut self, raw: &str, list: &str, limit: usize) -> Result<(String, Ranking, Omitted), Error> {
+        let query = nonempty_query(raw)?;
         self.index()?;
         let index = self.index.as_ref().expect("built above");
-        let text = text_index(self.host.as_ref(), index);
-        let ranking = rank(index, text, &query);
-        let total = ranking.hits.len();
+        let ranking = rank(index, text_index(self.host.as_ref(), index), &query);
+        let mut omitted = super::queries::omitted_limit(list, ranking.hits.len().saturating_sub(limit));
+        if ranking.capped > 0 {
+            omitted.other.insert("declarationsBeyondThreePerFile".into(), ranking.capped);
+        }
+        if ranking.stale_files > 0 {
+            omitted.other.insert("filesChangedSinceIndexed".into(), ranking.stale_files);
+        }
+        Ok((query, ranking, omitted))
+    }
+
+    pub fn search(&mut self, req: SearchRequest) -> Result<SearchResponse, Error> {
+        let limit = bounded(req.limit, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_CAP, "limit")?;
+        let (query, ranking, omitted) = self.ranked(&req.query, "hits", limit)?;
+        let index = self.index.as_ref().expect("ranked above");
+        let total = ranking.hits.len() as u64;
         let hits = ranking
             .hits
             .into_iter()
@@ -653,12 +672,10 @@ impl Session {
                 matched: h.matched,
             })
             .collect();
-        let mut omitted = super::queries::omitted_limit("hits", total.saturating_sub(limit));
-        note_ranking(&mut omitted, ranking.capped, ranking.stale_files);
         Ok(SearchResponse {
             query,
             hits,
-            total: total as u64,
+            total,
             unknown_words: ranking.unknown,
             omitted,
             freshness: Freshness::fresh(),
@@ -672,16 +689,9 @@ impl Session {
             n => bounded(n, EXPLORE_PACKETS_DEFAULT, EXPLORE_PACKETS_CAP, "packets")?,
         };
         let list = bounded(req.list_limit, PACKET_LIST_DEFAULT, PACKET_LIST_CAP, "listLimit")?;
-        let query = req.query.trim().to_string();
-        if query.is_empty() {
-            return Err(Error::InvalidArgument("`query` must not be empty".into()));
-        }
-        self.index()?;
-        let index = self.index.as_ref().expect("built above");
+        let (query, ranking, mut omitted) = self.ranked(&req.query, "anchors", limit)?;
+        let index = self.index.as_ref().expect("ranked above");
         let host = self.host.as_ref();
-        let ranking = rank(index, text_index(host, index), &query);
-        let mut omitted = super::queries::omitted_limit("anchors", ranking.hits.len().saturating_sub(limit));
-        note_ranking(&mut omitted, ranking.capped, ranking.stale_files);
         let hits: Vec<Hit> = ranking.hits.into_iter().take(limit).collect();
         let source = req.include_source == Some(true);
         let packets: Vec<Packet> = hits
@@ -806,13 +816,4 @@ impl Session {
 
 fn cut<T>(list: Vec<T>, limit: usize, name: &str, omitted: &mut Omitted) -> Vec<T> {
     capped(list, limit, name, &mut omitted.by_limit)
-}
-
-fn note_ranking(omitted: &mut Omitted, capped: u64, stale: u64) {
-    if capped > 0 {
-        omitted.other.insert("declarationsBeyondThreePerFile".into(), capped);
-    }
-    if stale > 0 {
-        omitted.other.insert("filesChangedSinceIndexed".into(), stale);
-    }
 }

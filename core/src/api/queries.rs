@@ -329,10 +329,7 @@ impl Session {
 
     pub fn workspace_symbols(&mut self, req: WorkspaceSymbolsRequest) -> Result<WorkspaceSymbolsResponse, Error> {
         let limit = bounded(req.limit, SYMBOLS_LIMIT_DEFAULT, SYMBOLS_LIMIT_CAP, "limit")?;
-        let query = req.query.trim().to_string();
-        if query.is_empty() {
-            return Err(Error::InvalidArgument("`query` must not be empty".into()));
-        }
+        let query = super::explore::nonempty_query(&req.query)?;
         let kinds: Vec<SymbolKind> = req
             .kinds
             .iter()

@@ -62,7 +62,9 @@ fn warm_start_reads_nothing_and_answers_like_cold() {
     assert_eq!(state["written"], true);
     assert_eq!(state["graphReused"], false);
     assert!(dir.path().join(".codegraph/index.bin").exists());
-    assert_eq!(fs::read_to_string(dir.path().join(".codegraph/.gitignore")).unwrap().lines().last(), Some("*"));
+    // Everything in .codegraph/ stays out of commits but its config (context profiles).
+    let ignore = fs::read_to_string(dir.path().join(".codegraph/.gitignore")).unwrap();
+    assert_eq!(ignore.lines().filter(|l| !l.starts_with('#')).collect::<Vec<_>>(), ["*", "!config"]);
 
     let mut warm = open(dir.path(), true);
     assert_eq!(fingerprint(&mut warm), cold);
