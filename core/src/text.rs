@@ -308,9 +308,14 @@ pub(crate) struct TextIndex {
     pub chunks: Vec<Chunk>,
     terms: HashMap<String, u32>,
     postings: Vec<Vec<Posting>>,
-    avg_len: f64,
+    /// The chunks of each file. A file updated in place gets new chunks; its old ones stay in
+    /// `chunks` but leave every posting list.
+    file_chunks: Vec<Vec<u32>>,
+    /// Chunks in posting lists, and their total length.
+    live: u64,
+    total_len: f64,
     /// Files whose bytes on disk no longer match the index: only their path and names are searched.
-    pub stale_files: u64,
+    stale: Vec<bool>,
 }
 
 /// One chunk's words while a file is being cut: term → (weighted count, fields).
@@ -417,34 +422,82 @@ impl TextIndex {
     /// Builds the index from the files' current bytes (`contents[f]` for file `f`; None when it could
     /// not be read or no longer matches the indexed hash).
     pub(crate) fn build(index: &Index, contents: Vec<Option<String>>) -> TextIndex {
-        let stale_files = contents.iter().filter(|c| c.is_none()).count() as u64;
+        let mut text = TextIndex {
+            chunks: Vec::new(),
+            terms: HashMap::default(),
+            postings: Vec::new(),
+            file_chunks: vec![Vec::new(); index.files.len()],
+            live: 0,
+            total_len: 0.0,
+            stale: contents.iter().map(Option::is_none).collect(),
+        };
         let work: Vec<(FileId, Option<String>)> =
             contents.into_iter().enumerate().map(|(i, c)| (i as FileId, c)).collect();
-        let per_file = map_maybe_parallel(work, |(fid, text)| cut_file(index, fid, text.as_deref()));
-        let mut terms: HashMap<String, u32> = HashMap::default();
-        let mut postings: Vec<Vec<Posting>> = Vec::new();
-        let mut chunks = Vec::new();
-        let mut total_len = 0.0f64;
-        for (fid, drafts) in per_file.into_iter().enumerate() {
-            for d in drafts {
-                let chunk = chunks.len() as u32;
-                // Sorted, so that posting lists are built in the same order everywhere.
-                let mut words: Vec<(String, (f32, u8))> = d.words.into_iter().collect();
-                words.sort_by(|a, b| a.0.cmp(&b.0));
-                for (word, (tf, fields)) in words {
-                    let next = postings.len() as u32;
-                    let id = *terms.entry(word).or_insert(next);
-                    if id == next {
-                        postings.push(Vec::new());
-                    }
-                    postings[id as usize].push(Posting { chunk, tf, fields });
-                }
-                total_len += f64::from(d.len);
-                chunks.push(Chunk { file: fid as FileId, sym: d.sym, len: d.len });
+        for (fid, drafts) in map_maybe_parallel(work, |(fid, text)| (fid, cut_file(index, fid, text.as_deref()))) {
+            text.add_file(fid, drafts);
+        }
+        text
+    }
+
+    /// Takes in new versions of some files (the index already holds their new facts): their old
+    /// chunks leave the posting lists and their new ones join. Answers are then those of a fresh
+    /// build: lengths are sums of whole weights and scores don't depend on chunk numbering.
+    pub(crate) fn update(&mut self, index: &Index, files: Vec<(FileId, Option<String>)>) {
+        let mut dead = vec![false; self.chunks.len()];
+        for (fid, _) in &files {
+            for c in std::mem::take(&mut self.file_chunks[*fid as usize]) {
+                dead[c as usize] = true;
+                self.live -= 1;
+                self.total_len -= f64::from(self.chunks[c as usize].len);
             }
         }
-        let avg_len = if chunks.is_empty() { 1.0 } else { (total_len / chunks.len() as f64).max(1.0) };
-        TextIndex { chunks, terms, postings, avg_len, stale_files }
+        for list in &mut self.postings {
+            list.retain(|p| !dead[p.chunk as usize]);
+        }
+        for (fid, content) in files {
+            self.stale[fid as usize] = content.is_none();
+            let drafts = cut_file(index, fid, content.as_deref());
+            self.add_file(fid, drafts);
+        }
+    }
+
+    fn add_file(&mut self, fid: FileId, drafts: Vec<Draft>) {
+        for d in drafts {
+            let chunk = self.chunks.len() as u32;
+            // Sorted, so that posting lists are built in the same order everywhere.
+            let mut words: Vec<(String, (f32, u8))> = d.words.into_iter().collect();
+            words.sort_by(|a, b| a.0.cmp(&b.0));
+            for (word, (tf, fields)) in words {
+                let next = self.postings.len() as u32;
+                let id = *self.terms.entry(word).or_insert(next);
+                if id == next {
+                    self.postings.push(Vec::new());
+                }
+                self.postings[id as usize].push(Posting { chunk, tf, fields });
+            }
+            self.live += 1;
+            self.total_len += f64::from(d.len);
+            self.chunks.push(Chunk { file: fid, sym: d.sym, len: d.len });
+            self.file_chunks[fid as usize].push(chunk);
+        }
+    }
+
+    fn avg_len(&self) -> f64 {
+        if self.live == 0 {
+            1.0
+        } else {
+            (self.total_len / self.live as f64).max(1.0)
+        }
+    }
+
+    /// Files searched by path and names only (their bytes changed since they were indexed).
+    pub(crate) fn stale_files(&self) -> u64 {
+        self.stale.iter().filter(|s| **s).count() as u64
+    }
+
+    /// A term some live chunk holds.
+    fn known(&self, term: &str) -> Option<u32> {
+        self.terms.get(term).copied().filter(|&id| !self.postings[id as usize].is_empty())
     }
 
     /// The index terms of a question: its words split like identifiers, without stop words, stemmed,
@@ -462,11 +515,11 @@ impl TextIndex {
                 return;
             }
             let mut found: Vec<(u32, f64, String)> = Vec::new();
-            if let Some(&id) = self.terms.get(&t) {
+            if let Some(id) = self.known(&t) {
                 found.push((id, 1.0, t.clone()));
             } else if let Some((id, rest)) = ["re", "un", "de"].iter().find_map(|p| {
                 let rest = t.strip_prefix(p).filter(|r| r.len() >= 4)?;
-                self.terms.get(rest).map(|&id| (id, rest.to_string()))
+                self.known(rest).map(|id| (id, rest.to_string()))
             }) {
                 found.push((id, 0.7, rest));
             }
@@ -487,7 +540,7 @@ impl TextIndex {
     }
 
     fn idf(&self, term: u32) -> f64 {
-        let n = self.chunks.len() as f64;
+        let n = self.live as f64;
         let df = self.postings[term as usize].len() as f64;
         libm::log(1.0 + (n - df + 0.5) / (df + 0.5))
     }
@@ -497,6 +550,7 @@ impl TextIndex {
     pub(crate) fn score(&self, q: &Query) -> Vec<ChunkScore> {
         const K1: f64 = 1.2;
         const B: f64 = 0.75;
+        let avg_len = self.avg_len();
         let mut by_chunk: HashMap<u32, usize> = HashMap::default();
         let mut out: Vec<ChunkScore> = Vec::new();
         for (qi, qt) in q.terms.iter().enumerate() {
@@ -505,7 +559,7 @@ impl TextIndex {
             for p in list {
                 let len = f64::from(self.chunks[p.chunk as usize].len);
                 let tf = f64::from(p.tf);
-                let s = qt.weight * idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / self.avg_len));
+                let s = qt.weight * idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg_len));
                 let slot = *by_chunk.entry(p.chunk).or_insert_with(|| {
                     out.push(ChunkScore { chunk: p.chunk, bm25: 0.0, matched: Vec::new() });
                     out.len() - 1

@@ -210,7 +210,7 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
         *n += 1;
         *n <= PER_FILE
     });
-    Ranking { capped: (before - hits.len()) as u64, hits, unknown: q.unknown, stale_files: text.stale_files }
+    Ranking { capped: (before - hits.len()) as u64, hits, unknown: q.unknown, stale_files: text.stale_files() }
 }
 
 /// The file's bytes as indexed, or None when it changed on disk (or can't be read) since.

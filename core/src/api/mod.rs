@@ -295,6 +295,7 @@ impl Session {
         let rules = Rules::new(&self.options)?;
         let mut files = Vec::with_capacity(changed.len());
         let mut stats = Vec::with_capacity(changed.len());
+        let mut texts = Vec::with_capacity(changed.len());
         for path in changed {
             let Some(&fid) = index.by_path.get(path) else { return Ok(false) };
             let language = index.files[fid as usize].language;
@@ -307,11 +308,19 @@ impl Session {
             let cached = self.facts_cache.get(&facts_key(language, &hash)).cloned();
             stats.push((path.clone(), (entry.size, entry.mtime_ms)));
             files.push(indexed_file(path.clone(), language, entry.mtime_ms, &bytes, hash, cached));
+            texts.push((path.clone(), String::from_utf8(bytes).expect("checked by unindexable")));
         }
         let taken: Vec<SnapshotFile> = files.iter().map(SnapshotFile::of).collect();
         let index = self.index.as_mut().expect("checked above");
+        // A lexical index already built follows the edit instead of being built again.
+        let text = index.text.take();
         if index.update(files, &self.configs).is_err() {
             return Ok(false);
+        }
+        if let Some(mut text) = text {
+            let changed_text = texts.into_iter().map(|(path, t)| (index.by_path[&path], Some(t))).collect();
+            text.update(index, changed_text);
+            let _ = index.text.set(text);
         }
         self.snapshot.extend(stats);
         for f in taken {

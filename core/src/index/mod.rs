@@ -252,6 +252,7 @@ impl Index {
         let mut graph = std::mem::take(&mut self.graph);
         resolve::re_resolve(self, configs, &mut graph, &ids);
         self.graph = graph;
+        // The lexical index described the old files; whoever keeps it must update it (the session does).
         self.text = std::sync::OnceLock::new();
         Ok(())
     }

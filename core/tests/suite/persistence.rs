@@ -43,6 +43,14 @@ fn fingerprint(s: &mut Session) -> Value {
             }
         }
     }
+    // Ranked search over the lexical index, which a warm session updates in place after an edit.
+    for query in ["order total with discount", "slugify", "circle area radius", "cart", "format amount"] {
+        for method in ["search", "explore"] {
+            let mut a = s.call(method, json!({ "query": query, "limit": 30 })).unwrap();
+            a.as_object_mut().unwrap().remove("freshness");
+            out.insert(format!("{method} {query}"), a);
+        }
+    }
     out.insert("skipped".into(), status["skipped"].clone());
     Value::Object(out)
 }
