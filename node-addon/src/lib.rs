@@ -163,6 +163,14 @@ impl Session {
         session.prepare(&mut report).map_err(js_error)
     }
 
+    /// Builds the index and the lexical index of search and explore now (a server's warm-up).
+    #[napi]
+    pub fn prepare_search(&self) -> Result<(), String> {
+        let mut session =
+            self.inner.lock().map_err(|_| Error::new("INTERNAL".to_string(), "session lock poisoned".to_string()))?;
+        session.prepare_search().map_err(js_error)
+    }
+
     /// Benchmark floor: walk, read and tree-sitter-parse the files this session would index; nothing
     /// else. Returns `{ files, bytes, nodes, walkMs, readMs, parseMs, totalMs }`.
     #[napi]

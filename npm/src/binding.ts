@@ -10,6 +10,7 @@ export type ApiMethod = (typeof API_METHODS)[number];
 export type RawSession = { [M in ApiMethod]: (request?: unknown) => unknown } & {
   invalidate(): void;
   prepare(progress?: (phase: string, done: number, total: number) => void): void;
+  prepareSearch(): void;
   parseOnly(): ParseOnlyStats;
 };
 

@@ -107,6 +107,11 @@ export class Session {
   prepare(progress?: (phase: "parse" | "resolve", done: number, total: number) => void): void {
     this.raw.prepare(progress as ((phase: string, done: number, total: number) => void) | undefined);
   }
+  /** Builds the index and the lexical index behind search and explore now (what a server's warm-up
+   *  does, so the first question in words is answered at full speed). */
+  prepareSearch(): void {
+    this.raw.prepareSearch();
+  }
   /** For benchmarks: walks, reads and tree-sitter-parses the files this session would index, and
    *  nothing else (the floor under a cold build). Leaves the session as it was. */
   parseOnly(): ParseOnlyStats {

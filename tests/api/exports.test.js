@@ -18,7 +18,7 @@ test("native and wasm export the same list as the core API", () => {
   const core = native.module.apiMethods();
   assert.deepStrictEqual(wasm.module.apiMethods(), core);
   assert.deepStrictEqual([...API_METHODS], core);
-  const extras = ["invalidate", "prepare", "parseOnly"];
+  const extras = ["invalidate", "prepare", "prepareSearch", "parseOnly"];
   for (const engine of [native, wasm]) {
     const methods = sessionMethods(engine.module).filter((m) => !["free", "__destroy_into_raw"].includes(m));
     assert.deepStrictEqual(methods.sort(), [...core, ...extras].sort(), `${engine.kind} Session methods`);

@@ -243,6 +243,12 @@ impl Session {
         self.inner.borrow_mut().prepare(&mut report).map_err(js_error)
     }
 
+    /// Builds the index and the lexical index of search and explore now (a server's warm-up).
+    #[wasm_bindgen(js_name = prepareSearch)]
+    pub fn prepare_search(&self) -> Result<(), JsValue> {
+        self.inner.borrow_mut().prepare_search().map_err(js_error)
+    }
+
     /// Benchmark floor: walk, read and tree-sitter-parse the files this session would index; nothing
     /// else. Returns `{ files, bytes, nodes, walkMs, readMs, parseMs, totalMs }`.
     #[wasm_bindgen(js_name = parseOnly)]

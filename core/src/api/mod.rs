@@ -177,6 +177,15 @@ impl Session {
         Ok(())
     }
 
+    /// Builds the index and the lexical index behind search and explore now, unless they are built:
+    /// a server's warm-up, so that the first question in words is answered at full speed.
+    pub fn prepare_search(&mut self) -> Result<(), Error> {
+        self.index()?;
+        let index = self.index.as_ref().expect("built above");
+        explore::text_index(self.host.as_ref(), index);
+        Ok(())
+    }
+
     /// The floor under a cold build, for benchmarks: walk, read and tree-sitter-parse the files this
     /// session would index, exactly as the build does (in parallel on the native engine), and nothing
     /// else — no facts, no resolution, no snapshot. Touches no state of the session.

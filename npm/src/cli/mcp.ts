@@ -72,8 +72,10 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
   }
   const log = (m: string) => process.stderr.write(`${m}\n`);
   if (values.warmup || values["warmup-symbols"]) {
-    // The base index and the symbol graph are built together: one warmup builds both.
+    // The base index and the symbol graph are built together: one warmup builds both, and the
+    // lexical index of search and explore with them.
     const t0 = Date.now();
+    session.prepareSearch();
     const status = session.status();
     log(`codegraph mcp: warmed up ${status.files} files in ${Date.now() - t0} ms`);
   }
