@@ -246,6 +246,7 @@ impl Session {
 
         let host = self.host.as_ref();
         let mut candidates: Vec<Candidate> = Vec::new();
+        let mut pending: Vec<(FileId, bool)> = Vec::new();
         if !focus_symbol.is_empty() {
             let mut seen: Vec<SymId> = Vec::new();
             for name in &focus_symbol {
@@ -288,35 +289,21 @@ impl Session {
                     .cmp(&(b.0, b.1, b.2))
                     .then_with(|| index.files[a.3 as usize].path.cmp(&index.files[b.3 as usize].path))
             });
-            for (not_diff, _, _, fid) in order {
-                let file = &index.files[fid as usize];
-                let Ok(bytes) = host.read_file(&file.path) else { continue };
-                let Ok(text) = String::from_utf8(bytes) else { continue };
-                let packed = compress(file.language, &text, mode);
-                candidates.push(Candidate {
-                    entry: ContextEntry {
-                        kind: "file".into(),
-                        path: file.path.clone(),
-                        handle: None,
-                        language: file.language.name().into(),
-                        reason: if not_diff == 0 { "diff" } else { "rank" }.into(),
-                        start_line: 1,
-                        end_line: text.lines().count().max(1) as u32,
-                        compress: mode.as_str().into(),
-                        content: None,
-                    },
-                    text: packed,
-                });
-            }
+            // Files are read and compressed only when their turn comes (see below).
+            pending.extend(order.into_iter().map(|(not_diff, _, _, fid)| (fid, not_diff == 0)));
         }
 
-        // Greedy by priority: what fits goes in, what doesn't is counted and skipped.
+        // Greedy by priority: what fits goes in, what doesn't is counted and skipped; once the budget
+        // can't hold even a small entry the rest is counted unread.
         let markdown = format == "markdown";
-        let header_reserve = estimate_tokens(&markdown_header(budget, candidates.len(), mode)) + 4;
+        let total = candidates.len() + pending.len();
+        let header_reserve = estimate_tokens(&markdown_header(budget, total, mode)) + 4;
         let mut used = if markdown { header_reserve } else { 2 };
         let mut packed: Vec<(ContextEntry, String)> = Vec::new();
         let mut skipped = 0u64;
-        for c in candidates {
+        let files = pending.into_iter().filter_map(|(fid, diff)| file_candidate(host, index, fid, diff, mode));
+        let mut queue = candidates.into_iter().chain(files);
+        for c in queue.by_ref() {
             let cost = if markdown {
                 estimate_tokens(&markdown_entry(&c.entry, &c.text))
             } else {
@@ -330,7 +317,11 @@ impl Session {
             } else {
                 skipped += 1;
             }
+            if budget - used < MIN_ENTRY_TOKENS {
+                break;
+            }
         }
+        skipped += (total as u64).saturating_sub(packed.len() as u64 + skipped);
         // The exact count of what is returned; estimates above only ever overcount.
         let (entries, markdown_text, used_tokens) = loop {
             let (entries, text, tokens) = if markdown {
@@ -371,6 +362,35 @@ impl Session {
             freshness: Freshness::fresh(),
         })
     }
+}
+
+/// Smaller than any entry with its heading: below this much room the pack is full.
+const MIN_ENTRY_TOKENS: u64 = 24;
+
+/// A whole file, read live and compressed.
+fn file_candidate(
+    host: &dyn crate::host::Host,
+    index: &Index,
+    fid: FileId,
+    diff: bool,
+    mode: Compress,
+) -> Option<Candidate> {
+    let file = &index.files[fid as usize];
+    let text = String::from_utf8(host.read_file(&file.path).ok()?).ok()?;
+    Some(Candidate {
+        entry: ContextEntry {
+            kind: "file".into(),
+            path: file.path.clone(),
+            handle: None,
+            language: file.language.name().into(),
+            reason: if diff { "diff" } else { "rank" }.into(),
+            start_line: 1,
+            end_line: text.lines().count().max(1) as u32,
+            compress: mode.as_str().into(),
+            content: None,
+        },
+        text: compress(file.language, &text, mode),
+    })
 }
 
 fn in_focus_one(path: &str, focus: &str) -> bool {
