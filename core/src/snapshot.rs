@@ -74,26 +74,25 @@ pub(crate) struct Snapshot {
     pub graph: Option<crate::index::GraphParts>,
 }
 
-/// Encodes a snapshot: header (magic, format version, payload length, blake3 of the payload), payload.
-pub(crate) fn encode(snapshot: &Snapshot) -> Result<Vec<u8>, String> {
-    let payload = postcard::to_allocvec(snapshot).map_err(|e| e.to_string())?;
+/// Frames a payload: magic, format version, payload length, blake3 of the payload, payload.
+pub(crate) fn frame(magic: &[u8; 8], version: u32, payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(magic);
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(blake3::hash(&payload).as_bytes());
-    out.extend_from_slice(&payload);
-    Ok(out)
+    out.extend_from_slice(blake3::hash(payload).as_bytes());
+    out.extend_from_slice(payload);
+    out
 }
 
-/// Decodes and verifies a snapshot; the error says why it can't be trusted.
-pub(crate) fn decode(bytes: &[u8], options_key: &str) -> Result<Snapshot, String> {
-    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+/// The payload of a framed file, verified; the error says why it can't be trusted.
+pub(crate) fn unframe<'b>(bytes: &'b [u8], magic: &[u8; 8], version: u32) -> Result<&'b [u8], String> {
+    if bytes.len() < HEADER_LEN || &bytes[..8] != magic {
         return Err("not a codegraph snapshot (bad header)".into());
     }
-    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if version != FORMAT_VERSION {
-        return Err(format!("snapshot format {version}, this codegraph reads format {FORMAT_VERSION}"));
+    let found = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if found != version {
+        return Err(format!("snapshot format {found}, this codegraph reads format {version}"));
     }
     let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes")) as usize;
     let payload = &bytes[HEADER_LEN..];
@@ -103,6 +102,18 @@ pub(crate) fn decode(bytes: &[u8], options_key: &str) -> Result<Snapshot, String
     if blake3::hash(payload).as_bytes() != &bytes[20..52] {
         return Err("snapshot checksum mismatch (corrupt file)".into());
     }
+    Ok(payload)
+}
+
+/// Encodes a snapshot.
+pub(crate) fn encode(snapshot: &Snapshot) -> Result<Vec<u8>, String> {
+    let payload = postcard::to_allocvec(snapshot).map_err(|e| e.to_string())?;
+    Ok(frame(MAGIC, FORMAT_VERSION, &payload))
+}
+
+/// Decodes and verifies a snapshot; the error says why it can't be trusted.
+pub(crate) fn decode(bytes: &[u8], options_key: &str) -> Result<Snapshot, String> {
+    let payload = unframe(bytes, MAGIC, FORMAT_VERSION)?;
     let snapshot: Snapshot = postcard::from_bytes(payload).map_err(|e| format!("undecodable snapshot: {e}"))?;
     if snapshot.core_version != crate::api::VERSION {
         return Err(format!(

@@ -17,6 +17,7 @@ use std::cell::RefCell;
 
 use rust_stemmers::{Algorithm, Stemmer};
 use rustc_hash::FxHashMap as HashMap;
+use serde::{Deserialize, Serialize};
 
 use crate::facts::SymbolKind;
 use crate::index::{FileId, Index, SymId};
@@ -288,7 +289,7 @@ pub(crate) fn term(part: &str) -> Option<String> {
 }
 
 /// A piece of a file that is scored on its own.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Chunk {
     pub file: FileId,
     /// The declaration; None for the file's own chunk (what lies outside every declaration).
@@ -297,13 +298,14 @@ pub(crate) struct Chunk {
     len: f32,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 struct Posting {
     chunk: u32,
     tf: f32,
     fields: u8,
 }
 
+#[derive(Serialize, Deserialize)]
 pub(crate) struct TextIndex {
     pub chunks: Vec<Chunk>,
     terms: HashMap<String, u32>,
@@ -619,6 +621,40 @@ fn map_maybe_parallel<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync
 #[cfg(not(all(feature = "parallel", not(target_family = "wasm"))))]
 fn map_maybe_parallel<T, R>(items: Vec<T>, f: impl Fn(T) -> R) -> Vec<R> {
     items.into_iter().map(f).collect()
+}
+
+/// Where a persisting session keeps the lexical index, beside the snapshot.
+pub(crate) const FILE: &str = ".codegraph/text.bin";
+const MAGIC: &[u8; 8] = b"CGTEXT\0\0";
+/// Bumped whenever chunking, weights, stemming or the layout change.
+const FORMAT_VERSION: u32 = 1;
+
+/// What a lexical index was built from: every file's path, language and content hash, in order.
+pub(crate) fn key(index: &Index) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(crate::api::VERSION.as_bytes());
+    for f in &index.files {
+        for part in [f.path.as_str(), f.language.name(), f.hash.as_str()] {
+            h.update(part.as_bytes());
+            h.update(b"\0");
+        }
+    }
+    h.finalize().to_hex().to_string()
+}
+
+/// The stored lexical index when it was built from exactly these files.
+pub(crate) fn load(host: &dyn crate::host::Host, key: &str) -> Option<TextIndex> {
+    let bytes = host.read_file(FILE).ok()?;
+    let payload = crate::snapshot::unframe(&bytes, MAGIC, FORMAT_VERSION).ok()?;
+    let (stored_key, text): (String, TextIndex) = postcard::from_bytes(payload).ok()?;
+    (stored_key == key).then_some(text)
+}
+
+/// Stores a lexical index (best effort: a failed write only means the next process builds it).
+pub(crate) fn save(host: &dyn crate::host::Host, key: &str, text: &TextIndex) {
+    if let Ok(payload) = postcard::to_allocvec(&(key, text)) {
+        let _ = host.write_file_atomic(FILE, &crate::snapshot::frame(MAGIC, FORMAT_VERSION, &payload));
+    }
 }
 
 /// Whether a path is code copied in from elsewhere (a vendored library, a minified bundle): it

@@ -219,9 +219,14 @@ pub(crate) fn indexed_text(host: &dyn Host, file: &IndexedFile) -> Option<String
     (blake3::hash(&bytes).to_hex().as_str() == file.hash).then(|| String::from_utf8(bytes).ok())?
 }
 
-/// The lexical index of `index`, built now if this is its first use.
-pub(crate) fn text_index<'i>(host: &dyn Host, index: &'i Index) -> &'i TextIndex {
+/// The lexical index of `index`: built on first use, or read from `.codegraph/text.bin` when
+/// persisting and it was built from exactly these files (then it is written there after a build).
+pub(crate) fn text_index<'i>(host: &dyn Host, index: &'i Index, persist: bool) -> &'i TextIndex {
     index.text.get_or_init(|| {
+        let key = persist.then(|| crate::text::key(index));
+        if let Some(stored) = key.as_deref().and_then(|k| crate::text::load(host, k)) {
+            return stored;
+        }
         let paths: Vec<String> = index.files.iter().map(|f| f.path.clone()).collect();
         let contents = host
             .read_files(&paths)
@@ -232,7 +237,12 @@ pub(crate) fn text_index<'i>(host: &dyn Host, index: &'i Index) -> &'i TextIndex
                 (blake3::hash(&bytes).to_hex().as_str() == f.hash).then(|| String::from_utf8(bytes).ok())?
             })
             .collect();
-        TextIndex::build(index, contents)
+        let text = TextIndex::build(index, contents);
+        // An index built while files were changing describes neither version: not kept.
+        if let (Some(k), 0) = (key.as_deref(), text.stale_files()) {
+            crate::text::save(host, k, &text);
+        }
+        text
     })
 }
 
@@ -644,7 +654,7 @@ impl Session {
         let query = nonempty_query(raw)?;
         self.index()?;
         let index = self.index.as_ref().expect("built above");
-        let ranking = rank(index, text_index(self.host.as_ref(), index), &query);
+        let ranking = rank(index, text_index(self.host.as_ref(), index, self.options.persist), &query);
         let mut omitted = super::queries::omitted_limit(list, ranking.hits.len().saturating_sub(limit));
         if ranking.capped > 0 {
             omitted.other.insert("declarationsBeyondThreePerFile".into(), ranking.capped);

@@ -182,7 +182,7 @@ impl Session {
     pub fn prepare_search(&mut self) -> Result<(), Error> {
         self.index()?;
         let index = self.index.as_ref().expect("built above");
-        explore::text_index(self.host.as_ref(), index);
+        explore::text_index(self.host.as_ref(), index, self.options.persist);
         Ok(())
     }
 

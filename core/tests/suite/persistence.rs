@@ -263,3 +263,42 @@ fn damaged_snapshots_are_rejected_and_rebuilt() {
         assert_eq!(fs::read(&path).unwrap().len(), good.len(), "{what}");
     }
 }
+
+#[test]
+fn the_lexical_index_is_kept_beside_the_snapshot_and_trusted_only_for_the_same_files() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&fixture_root(), dir.path());
+    let text_bin = dir.path().join(".codegraph/text.bin");
+    let ask = |s: &mut Session| {
+        let mut out = Vec::new();
+        for query in ["order total with discount", "slugify", "turn a product title into a web address"] {
+            let mut a = s.call("explore", json!({ "query": query })).unwrap();
+            a.as_object_mut().unwrap().remove("freshness");
+            out.push(a);
+        }
+        out
+    };
+    let cold = ask(&mut open(dir.path(), false));
+    assert!(!text_bin.exists(), "a session that doesn't persist writes nothing");
+    assert_eq!(ask(&mut open(dir.path(), true)), cold);
+    assert!(text_bin.exists(), "written after the first search");
+    let stored = fs::read(&text_bin).unwrap();
+    let written = fs::metadata(&text_bin).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    assert_eq!(ask(&mut open(dir.path(), true)), cold, "read back");
+    assert_eq!(fs::metadata(&text_bin).unwrap().modified().unwrap(), written, "a matching index is read, not rebuilt");
+
+    // Damaged: ignored and replaced.
+    fs::write(&text_bin, b"CGTEXT\0\0garbage").unwrap();
+    assert_eq!(ask(&mut open(dir.path(), true)), cold);
+    assert_eq!(fs::read(&text_bin).unwrap(), stored);
+
+    // Built from other files: not trusted, rebuilt for the new ones.
+    let util = dir.path().join("go/money/util.go");
+    fs::write(&util, fs::read_to_string(&util).unwrap() + "\n// Discount applies a discount to an order total.\n")
+        .unwrap();
+    let changed = ask(&mut open(dir.path(), false));
+    assert_ne!(changed, cold);
+    assert_eq!(ask(&mut open(dir.path(), true)), changed);
+    assert_ne!(fs::read(&text_bin).unwrap(), stored);
+}
