@@ -92,8 +92,7 @@ fn symbol_weight(index: &Index, id: SymId) -> f64 {
 impl Index {
     /// Use sites of a declaration.
     pub(crate) fn uses(&self, id: SymId) -> usize {
-        let refs = &self.graph.refs;
-        refs.partition_point(|r| r.target <= id) - refs.partition_point(|r| r.target < id)
+        self.sites_of(id).len()
     }
 }
 
@@ -215,8 +214,22 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
 
 /// The file's bytes as indexed, or None when it changed on disk (or can't be read) since.
 pub(crate) fn indexed_text(host: &dyn Host, file: &IndexedFile) -> Option<String> {
-    let bytes = host.read_file(&file.path).ok()?;
+    as_indexed(host.read_file(&file.path).ok()?, file)
+}
+
+/// Bytes read from disk as text, when they are still the file's indexed content.
+fn as_indexed(bytes: Vec<u8>, file: &IndexedFile) -> Option<String> {
     (blake3::hash(&bytes).to_hex().as_str() == file.hash).then(|| String::from_utf8(bytes).ok())?
+}
+
+/// A packet's source: the file's indexed text, and the omission to report when it changed since.
+fn packet_source(host: &dyn Host, file: &IndexedFile) -> (Option<String>, BTreeMap<String, u64>) {
+    let text = indexed_text(host, file);
+    let mut omitted = BTreeMap::new();
+    if text.is_none() {
+        omitted.insert("changedSinceIndexed".to_string(), 1);
+    }
+    (text, omitted)
 }
 
 /// The lexical index of `index`: built on first use, or read from `.codegraph/text.bin` when
@@ -232,10 +245,7 @@ pub(crate) fn text_index<'i>(host: &dyn Host, index: &'i Index, persist: bool) -
             .read_files(&paths)
             .into_iter()
             .zip(&index.files)
-            .map(|(bytes, f)| {
-                let bytes = bytes.ok()?;
-                (blake3::hash(&bytes).to_hex().as_str() == f.hash).then(|| String::from_utf8(bytes).ok())?
-            })
+            .map(|(bytes, f)| as_indexed(bytes.ok()?, f))
             .collect();
         let text = TextIndex::build(index, contents);
         // An index built while files were changing describes neither version: not kept.
@@ -354,17 +364,10 @@ pub(crate) fn symbol_packet(host: &dyn Host, index: &Index, id: SymId, source: b
     let s = index.symbol(id);
     let fid = index.file_of(id);
     let file = &index.files[fid as usize];
-    let text = indexed_text(host, file);
+    let (text, mut omitted) = packet_source(host, file);
     let lines: Vec<&str> = text.as_deref().map(|t| t.lines().collect()).unwrap_or_default();
-    let mut omitted = BTreeMap::new();
-    if text.is_none() {
-        omitted.insert("changedSinceIndexed".to_string(), 1);
-    }
     // Users: enclosing declarations by number of uses, and files.
-    let sites = {
-        let refs = &index.graph.refs;
-        &refs[refs.partition_point(|r| r.target < id)..refs.partition_point(|r| r.target <= id)]
-    };
+    let sites = index.sites_of(id);
     let mut by_symbol: HashMap<SymId, u64> = HashMap::default();
     let mut by_file: HashMap<FileId, u64> = HashMap::default();
     for r in sites {
@@ -414,12 +417,8 @@ pub(crate) fn symbol_packet(host: &dyn Host, index: &Index, id: SymId, source: b
 /// The evidence packet of a file.
 pub(crate) fn file_packet(host: &dyn Host, index: &Index, fid: FileId, source: bool, limit: usize) -> Packet {
     let file = &index.files[fid as usize];
-    let text = indexed_text(host, file);
+    let (text, mut omitted) = packet_source(host, file);
     let lines: Vec<&str> = text.as_deref().map(|t| t.lines().collect()).unwrap_or_default();
-    let mut omitted = BTreeMap::new();
-    if text.is_none() {
-        omitted.insert("changedSinceIndexed".to_string(), 1);
-    }
     let top: Vec<String> = (0..file.facts.symbols.len() as u32)
         .filter(|&i| file.facts.symbols[i as usize].container.is_none())
         .map(|i| brief(index, file.sym_base + i))
@@ -513,8 +512,7 @@ fn candidate_tests(index: &Index, files: &[FileId], syms: &[SymId], near: &[(u32
         }
     };
     for &id in syms {
-        let refs = &index.graph.refs;
-        for r in &refs[refs.partition_point(|r| r.target < id)..refs.partition_point(|r| r.target <= id)] {
+        for r in index.sites_of(id) {
             note(r.file, 0, 1, format!("uses {}", index.handles[id as usize]));
         }
     }

@@ -54,7 +54,7 @@ impl Index {
     }
 
     /// The reference sites whose target is `id`, in (path, position) order.
-    fn sites_of(&self, id: SymId) -> &[RefSite] {
+    pub(crate) fn sites_of(&self, id: SymId) -> &[RefSite] {
         let refs = &self.graph.refs;
         let start = refs.partition_point(|r| r.target < id);
         let end = refs.partition_point(|r| r.target <= id);
