@@ -150,8 +150,8 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
             syms.insert(sym, (base * symbol_weight(index, sym), list));
         }
     }
-    // Declarations named like the query.
-    for word in identifier_words(query) {
+    // Declarations named like the query (its first eight identifier-like words: pasted code stays cheap).
+    for word in identifier_words(query).into_iter().take(8) {
         let sq = SymbolQuery::new(word);
         for id in 0..index.syms.len() as SymId {
             let Some((tier, how)) = sq.tier(index, id) else { continue };
