@@ -6,6 +6,7 @@
 // and explore (p50/p99, after the first query built the lexical index), and the size in tokens
 // (bytes/4) of a default explore answer.
 //   node scripts/bench/navigation.js [--corpus rust,ts,py] [--engine native|wasm] [--verbose]
+//   NAV_DEPTH=100 … ranks to 100 instead of 20 (to see how far a miss is)
 "use strict";
 
 const fs = require("node:fs");
@@ -15,7 +16,7 @@ const { parseArgs } = require("node:util");
 
 const repo = path.resolve(__dirname, "../..");
 const corpusHome = process.env.CODEGRAPH_CORPUS ?? path.join(os.homedir(), ".cache/codegraph-corpus");
-const DEPTH = 20;
+const DEPTH = Number(process.env.NAV_DEPTH ?? 20);
 
 // The baseline's stop words: the question words every question shares.
 const BASELINE_STOP = new Set(
@@ -102,7 +103,7 @@ function main() {
     for (const q of questions) {
       for (const p of q.files) if (!fs.existsSync(path.join(root, p))) throw new Error(`${corpus}: no file ${p}`);
       let t = process.hrtime.bigint();
-      const s = session.search({ query: q.q });
+      const s = session.search({ query: q.q, limit: DEPTH > 20 ? 100 : undefined });
       times.search.push(Number(process.hrtime.bigint() - t) / 1e6);
       t = process.hrtime.bigint();
       const e = session.explore({ query: q.q });

@@ -301,7 +301,12 @@ impl Session {
         let mut used = if markdown { header_reserve } else { 2 };
         let mut packed: Vec<(ContextEntry, String)> = Vec::new();
         let mut skipped = 0u64;
-        let files = pending.into_iter().filter_map(|(fid, diff)| file_candidate(host, index, fid, diff, mode));
+        let unreadable = std::cell::Cell::new(0u64);
+        let files = pending.into_iter().filter_map(|(fid, diff)| {
+            let c = file_candidate(host, index, fid, diff, mode);
+            unreadable.set(unreadable.get() + u64::from(c.is_none()));
+            c
+        });
         let mut queue = candidates.into_iter().chain(files);
         for c in queue.by_ref() {
             let cost = if markdown {
@@ -321,7 +326,9 @@ impl Session {
                 break;
             }
         }
-        skipped += (total as u64).saturating_sub(packed.len() as u64 + skipped);
+        drop(queue);
+        let unreadable = unreadable.get();
+        skipped += (total as u64).saturating_sub(packed.len() as u64 + skipped + unreadable);
         // The exact count of what is returned; estimates above only ever overcount.
         let (entries, markdown_text, used_tokens) = loop {
             let (entries, text, tokens) = if markdown {
@@ -346,6 +353,10 @@ impl Session {
         let mut omitted = Omitted::default();
         if skipped > 0 {
             omitted.by_limit.insert("budget".into(), skipped);
+        }
+        if unreadable > 0 {
+            // Deleted or changed into something unreadable since the index was built.
+            omitted.other.insert("unreadableFiles".into(), unreadable);
         }
         Ok(ContextResponse {
             format,

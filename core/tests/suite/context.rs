@@ -209,3 +209,15 @@ fn a_diff_puts_changed_files_first() {
     let err = open(plain.path().to_path_buf()).call("context", json!({ "diff": "staged" })).unwrap_err();
     assert_eq!(err.code(), "INVALID_ARGUMENT", "{err}");
 }
+
+#[test]
+fn a_file_gone_since_indexing_is_reported_not_counted_as_over_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&fixture_root(), dir.path());
+    let mut s = open(dir.path().to_path_buf());
+    s.call("orient", json!({})).unwrap();
+    fs::remove_file(dir.path().join("go/money/util.go")).unwrap();
+    let r = pack(&mut s, json!({}));
+    assert_eq!(r["omitted"], json!({ "other": { "unreadableFiles": 1 } }), "{}", r["omitted"]);
+    assert!(r["entries"].as_array().unwrap().iter().all(|e| e["path"] != "go/money/util.go"));
+}
