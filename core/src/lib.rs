@@ -16,3 +16,16 @@ pub(crate) mod snapshot;
 pub(crate) mod text;
 
 pub use api::*;
+
+/// Maps `f` over `items`, in parallel when the core is built with `parallel` (the native addon);
+/// results in input order either way.
+#[cfg(feature = "parallel")]
+pub(crate) fn map_maybe_parallel<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
+    use rayon::prelude::*;
+    items.into_par_iter().map(f).collect()
+}
+
+#[cfg(not(feature = "parallel"))]
+pub(crate) fn map_maybe_parallel<T, R>(items: Vec<T>, f: impl Fn(T) -> R) -> Vec<R> {
+    items.into_iter().map(f).collect()
+}

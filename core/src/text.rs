@@ -435,7 +435,8 @@ impl TextIndex {
         };
         let work: Vec<(FileId, Option<String>)> =
             contents.into_iter().enumerate().map(|(i, c)| (i as FileId, c)).collect();
-        for (fid, drafts) in map_maybe_parallel(work, |(fid, text)| (fid, cut_file(index, fid, text.as_deref()))) {
+        for (fid, drafts) in crate::map_maybe_parallel(work, |(fid, text)| (fid, cut_file(index, fid, text.as_deref())))
+        {
             text.add_file(fid, drafts);
         }
         text
@@ -610,17 +611,6 @@ pub(crate) struct ChunkScore {
     pub chunk: u32,
     pub bm25: f64,
     pub matched: Vec<(u8, u8)>,
-}
-
-#[cfg(all(feature = "parallel", not(target_family = "wasm")))]
-fn map_maybe_parallel<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
-    use rayon::prelude::*;
-    items.into_par_iter().map(f).collect()
-}
-
-#[cfg(not(all(feature = "parallel", not(target_family = "wasm"))))]
-fn map_maybe_parallel<T, R>(items: Vec<T>, f: impl Fn(T) -> R) -> Vec<R> {
-    items.into_iter().map(f).collect()
 }
 
 /// Where a persisting session keeps the lexical index, beside the snapshot.

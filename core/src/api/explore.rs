@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::queries::{clean_path, SymbolQuery};
+use super::queries::{capped, clean_path, SymbolQuery};
 use super::types::*;
 use super::{Error, Session};
 use crate::host::Host;
@@ -96,6 +96,11 @@ impl Index {
     }
 }
 
+/// What matched, one `<where>:<word>` per query word by the strongest place it stands.
+fn matched(labels: &BTreeMap<String, u8>) -> Vec<String> {
+    labels.iter().map(|(t, f)| format!("{}:{t}", field_name(*f))).collect()
+}
+
 /// Ranks files and declarations for a query.
 pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
     let q = text.query(query);
@@ -146,8 +151,7 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
             *acc.labels.entry(t.clone()).or_default() |= f;
         }
         if let Some(sym) = chunk.sym {
-            let list = labels.iter().map(|(t, f)| format!("{}:{t}", field_name(*f))).collect();
-            syms.insert(sym, (base * symbol_weight(index, sym), list));
+            syms.insert(sym, (base * symbol_weight(index, sym), matched(&labels)));
         }
     }
     // Declarations named like the query (its first eight identifier-like words: pasted code stays cheap).
@@ -183,8 +187,7 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
         let lexical = agg * (0.4 + 0.6 * coverage);
         let importers = index.graph.rdeps[file as usize].len() as f64;
         let score = (lexical * (1.0 + 0.05 * ln1p(importers)) + acc.ident) * test_weight(file);
-        let matched = acc.labels.iter().map(|(t, f)| format!("{}:{t}", field_name(*f))).collect();
-        hits.push(Hit { file, sym: None, score: round(score), matched });
+        hits.push(Hit { file, sym: None, score: round(score), matched: matched(&acc.labels) });
     }
     for (sym, (score, matched)) in syms {
         let file = index.file_of(sym);
@@ -348,15 +351,6 @@ fn excerpt(lines: &[&str], start: u32, end: u32) -> Excerpt {
 fn brief(index: &Index, id: SymId) -> String {
     let s = index.symbol(id);
     format!("{} {} ({})", s.kind.as_str(), s.name, s.start.line)
-}
-
-/// Limits `list` to `limit`, noting the cut under `name`.
-fn capped<T>(mut list: Vec<T>, limit: usize, name: &str, omitted: &mut BTreeMap<String, u64>) -> Vec<T> {
-    if list.len() > limit {
-        omitted.insert(name.to_string(), (list.len() - limit) as u64);
-        list.truncate(limit);
-    }
-    list
 }
 
 /// The evidence packet of a declaration.
@@ -728,22 +722,20 @@ impl Session {
                 }
             }
         }
-        let paths = cut(paths, list, "paths", &mut omitted);
+        let paths = omitted.cut(paths, list, "paths");
         let near = dependents(index, &top_files);
         let blast_radius = BlastRadius {
             total: near.len() as u64,
-            files: cut(
+            files: omitted.cut(
                 near.iter()
                     .map(|&(distance, f)| Dependent { path: index.files[f as usize].path.clone(), distance })
                     .collect(),
                 list,
                 "blastRadius",
-                &mut omitted,
             ),
         };
         let top_syms: Vec<SymId> = hits.iter().filter_map(|h| h.sym).take(5).collect();
-        let candidate_tests =
-            cut(candidate_tests(index, &top_files, &top_syms, &near), list, "candidateTests", &mut omitted);
+        let candidate_tests = omitted.cut(candidate_tests(index, &top_files, &top_syms, &near), list, "candidateTests");
         let follow_ups = follow_ups(index, &hits, packet_count, &candidate_tests);
         let anchors = hits.iter().map(|h| anchor(index, h)).collect();
         let named = (req.include_source != Some(false)).then(|| named_file(index, &query)).flatten();
@@ -820,8 +812,4 @@ impl Session {
             freshness: Freshness::fresh(),
         })
     }
-}
-
-fn cut<T>(list: Vec<T>, limit: usize, name: &str, omitted: &mut Omitted) -> Vec<T> {
-    capped(list, limit, name, &mut omitted.by_limit)
 }

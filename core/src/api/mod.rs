@@ -31,6 +31,7 @@ pub use types::*;
 use crate::discover::{self, content_problem, Rules};
 use crate::facts::FileFacts;
 use crate::index::{ConfigTexts, Index, IndexedFile};
+use crate::map_maybe_parallel;
 use crate::snapshot::{self, Snapshot, SnapshotFile};
 
 /// The requests every front offers, by their JS method names, in a fixed order.
@@ -653,17 +654,6 @@ impl Clock {
     fn total(&self) -> f64 {
         ((self.last - self.start) * 1000.0).round() / 1000.0
     }
-}
-
-#[cfg(feature = "parallel")]
-fn map_maybe_parallel<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
-    use rayon::prelude::*;
-    items.into_par_iter().map(f).collect()
-}
-
-#[cfg(not(feature = "parallel"))]
-fn map_maybe_parallel<T, R>(items: Vec<T>, f: impl Fn(T) -> R) -> Vec<R> {
-    items.into_iter().map(f).collect()
 }
 
 /// Decodes a JSON request; serde's message names the offending field.

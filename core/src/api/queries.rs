@@ -173,6 +173,23 @@ pub(crate) fn omitted_limit(list: &str, count: usize) -> Omitted {
     omitted
 }
 
+/// Limits `list` to `limit`, noting the cut under `name` in `omitted` (the by-list counts of an
+/// answer, or of a packet).
+pub(crate) fn capped<T>(mut list: Vec<T>, limit: usize, name: &str, omitted: &mut BTreeMap<String, u64>) -> Vec<T> {
+    if list.len() > limit {
+        omitted.insert(name.to_string(), (list.len() - limit) as u64);
+        list.truncate(limit);
+    }
+    list
+}
+
+impl Omitted {
+    /// Limits one list of an answer to `limit`, noting the cut under `name`.
+    pub(crate) fn cut<T>(&mut self, list: Vec<T>, limit: usize, name: &str) -> Vec<T> {
+        capped(list, limit, name, &mut self.by_limit)
+    }
+}
+
 fn site(index: &Index, r: &RefSite) -> Site {
     Site { path: index.files[r.file as usize].path.clone(), line: r.pos.line, column: r.pos.col }
 }
@@ -203,8 +220,8 @@ impl Session {
             })
             .collect();
         layout.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.dir.cmp(&b.dir)));
-        let layout_omitted = layout.len().saturating_sub(limit);
-        layout.truncate(limit);
+        let mut omitted = Omitted::default();
+        let layout = omitted.cut(layout, limit, "layout");
 
         let mut entries: Vec<(usize, String)> = index
             .files
@@ -213,8 +230,8 @@ impl Session {
             .map(|f| (f.path.matches('/').count(), f.path.clone()))
             .collect();
         entries.sort();
-        let entries_omitted = entries.len().saturating_sub(limit);
-        let entry_points: Vec<String> = entries.into_iter().take(limit).map(|(_, p)| p).collect();
+        let entry_points: Vec<String> =
+            omitted.cut(entries, limit, "entryPoints").into_iter().map(|(_, p)| p).collect();
 
         let mut api: Vec<(u64, SymId)> = (0..index.syms.len() as SymId)
             .filter(|&id| {
@@ -226,10 +243,9 @@ impl Session {
             .map(|id| (index.uses(id) as u64, id))
             .collect();
         api.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| index.handles[a.1 as usize].cmp(&index.handles[b.1 as usize])));
-        let api_omitted = api.len().saturating_sub(limit);
-        let public_api: Vec<ApiEntry> = api
+        let public_api: Vec<ApiEntry> = omitted
+            .cut(api, limit, "publicApi")
             .into_iter()
-            .take(limit)
             .map(|(uses, id)| ApiEntry {
                 handle: index.handles[id as usize].clone(),
                 kind: index.symbol(id).kind.as_str().into(),
@@ -245,8 +261,7 @@ impl Session {
         let mut dirs: Vec<DirCount> =
             test_dirs.into_iter().map(|(dir, files)| DirCount { dir: dir.into(), files }).collect();
         dirs.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.dir.cmp(&b.dir)));
-        let dirs_omitted = dirs.len().saturating_sub(limit);
-        dirs.truncate(limit);
+        let dirs = omitted.cut(dirs, limit, "tests.dirs");
 
         let mut ranked: Vec<FileRank> = index
             .graph
@@ -257,21 +272,7 @@ impl Session {
             .map(|(i, r)| FileRank { path: index.files[i].path.clone(), dependents: r.len() as u64 })
             .collect();
         ranked.sort_by(|a, b| b.dependents.cmp(&a.dependents).then_with(|| a.path.cmp(&b.path)));
-        let ranked_omitted = ranked.len().saturating_sub(limit);
-        ranked.truncate(limit);
-
-        let mut omitted = Omitted::default();
-        for (list, n) in [
-            ("layout", layout_omitted),
-            ("entryPoints", entries_omitted),
-            ("publicApi", api_omitted),
-            ("tests.dirs", dirs_omitted),
-            ("mostDependedOn", ranked_omitted),
-        ] {
-            if n > 0 {
-                omitted.by_limit.insert(list.into(), n as u64);
-            }
-        }
+        let ranked = omitted.cut(ranked, limit, "mostDependedOn");
         let import_edges = index.graph.deps.iter().map(|d| d.len() as u64).sum();
         Ok(OrientResponse {
             files: index.files.len() as u64,
