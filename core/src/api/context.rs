@@ -167,6 +167,13 @@ fn markdown_header(budget: u64, entries: usize, compress: Compress) -> String {
     )
 }
 
+/// An entry waiting its turn: read (and compressed) only when the budget gets to it.
+enum Pending {
+    Symbol(SymId),
+    /// A whole file, and whether the diff names it.
+    File(FileId, bool),
+}
+
 /// A candidate: what it is and its text.
 struct Candidate {
     entry: ContextEntry,
@@ -214,7 +221,12 @@ impl Session {
             return Err(Error::InvalidArgument(format!("`format` is json or markdown (got {format:?})")));
         }
         let focus: Vec<String> = if req.focus.is_empty() { profile.focus.clone() } else { req.focus.clone() };
-        let focus: Vec<String> = focus.iter().map(|f| clean_path(f).trim_end_matches('/').to_string()).collect();
+        // `.` (or an empty path) is the whole root: no restriction.
+        let focus: Vec<String> = focus
+            .iter()
+            .map(|f| clean_path(f).trim_end_matches('/').to_string())
+            .filter(|f| !f.is_empty() && f != ".")
+            .collect();
         let focus_symbol =
             if req.focus_symbol.is_empty() { profile.focus_symbol.clone() } else { req.focus_symbol.clone() };
         let diff_spec = req.diff.clone().or(profile.diff.clone());
@@ -225,14 +237,13 @@ impl Session {
 
         self.index()?;
         let index = self.index.as_ref().expect("built above");
-        let in_focus =
-            |path: &str| focus.is_empty() || focus.iter().any(|f| f.is_empty() || f == "." || in_focus_one(path, f));
+        let in_focus = |path: &str| focus.is_empty() || focus.iter().any(|f| in_focus_one(path, f));
         for f in &focus {
-            if !(f.is_empty() || f == "." || index.files.iter().any(|file| in_focus_one(&file.path, f))) {
+            if !index.files.iter().any(|file| in_focus_one(&file.path, f)) {
                 return Err(Error::NotFound(format!("focus `{f}` matches no indexed file")));
             }
         }
-        let diff_files: Vec<FileId> = changed
+        let diff_files: rustc_hash::FxHashSet<FileId> = changed
             .iter()
             .flatten()
             .filter_map(|p| index.by_path.get(p).copied())
@@ -245,10 +256,9 @@ impl Session {
         });
 
         let host = self.host.as_ref();
-        let mut candidates: Vec<Candidate> = Vec::new();
-        let mut pending: Vec<(FileId, bool)> = Vec::new();
+        let mut pending: Vec<Pending> = Vec::new();
         if !focus_symbol.is_empty() {
-            let mut seen: Vec<SymId> = Vec::new();
+            let mut seen: rustc_hash::FxHashSet<SymId> = Default::default();
             for name in &focus_symbol {
                 let sq = SymbolQuery::new(name);
                 let mut found: Vec<(u8, SymId)> = (0..index.syms.len() as SymId)
@@ -259,14 +269,7 @@ impl Session {
                     return Err(Error::NotFound(format!("no declaration `{name}` (in focus); try workspace_symbols")));
                 }
                 found.sort_by_key(|&(tier, id)| (tier, index.handles[id as usize].as_str()));
-                for (_, id) in found {
-                    if !seen.contains(&id) {
-                        seen.push(id);
-                        if let Some(c) = symbol_candidate(host, index, id) {
-                            candidates.push(c);
-                        }
-                    }
-                }
+                pending.extend(found.into_iter().filter(|&(_, id)| seen.insert(id)).map(|(_, id)| Pending::Symbol(id)));
             }
         } else {
             let mut order: Vec<(u8, bool, std::cmp::Reverse<usize>, FileId)> = index
@@ -289,26 +292,30 @@ impl Session {
                     .cmp(&(b.0, b.1, b.2))
                     .then_with(|| index.files[a.3 as usize].path.cmp(&index.files[b.3 as usize].path))
             });
-            // Files are read and compressed only when their turn comes (see below).
-            pending.extend(order.into_iter().map(|(not_diff, _, _, fid)| (fid, not_diff == 0)));
+            pending.extend(order.into_iter().map(|(not_diff, _, _, fid)| Pending::File(fid, not_diff == 0)));
         }
 
         // Greedy by priority: what fits goes in, what doesn't is counted and skipped; once the budget
         // can't hold even a small entry the rest is counted unread.
         let markdown = format == "markdown";
-        let total = candidates.len() + pending.len();
-        let header_reserve = estimate_tokens(&markdown_header(budget, total, mode)) + 4;
+        let total = pending.len() as u64;
+        let header_reserve = estimate_tokens(&markdown_header(budget, pending.len(), mode)) + 4;
         let mut used = if markdown { header_reserve } else { 2 };
         let mut packed: Vec<(ContextEntry, String)> = Vec::new();
-        let mut skipped = 0u64;
-        let unreadable = std::cell::Cell::new(0u64);
-        let files = pending.into_iter().filter_map(|(fid, diff)| {
-            let c = file_candidate(host, index, fid, diff, mode);
-            unreadable.set(unreadable.get() + u64::from(c.is_none()));
-            c
-        });
-        let mut queue = candidates.into_iter().chain(files);
-        for c in queue.by_ref() {
+        let (mut skipped, mut unreadable, mut considered) = (0u64, 0u64, 0u64);
+        for p in pending {
+            if budget - used < MIN_ENTRY_TOKENS {
+                break;
+            }
+            considered += 1;
+            let candidate = match p {
+                Pending::Symbol(id) => symbol_candidate(host, index, id),
+                Pending::File(fid, diff) => file_candidate(host, index, fid, diff, mode),
+            };
+            let Some(c) = candidate else {
+                unreadable += 1;
+                continue;
+            };
             let cost = if markdown {
                 estimate_tokens(&markdown_entry(&c.entry, &c.text))
             } else {
@@ -322,13 +329,8 @@ impl Session {
             } else {
                 skipped += 1;
             }
-            if budget - used < MIN_ENTRY_TOKENS {
-                break;
-            }
         }
-        drop(queue);
-        let unreadable = unreadable.get();
-        skipped += (total as u64).saturating_sub(packed.len() as u64 + skipped + unreadable);
+        skipped += total - considered;
         // The exact count of what is returned; estimates above only ever overcount.
         let (entries, markdown_text, used_tokens) = loop {
             let (entries, text, tokens) = if markdown {
