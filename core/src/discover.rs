@@ -10,7 +10,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::api::Error;
-use crate::host::{EntryKind, Host};
+use crate::host::{EntryKind, Host, HostEntry};
 use crate::lang::Language;
 
 /// Directories never walked: version control, our own snapshot folder, installed packages.
@@ -43,6 +43,11 @@ pub struct DiscoveryOptions {
 }
 
 impl DiscoveryOptions {
+    /// Files larger than this many bytes are not indexed (nor read to answer a question).
+    pub(crate) fn file_cap(&self) -> u64 {
+        self.max_file_bytes.unwrap_or(DEFAULT_MAX_FILE_BYTES)
+    }
+
     /// What decides the file set: a snapshot made under other options is not reused.
     pub(crate) fn file_set_key(&self) -> String {
         format!("{:?}|{:?}|{}|{:?}", self.include, self.ignore, self.no_gitignore, self.max_file_bytes)
@@ -93,7 +98,7 @@ impl Rules {
             include: opts.include.iter().map(|p| Pattern::compile(p)).collect::<Result<_, _>>()?,
             ignore: opts.ignore.iter().map(|p| Pattern::compile(p)).collect::<Result<_, _>>()?,
             use_ignore_files: !opts.no_gitignore,
-            max_file_bytes: opts.max_file_bytes.unwrap_or(DEFAULT_MAX_FILE_BYTES),
+            max_file_bytes: opts.file_cap(),
         })
     }
 
@@ -170,14 +175,34 @@ fn gitignored(matchers: &[(String, Gitignore)], rel: &str, is_dir: bool) -> bool
     false
 }
 
-fn load_ignore_files(host: &dyn Host, dir: &str, names: &[String]) -> Option<Gitignore> {
+/// Ignore files larger than this are not read (and reported as skipped).
+const IGNORE_FILE_CAP: u64 = 1024 * 1024;
+
+/// The ignore rules of one directory, from its `.gitignore` and `.codegraphignore`. One that is not a
+/// regular file (a symlink, a FIFO) or is over the cap is skipped with its reason, never followed.
+fn load_ignore_files(
+    host: &dyn Host,
+    dir: &str,
+    entries: &[HostEntry],
+    skipped: &mut Vec<SkippedFile>,
+) -> Option<Gitignore> {
     let mut builder = GitignoreBuilder::new(format!("/{dir}"));
     let mut any = false;
     for file in [".gitignore", ".codegraphignore"] {
-        if !names.iter().any(|n| n == file) {
-            continue;
-        }
-        let Ok(bytes) = host.read_file(&join(dir, file)) else { continue };
+        let Some(entry) = entries.iter().find(|e| e.name == file) else { continue };
+        let rel = join(dir, file);
+        let bytes = match entry.kind {
+            EntryKind::File => host.read_file(&rel, IGNORE_FILE_CAP),
+            EntryKind::Symlink => Err("a symlink (not followed)".to_string()),
+            _ => Err("not a regular file".to_string()),
+        };
+        let bytes = match bytes {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                skipped.push(SkippedFile { path: rel, reason: format!("ignore file not read: {e}") });
+                continue;
+            }
+        };
         for line in String::from_utf8_lossy(&bytes).lines() {
             // A malformed line is skipped, as git does.
             let _ = builder.add_line(None, line);
@@ -207,9 +232,8 @@ fn walk_dir(
         }
     };
     entries.sort_by(|a, b| a.name.cmp(&b.name));
-    let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
     let pushed = if rules.use_ignore_files {
-        match load_ignore_files(host, dir, &names) {
+        match load_ignore_files(host, dir, &entries, &mut out.skipped) {
             Some(m) => {
                 matchers.push((dir.to_string(), m));
                 true

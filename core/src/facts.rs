@@ -171,10 +171,10 @@ pub struct RefChain {
     /// and it can't be resolved without types.
     pub opaque_head: bool,
     pub call: bool,
-    /// Segments before the last that are called on the way (`a.b().c()`: segment 1): the chain goes
-    /// on from what the call returns (a declared return type, or the instance a class call makes).
+    /// Segments that are called on the way (`a.b().c()`: segment 1), ascending: the chain goes on
+    /// from what the call returns (a declared return type, or the instance a class call makes).
     #[serde(default)]
-    pub calls_at: Vec<u16>,
+    pub calls_at: Vec<u32>,
     /// Index of the innermost enclosing symbol (function, method, class, inline module).
     pub enclosing: Option<u32>,
 }
@@ -203,7 +203,7 @@ pub enum LocalOrigin {
     CallResult(Vec<String>),
     /// Initialised by a chain through calls: `rt.handle().clone()` is the names `rt`, `handle`,
     /// `clone` with calls after the second and the third (indices into the names).
-    CallChain(Vec<String>, Vec<u16>),
+    CallChain(Vec<String>, Vec<u32>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -29,14 +29,19 @@ pub struct HostEntry {
 pub trait Host {
     /// The entries of a directory (any order; the core sorts them).
     fn read_dir(&self, rel: &str) -> Result<Vec<HostEntry>, String>;
-    /// The whole content of a file.
-    fn read_file(&self, rel: &str) -> Result<Vec<u8>, String>;
-    /// Reads many files; native hosts do it in parallel.
-    fn read_files(&self, rels: &[String]) -> Vec<Result<Vec<u8>, String>> {
-        rels.iter().map(|r| self.read_file(r)).collect()
+    /// The whole content of a regular file of at most `limit` bytes. A symlink (as the last part
+    /// of the path) is not followed, a FIFO, device or directory is refused without blocking, and a
+    /// larger file is refused before it is read (and never read past `limit` if it grows meanwhile):
+    /// a repository can't make the core hang or fill memory through a file it reads.
+    fn read_file(&self, rel: &str, limit: u64) -> Result<Vec<u8>, String>;
+    /// Reads many files under the same rules; native hosts do it in parallel.
+    fn read_files(&self, rels: &[String], limit: u64) -> Vec<Result<Vec<u8>, String>> {
+        rels.iter().map(|r| self.read_file(r, limit)).collect()
     }
     /// Size and kind of a path after following symlinks.
     fn stat(&self, rel: &str) -> Result<HostEntry, String>;
+    /// Size and kind of a path itself: a symlink is reported as one.
+    fn lstat(&self, rel: &str) -> Result<HostEntry, String>;
     /// The canonical absolute path of a root-relative path (symlinks resolved).
     fn realpath(&self, rel: &str) -> Result<String, String>;
     /// Writes a whole file atomically: a temp file in the same directory, then a rename, so a reader
@@ -60,9 +65,12 @@ pub trait Host {
         0.0
     }
     /// Runs `git` with `args` in the root and returns its standard output; an error carries git's
-    /// message. Used to read the change set of a diff spec, never to change anything.
-    fn git(&self, args: &[String]) -> Result<String, String> {
-        let _ = args;
+    /// message. Used to read change sets, never to change anything. The core passes the options
+    /// that keep the repository's config from running commands (`crate::git`); the host runs git
+    /// directly (no shell) in an environment of exactly `env` plus the caller's `keep_env`
+    /// variables.
+    fn git(&self, args: &[String], env: &[(&str, &str)], keep_env: &[&str]) -> Result<String, String> {
+        let _ = (args, env, keep_env);
         Err("this host cannot run git".into())
     }
 }
@@ -100,6 +108,31 @@ mod std_host {
         let mtime_ms =
             meta.modified().ok().and_then(|t| t.duration_since(UNIX_EPOCH).ok()).map_or(0.0, |d| d.as_millis() as f64);
         HostEntry { name, kind, size: meta.len(), mtime_ms }
+    }
+
+    /// Opens a file for reading without following a symlink at its end and without blocking on a
+    /// FIFO (the caller checks what was opened).
+    #[cfg(unix)]
+    fn open_no_follow(path: &Path) -> Result<std::fs::File, String> {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path).map_err(
+            |e| match e.raw_os_error() {
+                Some(libc::ELOOP) => "a symlink (not followed)".to_string(),
+                _ => e.to_string(),
+            },
+        )
+    }
+
+    #[cfg(not(unix))]
+    fn open_no_follow(path: &Path) -> Result<std::fs::File, String> {
+        let meta = std::fs::symlink_metadata(path).map_err(|e| e.to_string())?;
+        if meta.file_type().is_symlink() {
+            return Err("a symlink (not followed)".into());
+        }
+        if !meta.is_file() {
+            return Err("not a regular file".into());
+        }
+        std::fs::File::open(path).map_err(|e| e.to_string())
     }
 
     fn kind_of(ft: std::fs::FileType) -> EntryKind {
@@ -143,19 +176,41 @@ mod std_host {
             Ok(out)
         }
 
-        fn read_file(&self, rel: &str) -> Result<Vec<u8>, String> {
-            std::fs::read(self.abs(rel)).map_err(|e| e.to_string())
+        fn read_file(&self, rel: &str, limit: u64) -> Result<Vec<u8>, String> {
+            use std::io::Read;
+            let path = self.abs(rel);
+            let file = open_no_follow(&path)?;
+            let meta = file.metadata().map_err(|e| e.to_string())?;
+            if !meta.is_file() {
+                return Err("not a regular file".into());
+            }
+            if meta.len() > limit {
+                return Err(format!("larger than the read limit ({} > {limit} bytes)", meta.len()));
+            }
+            let mut bytes = Vec::with_capacity(meta.len() as usize);
+            file.take(limit + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+            if bytes.len() as u64 > limit {
+                return Err(format!("grew past the read limit ({limit} bytes) while read"));
+            }
+            Ok(bytes)
         }
 
         #[cfg(feature = "parallel")]
-        fn read_files(&self, rels: &[String]) -> Vec<Result<Vec<u8>, String>> {
+        fn read_files(&self, rels: &[String], limit: u64) -> Vec<Result<Vec<u8>, String>> {
             use rayon::prelude::*;
-            rels.par_iter().map(|r| self.read_file(r)).collect()
+            rels.par_iter().map(|r| self.read_file(r, limit)).collect()
         }
 
         fn stat(&self, rel: &str) -> Result<HostEntry, String> {
             let path = self.abs(rel);
             let meta = std::fs::metadata(&path).map_err(|e| e.to_string())?;
+            let name = Path::new(rel).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            Ok(entry(name, &meta, kind_of(meta.file_type())))
+        }
+
+        fn lstat(&self, rel: &str) -> Result<HostEntry, String> {
+            let path = self.abs(rel);
+            let meta = std::fs::symlink_metadata(&path).map_err(|e| e.to_string())?;
             let name = Path::new(rel).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             Ok(entry(name, &meta, kind_of(meta.file_type())))
         }
@@ -199,8 +254,16 @@ mod std_host {
             }
         }
 
-        fn git(&self, args: &[String]) -> Result<String, String> {
-            let out = std::process::Command::new("git")
+        fn git(&self, args: &[String], env: &[(&str, &str)], keep_env: &[&str]) -> Result<String, String> {
+            let mut command = std::process::Command::new("git");
+            command.env_clear();
+            for key in keep_env {
+                if let Some(value) = std::env::var_os(key) {
+                    command.env(key, value);
+                }
+            }
+            let out = command
+                .envs(env.iter().copied())
                 .args(args)
                 .current_dir(&self.root)
                 .stdin(std::process::Stdio::null())

@@ -9,10 +9,13 @@ pub(crate) mod compress;
 pub(crate) mod discover;
 pub(crate) mod extract;
 pub mod facts;
+pub(crate) mod git;
 pub(crate) mod host;
 pub(crate) mod index;
 pub mod lang;
+pub(crate) mod sensitive;
 pub(crate) mod snapshot;
+pub(crate) mod store;
 pub(crate) mod text;
 
 pub use api::*;

@@ -11,13 +11,16 @@ use serde::{Deserialize, Serialize};
 use crate::facts::FileFacts;
 use crate::host::Host;
 use crate::lang::Language;
+use crate::store;
 
+/// The snapshot's file in `.codegraph/`, and its root-relative path.
+pub(crate) const NAME: &str = "index.bin";
 pub(crate) const FILE: &str = ".codegraph/index.bin";
-const LOCK: &str = ".codegraph/lock";
-const GITIGNORE: &str = ".codegraph/.gitignore";
+const LOCK: &str = "lock";
+const GITIGNORE: &str = ".gitignore";
 const MAGIC: &[u8; 8] = b"CODEGRPH";
 /// Bumped whenever the payload layout or the meaning of facts changes.
-pub(crate) const FORMAT_VERSION: u32 = 4;
+pub(crate) const FORMAT_VERSION: u32 = 5;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 const HEADER_LEN: usize = 8 + 4 + 8 + 32;
@@ -128,14 +131,11 @@ pub(crate) fn decode(bytes: &[u8], options_key: &str) -> Result<Snapshot, String
     Ok(snapshot)
 }
 
-/// Reads the snapshot; `Ok(None)` when there is none.
-pub(crate) fn load(host: &dyn Host, options_key: &str) -> Result<Option<Snapshot>, String> {
-    match host.stat(FILE) {
-        Err(_) => Ok(None),
-        Ok(_) => {
-            let bytes = host.read_file(FILE).map_err(|e| format!("cannot read {FILE}: {e}"))?;
-            decode(&bytes, options_key).map(Some)
-        }
+/// Reads the snapshot (at most `cap` bytes); `Ok(None)` when there is none.
+pub(crate) fn load(host: &dyn Host, options_key: &str, cap: u64) -> Result<Option<Snapshot>, String> {
+    match store::read(host, NAME, cap)? {
+        None => Ok(None),
+        Some(bytes) => decode(&bytes, options_key).map(Some),
     }
 }
 
@@ -143,35 +143,43 @@ pub(crate) fn load(host: &dyn Host, options_key: &str) -> Result<Option<Snapshot
 /// whether this process wrote it.
 pub(crate) fn save(host: &dyn Host, snapshot: &Snapshot) -> Result<bool, String> {
     let bytes = encode(snapshot)?;
+    with_lock(host, || store::write(host, NAME, &bytes))
+}
+
+/// Runs `write` holding the writer lock of `.codegraph/`; `Ok(false)` (nothing written) when
+/// another writer holds it.
+pub(crate) fn with_lock(host: &dyn Host, write: impl FnOnce() -> Result<(), String>) -> Result<bool, String> {
+    store::usable(host)?;
     let now_ms = host.now_ms();
     let stamp = format!("{now_ms}");
-    if !host.create_exclusive(LOCK, stamp.as_bytes())? {
+    if !store::create_exclusive(host, LOCK, stamp.as_bytes())? {
         // A crashed writer's lock expires; a live one is left alone. A lock whose stamp can't be read
         // yet (its writer is between creating and filling it) is dated by its mtime.
-        let recorded = host
-            .read_file(LOCK)
+        let recorded = store::read(host, LOCK, store::SMALL_FILE_CAP)
             .ok()
+            .flatten()
             .and_then(|b| String::from_utf8(b).ok())
             .and_then(|s| s.trim().parse::<f64>().ok());
-        let held_since = recorded.or_else(|| host.stat(LOCK).ok().map(|e| e.mtime_ms));
+        let held_since = recorded.or_else(|| host.lstat(&store::path(LOCK)).ok().map(|e| e.mtime_ms));
         if held_since.is_some_and(|t| now_ms - t < LOCK_EXPIRY_MS) {
             return Ok(false);
         }
-        host.remove_file(LOCK)?;
-        if !host.create_exclusive(LOCK, stamp.as_bytes())? {
+        store::remove(host, LOCK)?;
+        if !store::create_exclusive(host, LOCK, stamp.as_bytes())? {
             return Ok(false);
         }
     }
     let result = (|| {
-        if host.stat(GITIGNORE).is_err() {
-            host.write_file_atomic(
+        if !store::exists(host, GITIGNORE) {
+            store::write(
+                host,
                 GITIGNORE,
                 b"# codegraph's index is never committed; its config (context profiles) may be.\n*\n!config\n",
             )?;
         }
-        host.write_file_atomic(FILE, &bytes)
+        write()
     })();
-    let _ = host.remove_file(LOCK);
+    let _ = store::remove(host, LOCK);
     result.map(|()| true)
 }
 

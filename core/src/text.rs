@@ -364,6 +364,8 @@ fn comment_line(language: Language, line: &str, in_docstring: &mut bool) -> bool
 /// indexed: then only its path and declaration names are counted.
 fn cut_file(index: &Index, fid: FileId, text: Option<&str>) -> Vec<Draft> {
     let file = &index.files[fid as usize];
+    // The words of a secrets file must not be findable: only its path and declarations are indexed.
+    let text = text.filter(|_| crate::sensitive::classify(&file.path).is_none());
     let facts = &file.facts;
     let mut drafts = vec![Draft::default()];
     drafts[0].add(&file.path, PATH);
@@ -613,8 +615,8 @@ pub(crate) struct ChunkScore {
     pub matched: Vec<(u8, u8)>,
 }
 
-/// Where a persisting session keeps the lexical index, beside the snapshot.
-pub(crate) const FILE: &str = ".codegraph/text.bin";
+/// Where a persisting session keeps the lexical index, beside the snapshot (in `.codegraph/`).
+pub(crate) const STORE_NAME: &str = "text.bin";
 const MAGIC: &[u8; 8] = b"CGTEXT\0\0";
 /// Bumped whenever chunking, weights, stemming or the layout change.
 const FORMAT_VERSION: u32 = 1;
@@ -633,8 +635,9 @@ pub(crate) fn key(index: &Index) -> String {
 }
 
 /// The stored lexical index when it was built from exactly these files.
-pub(crate) fn load(host: &dyn crate::host::Host, key: &str) -> Option<TextIndex> {
-    let bytes = host.read_file(FILE).ok()?;
+pub(crate) fn load(host: &dyn crate::host::Host, index: &Index, key: &str) -> Option<TextIndex> {
+    let source_bytes = index.files.iter().map(|f| f.size).sum();
+    let bytes = crate::store::read(host, STORE_NAME, crate::store::index_cap(source_bytes)).ok()??;
     let payload = crate::snapshot::unframe(&bytes, MAGIC, FORMAT_VERSION).ok()?;
     let (stored_key, text): (String, TextIndex) = postcard::from_bytes(payload).ok()?;
     (stored_key == key).then_some(text)
@@ -643,7 +646,7 @@ pub(crate) fn load(host: &dyn crate::host::Host, key: &str) -> Option<TextIndex>
 /// Stores a lexical index (best effort: a failed write only means the next process builds it).
 pub(crate) fn save(host: &dyn crate::host::Host, key: &str, text: &TextIndex) {
     if let Ok(payload) = postcard::to_allocvec(&(key, text)) {
-        let _ = host.write_file_atomic(FILE, &crate::snapshot::frame(MAGIC, FORMAT_VERSION, &payload));
+        let _ = crate::store::write(host, STORE_NAME, &crate::snapshot::frame(MAGIC, FORMAT_VERSION, &payload));
     }
 }
 

@@ -11,6 +11,8 @@ mod expected;
 mod explore;
 #[path = "suite/freshness.rs"]
 mod freshness;
+#[path = "suite/hostile.rs"]
+mod hostile;
 #[path = "suite/inference.rs"]
 mod inference;
 #[path = "suite/persistence.rs"]

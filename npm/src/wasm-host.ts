@@ -19,6 +19,10 @@ function kindOf(st: fs.Stats): HostEntry["kind"] {
   return "other";
 }
 
+// Without O_NOFOLLOW (Windows) a symlink is refused by an lstat first.
+const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+const NON_BLOCK = fs.constants.O_NONBLOCK ?? 0;
+
 /** Creates the host object the wasm `Session` constructor expects. */
 export function createNodeHost(root: string) {
   const abs = (rel: string) => (rel === "" ? root : path.join(root, rel));
@@ -30,11 +34,42 @@ export function createNodeHost(root: string) {
         return { name, kind: kindOf(st), size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
       });
     },
-    readFile(rel: string): Uint8Array {
-      return fs.readFileSync(abs(rel));
+    /** A regular file of at most `limit` bytes: a symlink is not followed, a FIFO or device is
+     *  refused without blocking, a larger file is refused before it is read (the core's rules). */
+    readFile(rel: string, limit: number): Uint8Array {
+      const file = abs(rel);
+      if (NO_FOLLOW === 0 && fs.lstatSync(file).isSymbolicLink()) throw new Error("a symlink (not followed)");
+      let fd: number;
+      try {
+        fd = fs.openSync(file, fs.constants.O_RDONLY | NO_FOLLOW | NON_BLOCK);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ELOOP") throw new Error("a symlink (not followed)");
+        throw e;
+      }
+      try {
+        const st = fs.fstatSync(fd);
+        if (!st.isFile()) throw new Error("not a regular file");
+        if (st.size > limit) throw new Error(`larger than the read limit (${st.size} > ${limit} bytes)`);
+        // One byte more than the limit tells a file that grew while read from one that did not.
+        const buf = Buffer.allocUnsafe(Math.min(st.size, limit) + 1);
+        let n = 0;
+        while (n < buf.length) {
+          const got = fs.readSync(fd, buf, n, buf.length - n, null);
+          if (got === 0) break;
+          n += got;
+        }
+        if (n > limit) throw new Error(`grew past the read limit (${limit} bytes) while read`);
+        return buf.subarray(0, n);
+      } finally {
+        fs.closeSync(fd);
+      }
     },
     stat(rel: string): HostEntry {
       const st = fs.statSync(abs(rel));
+      return { name: path.basename(rel), kind: kindOf(st), size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
+    },
+    lstat(rel: string): HostEntry {
+      const st = fs.lstatSync(abs(rel));
       return { name: path.basename(rel), kind: kindOf(st), size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
     },
     realpath(rel: string): string {
@@ -68,10 +103,16 @@ export function createNodeHost(root: string) {
     removeFile(rel: string): void {
       fs.rmSync(abs(rel), { force: true });
     },
-    /** Runs git in the root and returns what it printed; throws with git's own message. */
-    git(args: string[]): string {
+    /** Runs git in the root (no shell) and returns what it printed; throws with git's own message.
+     *  The environment is exactly `env` plus the `keep` variables of ours (the core's choice). */
+    git(args: string[], env: Record<string, string>, keep: string[]): string {
+      const childEnv: Record<string, string> = { ...env };
+      for (const key of keep) {
+        const value = process.env[key];
+        if (value !== undefined) childEnv[key] = value;
+      }
       try {
-        return execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 << 20 });
+        return execFileSync("git", args, { cwd: root, env: childEnv, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 << 20 });
       } catch (e) {
         const err = e as { stderr?: string; message: string };
         throw new Error((err.stderr ?? "").trim() || err.message);

@@ -140,3 +140,61 @@ test("http: SIGTERM stops the server cleanly", async () => {
   server.child.kill("SIGTERM");
   assert.equal(await exited, 0);
 });
+
+/** A raw HTTP request with headers fetch() won't send (Host); resolves to { status, headers, body }. */
+function rawRequest(url, { method = "GET", headers = {}, body } = {}) {
+  const http = require("node:http");
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method, headers, setHost: !("host" in headers) }, (res) => {
+      let data = "";
+      res.on("data", (d) => (data += d));
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: data }));
+    });
+    req.on("error", reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+const INIT = (clientInfo = { name: "x", version: "0" }) =>
+  JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo } });
+const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+
+test("http: Host and Origin look-alikes of loopback are refused (DNS rebinding)", async (t) => {
+  const server = await startHttp(["--root", fixture, "--no-persist"]);
+  t.after(() => server.child.kill("SIGTERM"));
+  const port = new URL(server.url).port;
+  const health = server.url.replace(/\/mcp$/, "/health");
+  for (const host of [`127.attacker.example:${port}`, `127.0.0.1.nip.io:${port}`, `localhost.evil.com:${port}`, `127.0.0.1@evil.com:${port}`, "", `evil.com`]) {
+    assert.equal((await rawRequest(health, { headers: { host } })).status, 403, `Host ${JSON.stringify(host)}`);
+  }
+  for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `127.1.2.3:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`]) {
+    assert.equal((await rawRequest(health, { headers: { host } })).status, 200, `Host ${JSON.stringify(host)}`);
+  }
+  for (const origin of ["http://127.1.2.3.evil.com", "http://127.attacker.example:7331", "http://localhost.evil.com", "null", "http://[::2]"]) {
+    assert.equal((await rawRequest(health, { headers: { origin } })).status, 403, `Origin ${origin}`);
+  }
+  for (const origin of ["http://127.0.0.1:3000", "http://localhost", "http://[::1]:8080", "http://127.9.9.9"]) {
+    assert.equal((await rawRequest(health, { headers: { origin } })).status, 200, `Origin ${origin}`);
+  }
+});
+
+test("http: sessions are capped, the longest idle one makes room, and a huge initialize is refused", async (t) => {
+  const server = await startHttp(["--root", fixture, "--no-persist", "--max-sessions", "3"]);
+  t.after(() => server.child.kill("SIGTERM"));
+  const ids = [];
+  for (let i = 0; i < 5; i++) {
+    const r = await rawRequest(server.url, { method: "POST", headers: MCP_HEADERS, body: INIT() });
+    assert.equal(r.status, 200, r.body);
+    ids.push(r.headers["mcp-session-id"]);
+  }
+  const health = await (await fetch(server.url.replace(/\/mcp$/, "/health"))).json();
+  assert.equal(health.sessions, 3);
+  const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
+  const call = (id) => rawRequest(server.url, { method: "POST", headers: { ...MCP_HEADERS, "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" }, body: JSON.stringify(list) });
+  assert.equal((await call(ids[0])).status, 404, "the oldest idle session was evicted");
+  assert.equal((await call(ids[4])).status, 200);
+  const huge = await rawRequest(server.url, { method: "POST", headers: MCP_HEADERS, body: INIT({ name: "x".repeat(3 * 1024 * 1024), version: "0" }) });
+  assert.equal(huge.status, 413);
+});

@@ -1,6 +1,6 @@
 //! codegraph's wasm-bindgen adapter: the same exports as the N-API addon. Node is the file host: the
-//! session is given an object with `readDir`, `readFile`, `stat` and `realpath` (synchronous `fs`
-//! calls), and the core decides everything else. Each export decodes, calls the core, encodes;
+//! session is given an object with `readDir`, `readFile`, `stat`, `lstat` and `realpath`
+//! (synchronous `fs` calls), and the core decides everything else. Each export decodes, calls the core, encodes;
 //! errors become JS `Error`s with the core's `.code`.
 
 use std::cell::RefCell;
@@ -37,6 +37,7 @@ struct JsHost {
     read_dir: Function,
     read_file: Function,
     stat: Function,
+    lstat: Function,
     realpath: Function,
     /// Optional: without them the session works but does not persist its index.
     write_file_atomic: Option<Function>,
@@ -81,13 +82,17 @@ impl Host for JsHost {
         Array::from(&list).iter().map(|v| entry(&v)).collect()
     }
 
-    fn read_file(&self, rel: &str) -> Result<Vec<u8>, String> {
-        let bytes = self.read_file.call1(&JsValue::NULL, &rel.into()).map_err(message)?;
+    fn read_file(&self, rel: &str, limit: u64) -> Result<Vec<u8>, String> {
+        let bytes = self.read_file.call2(&JsValue::NULL, &rel.into(), &(limit as f64).into()).map_err(message)?;
         Ok(Uint8Array::new(&bytes).to_vec())
     }
 
     fn stat(&self, rel: &str) -> Result<HostEntry, String> {
         entry(&self.stat.call1(&JsValue::NULL, &rel.into()).map_err(message)?)
+    }
+
+    fn lstat(&self, rel: &str) -> Result<HostEntry, String> {
+        entry(&self.lstat.call1(&JsValue::NULL, &rel.into()).map_err(message)?)
     }
 
     fn realpath(&self, rel: &str) -> Result<String, String> {
@@ -117,10 +122,15 @@ impl Host for JsHost {
         js_sys::Date::now()
     }
 
-    fn git(&self, args: &[String]) -> Result<String, String> {
+    fn git(&self, args: &[String], env: &[(&str, &str)], keep_env: &[&str]) -> Result<String, String> {
         let f = self.git.as_ref().ok_or("this host cannot run git")?;
         let list: Array = args.iter().map(|a| JsValue::from_str(a)).collect();
-        let out = f.call1(&JsValue::NULL, &list.into()).map_err(message)?;
+        let vars = js_sys::Object::new();
+        for (k, v) in env {
+            Reflect::set(&vars, &(*k).into(), &(*v).into()).map_err(message)?;
+        }
+        let keep: Array = keep_env.iter().map(|k| JsValue::from_str(k)).collect();
+        let out = f.call3(&JsValue::NULL, &list.into(), &vars.into(), &keep.into()).map_err(message)?;
         out.as_string().ok_or_else(|| "git did not return text".to_string())
     }
 }
@@ -143,6 +153,7 @@ impl Session {
             read_dir: callback(&host, "readDir")?,
             read_file: callback(&host, "readFile")?,
             stat: callback(&host, "stat")?,
+            lstat: callback(&host, "lstat")?,
             realpath: callback(&host, "realpath")?,
             write_file_atomic: optional_callback(&host, "writeFileAtomic"),
             create_exclusive: optional_callback(&host, "createExclusive"),

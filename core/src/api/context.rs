@@ -54,8 +54,10 @@ fn parse_budget(budget: &Budget) -> Result<u64, Error> {
 
 /// The profiles of `.codegraph/config` (none when the file is absent).
 fn load_profiles(host: &dyn crate::host::Host) -> Result<Vec<ContextProfile>, Error> {
-    let Ok(bytes) = host.read_file(CONFIG_FILE) else { return Ok(Vec::new()) };
     let bad = |why: String| Error::InvalidArgument(format!("{CONFIG_FILE}: {why}"));
+    let Some(bytes) = crate::store::read(host, "config", crate::store::SMALL_FILE_CAP).map_err(bad)? else {
+        return Ok(Vec::new());
+    };
     let text = String::from_utf8(bytes).map_err(|_| bad("not UTF-8".into()))?;
     let table = text.parse::<toml::Table>().map_err(|e| bad(e.to_string()))?;
     let Some(profiles) = table.get("profiles") else { return Ok(Vec::new()) };
@@ -103,31 +105,29 @@ fn load_profiles(host: &dyn crate::host::Host) -> Result<Vec<ContextProfile>, Er
 /// The paths a diff spec names, relative to the root.
 fn diff_paths(host: &dyn crate::host::Host, spec: &str) -> Result<Vec<String>, Error> {
     let git = |args: &[&str]| -> Result<Vec<String>, Error> {
-        let mut full: Vec<String> = vec!["-c".into(), "core.quotepath=off".into()];
-        full.extend(args.iter().map(|a| a.to_string()));
-        let out = host.git(&full).map_err(|e| Error::InvalidArgument(format!("diff `{spec}`: {e}")))?;
-        Ok(out.lines().filter(|l| !l.is_empty()).map(str::to_string).collect())
+        let out = crate::git::run(host, args).map_err(|e| Error::InvalidArgument(format!("diff `{spec}`: {e}")))?;
+        Ok(out.split('\0').filter(|l| !l.is_empty()).map(str::to_string).collect())
     };
-    let untracked = || git(&["ls-files", "--others", "--exclude-standard"]);
+    let untracked = || git(&["ls-files", "-z", "--others", "--exclude-standard"]);
     let mut paths = match spec {
         "working-tree" => {
-            let mut p = git(&["diff", "--name-only", "--relative", "HEAD", "--"])?;
+            let mut p =
+                git(&["diff", "-z", "--no-ext-diff", "--no-textconv", "--name-only", "--relative", "HEAD", "--"])?;
             p.extend(untracked()?);
             p
         }
-        "staged" => git(&["diff", "--name-only", "--relative", "--cached", "--"])?,
-        "unstaged" => git(&["diff", "--name-only", "--relative", "--"])?,
+        "staged" => {
+            git(&["diff", "-z", "--no-ext-diff", "--no-textconv", "--name-only", "--relative", "--cached", "--"])?
+        }
+        "unstaged" => git(&["diff", "-z", "--no-ext-diff", "--no-textconv", "--name-only", "--relative", "--"])?,
         base => {
             // A ref, never an option: git must not read it as a flag.
-            let ok = !base.is_empty()
-                && !base.starts_with('-')
-                && base.chars().all(|c| c.is_ascii_alphanumeric() || "._/@{}~^:-".contains(c));
-            if !ok {
+            if !crate::git::is_revision(base) {
                 return Err(Error::InvalidArgument(format!(
                     "`diff` is working-tree, staged, unstaged or a git ref (got {spec:?})"
                 )));
             }
-            git(&["diff", "--name-only", "--relative", base, "--"])?
+            git(&["diff", "-z", "--no-ext-diff", "--no-textconv", "--name-only", "--relative", base, "--"])?
         }
     };
     paths.sort();
@@ -256,6 +256,8 @@ impl Session {
         });
 
         let host = self.host.as_ref();
+        // Files are read live, under the size cap of the files the index takes in.
+        let cap = self.options.file_cap();
         let mut pending: Vec<Pending> = Vec::new();
         if !focus_symbol.is_empty() {
             let mut seen: rustc_hash::FxHashSet<SymId> = Default::default();
@@ -302,15 +304,24 @@ impl Session {
         let header_reserve = estimate_tokens(&markdown_header(budget, pending.len(), mode)) + 4;
         let mut used = if markdown { header_reserve } else { 2 };
         let mut packed: Vec<(ContextEntry, String)> = Vec::new();
-        let (mut skipped, mut unreadable, mut considered) = (0u64, 0u64, 0u64);
+        let (mut skipped, mut unreadable, mut sensitive, mut considered) = (0u64, 0u64, 0u64, 0u64);
         for p in pending {
             if budget - used < MIN_ENTRY_TOKENS {
                 break;
             }
             considered += 1;
+            let path = match p {
+                Pending::Symbol(id) => &index.files[index.file_of(id) as usize].path,
+                Pending::File(fid, _) => &index.files[fid as usize].path,
+            };
+            if crate::sensitive::classify(path).is_some() {
+                // A secrets file is never packed: get_file summarises it, with allowSensitive to read it.
+                sensitive += 1;
+                continue;
+            }
             let candidate = match p {
-                Pending::Symbol(id) => symbol_candidate(host, index, id),
-                Pending::File(fid, diff) => file_candidate(host, index, fid, diff, mode),
+                Pending::Symbol(id) => symbol_candidate(host, index, id, cap),
+                Pending::File(fid, diff) => file_candidate(host, index, fid, diff, mode, cap),
             };
             let Some(c) = candidate else {
                 unreadable += 1;
@@ -360,6 +371,9 @@ impl Session {
             // Deleted or changed into something unreadable since the index was built.
             omitted.other.insert("unreadableFiles".into(), unreadable);
         }
+        if sensitive > 0 {
+            omitted.other.insert("sensitiveFiles".into(), sensitive);
+        }
         Ok(ContextResponse {
             format,
             budget,
@@ -387,9 +401,10 @@ fn file_candidate(
     fid: FileId,
     diff: bool,
     mode: Compress,
+    cap: u64,
 ) -> Option<Candidate> {
     let file = &index.files[fid as usize];
-    let text = String::from_utf8(host.read_file(&file.path).ok()?).ok()?;
+    let text = String::from_utf8(host.read_file(&file.path, cap).ok()?).ok()?;
     Some(Candidate {
         entry: ContextEntry {
             kind: "file".into(),
@@ -411,10 +426,10 @@ fn in_focus_one(path: &str, focus: &str) -> bool {
 }
 
 /// A declaration's own lines (with its doc comment), read live.
-fn symbol_candidate(host: &dyn crate::host::Host, index: &Index, id: SymId) -> Option<Candidate> {
+fn symbol_candidate(host: &dyn crate::host::Host, index: &Index, id: SymId, cap: u64) -> Option<Candidate> {
     let s = index.symbol(id);
     let file = &index.files[index.file_of(id) as usize];
-    let text = String::from_utf8(host.read_file(&file.path).ok()?).ok()?;
+    let text = String::from_utf8(host.read_file(&file.path, cap).ok()?).ok()?;
     let start = s.doc_line.unwrap_or(s.start.line).min(s.start.line);
     let lines: Vec<&str> = text.lines().collect();
     let end = (s.end.line as usize).min(lines.len());

@@ -217,7 +217,7 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
 
 /// The file's bytes as indexed, or None when it changed on disk (or can't be read) since.
 pub(crate) fn indexed_text(host: &dyn Host, file: &IndexedFile) -> Option<String> {
-    as_indexed(host.read_file(&file.path).ok()?, file)
+    as_indexed(host.read_file(&file.path, file.size).ok()?, file)
 }
 
 /// Bytes read from disk as text, when they are still the file's indexed content.
@@ -225,10 +225,15 @@ fn as_indexed(bytes: Vec<u8>, file: &IndexedFile) -> Option<String> {
     (blake3::hash(&bytes).to_hex().as_str() == file.hash).then(|| String::from_utf8(bytes).ok())?
 }
 
-/// A packet's source: the file's indexed text, and the omission to report when it changed since.
+/// A packet's source: the file's indexed text, and the omission to report when it changed since
+/// (or is a secrets file, whose text never leaves the core this way).
 fn packet_source(host: &dyn Host, file: &IndexedFile) -> (Option<String>, BTreeMap<String, u64>) {
-    let text = indexed_text(host, file);
     let mut omitted = BTreeMap::new();
+    if crate::sensitive::classify(&file.path).is_some() {
+        omitted.insert("sensitiveSource".to_string(), 1);
+        return (None, omitted);
+    }
+    let text = indexed_text(host, file);
     if text.is_none() {
         omitted.insert("changedSinceIndexed".to_string(), 1);
     }
@@ -240,12 +245,14 @@ fn packet_source(host: &dyn Host, file: &IndexedFile) -> (Option<String>, BTreeM
 pub(crate) fn text_index<'i>(host: &dyn Host, index: &'i Index, persist: bool) -> &'i TextIndex {
     index.text.get_or_init(|| {
         let key = persist.then(|| crate::text::key(index));
-        if let Some(stored) = key.as_deref().and_then(|k| crate::text::load(host, k)) {
+        if let Some(stored) = key.as_deref().and_then(|k| crate::text::load(host, index, k)) {
             return stored;
         }
         let paths: Vec<String> = index.files.iter().map(|f| f.path.clone()).collect();
+        // A file larger than it was indexed has changed: it is not read past its indexed size.
+        let cap = index.files.iter().map(|f| f.size).max().unwrap_or(0);
         let contents = host
-            .read_files(&paths)
+            .read_files(&paths, cap)
             .into_iter()
             .zip(&index.files)
             .map(|(bytes, f)| as_indexed(bytes.ok()?, f))
@@ -398,7 +405,7 @@ pub(crate) fn symbol_packet(host: &dyn Host, index: &Index, id: SymId, source: b
         symbol_kind: Some(s.kind.as_str().into()),
         start_line: s.start.line,
         end_line: s.end.line,
-        signature: Some(s.signature.clone()),
+        signature: Some(index.signature(id).to_string()),
         doc: doc_of(&lines, file.language, s.doc_line, s.start.line),
         declarations: capped(members, limit, "declarations", &mut omitted),
         imports: Vec::new(),

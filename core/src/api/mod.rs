@@ -199,7 +199,7 @@ impl Session {
         let work: Vec<_> = walk
             .candidates
             .iter()
-            .zip(self.host.read_files(&paths))
+            .zip(self.host.read_files(&paths, rules.max_file_bytes))
             .filter_map(|(c, content)| match content {
                 Ok(bytes) if unindexable(&bytes, &rules).is_none() => Some((c.language, bytes)),
                 _ => None,
@@ -310,7 +310,7 @@ impl Session {
             let Some(&fid) = index.by_path.get(path) else { return Ok(false) };
             let language = index.files[fid as usize].language;
             let Ok(entry) = self.host.stat(path) else { return Ok(false) };
-            let Ok(bytes) = self.host.read_file(path) else { return Ok(false) };
+            let Ok(bytes) = self.host.read_file(path, rules.max_file_bytes) else { return Ok(false) };
             if unindexable(&bytes, &rules).is_some() {
                 return Ok(false);
             }
@@ -398,8 +398,9 @@ impl Session {
         Ok(self.index.as_ref().expect("built above"))
     }
 
-    /// Reads the persisted snapshot once per session, if persisting.
-    fn load_snapshot_once(&mut self) {
+    /// Reads the persisted snapshot once per session, if persisting; `source_bytes` (of the files it
+    /// would describe) bounds how large it may be.
+    fn load_snapshot_once(&mut self, source_bytes: u64) {
         if self.snapshot_checked {
             return;
         }
@@ -407,7 +408,11 @@ impl Session {
         let (state, note) = if !self.options.persist {
             ("disabled", None)
         } else {
-            match snapshot::load(self.host.as_ref(), &self.options.file_set_key()) {
+            match snapshot::load(
+                self.host.as_ref(),
+                &self.options.file_set_key(),
+                crate::store::index_cap(source_bytes),
+            ) {
                 Ok(Some(mut s)) => {
                     self.prior_graph = s.graph.take().map(|g| (s.configs_key.clone(), g));
                     self.previous = snapshot::by_path(s);
@@ -426,7 +431,7 @@ impl Session {
         let rules = Rules::new(&self.options)?;
         let walk = discover::walk(self.host.as_ref(), &rules)?;
         timings.walk_ms = clock.lap(self.host.now_ms());
-        self.load_snapshot_once();
+        self.load_snapshot_once(walk.candidates.iter().map(|c| c.size).sum());
         timings.snapshot_load_ms = clock.lap(self.host.now_ms());
         self.snapshot = walk.candidates.iter().map(|c| (c.path.clone(), (c.size, c.mtime_ms))).collect();
         self.snapshot.extend(config_stats(self.host.as_ref(), &walk.config_files));
@@ -457,7 +462,7 @@ impl Session {
         let reused = files.len() as u64;
         let read = to_read.len() as u64;
         let paths: Vec<String> = to_read.iter().map(|c| c.path.clone()).collect();
-        let contents = self.host.read_files(&paths);
+        let contents = self.host.read_files(&paths, rules.max_file_bytes);
         let mut skipped = walk.skipped;
         let mut work = Vec::with_capacity(paths.len());
         for (candidate, content) in to_read.into_iter().zip(contents) {
@@ -509,10 +514,9 @@ impl Session {
         let dirty = read > 0 || removed || self.snapshot_status.state != "loaded";
         let mut configs = ConfigTexts::default();
         for path in walk.config_files {
-            if let Ok(bytes) = self.host.read_file(&path) {
-                if bytes.len() <= 1024 * 1024 {
-                    configs.insert(path, String::from_utf8_lossy(&bytes).into_owned());
-                }
+            // A config that can't be read (a FIFO, over the cap) is resolved without, as if absent.
+            if let Ok(bytes) = self.host.read_file(&path, CONFIG_FILE_CAP) {
+                configs.insert(path, String::from_utf8_lossy(&bytes).into_owned());
             }
         }
         skipped.sort();
@@ -586,6 +590,9 @@ fn indexed_file(
         sym_base: 0,
     }
 }
+
+/// Config files (tsconfig.json, package.json, go.mod, Cargo.toml) larger than this are not read.
+const CONFIG_FILE_CAP: u64 = 1024 * 1024;
 
 /// An incrementally refreshed index writes its snapshot once this many files were taken in since the
 /// last write, or this long after it.

@@ -32,7 +32,18 @@ impl Index {
             end_line: sym.end.line,
             exported: sym.exported,
             container,
-            signature: sym.signature.clone(),
+            signature: self.signature(id).to_string(),
+        }
+    }
+
+    /// A declaration's signature (its first line), or nothing for a secrets file: the line of
+    /// `TOKEN = "…"` is the secret.
+    pub(crate) fn signature(&self, id: SymId) -> &str {
+        let path = &self.files[self.file_of(id) as usize].path;
+        if crate::sensitive::classify(path).is_some() {
+            ""
+        } else {
+            &self.symbol(id).signature
         }
     }
 
@@ -309,8 +320,8 @@ impl Session {
             }
         }
         let mut snapshot = self.snapshot_status.clone();
-        if self.options.persist {
-            if let Ok(entry) = self.host.stat(crate::snapshot::FILE) {
+        if self.options.persist && crate::store::usable(self.host.as_ref()).is_ok() {
+            if let Ok(entry) = self.host.lstat(crate::snapshot::FILE) {
                 snapshot.age_ms = Some((self.host.now_ms() - entry.mtime_ms).max(0.0) as u64);
                 snapshot.bytes = Some(entry.size);
             }
@@ -677,9 +688,12 @@ impl Session {
         }
         let limit = bounded(req.limit, FILE_LIMIT_DEFAULT, FILE_LIMIT_CAP, "limit")?;
         let max_bytes = bounded(req.max_bytes, FILE_MAX_BYTES_DEFAULT, FILE_MAX_BYTES_CAP, "maxBytes")?;
-        let rel = self.confine(&req.file)?;
-        let sensitive = sensitive_kind(&rel);
-        let stat = self.host.stat(&rel).map_err(|e| Error::NotFound(format!("cannot read `{}`: {e}", req.file)))?;
+        let (rel, real) = self.confine(&req.file)?;
+        // The file asked for and the file it really is (through symlinks) are both classified; the
+        // one recognised names the format of its summary.
+        let classified = [&rel, &real].into_iter().find_map(|p| crate::sensitive::classify(p).map(|k| (k, p.clone())));
+        let sensitive = classified.as_ref().map(|(kind, _)| *kind);
+        let stat = self.host.stat(&real).map_err(|e| Error::NotFound(format!("cannot read `{}`: {e}", req.file)))?;
         if stat.kind != crate::host::EntryKind::File {
             return Err(Error::InvalidArgument(format!("`{}` is not a regular file", req.file)));
         }
@@ -689,33 +703,47 @@ impl Session {
                 req.file, stat.size
             )));
         }
-        if let Some(kind) = sensitive.filter(|_| !req.allow_sensitive) {
-            return Ok(GetFileResponse {
+        let summary =
+            |total_lines: u32, keys: Vec<String>, truncated: bool, kind: crate::sensitive::Kind| GetFileResponse {
                 schema_version: 1,
-                file: rel,
+                file: rel.clone(),
                 offset,
                 limit: limit as u32,
-                total_lines: 0,
+                total_lines,
                 content: String::new(),
                 line_format: "number-tab-line".into(),
                 text: String::new(),
-                truncated: false,
+                truncated,
                 freshness: Freshness::fresh(),
                 page: None,
                 graph_context: None,
-                sensitive: Some(SensitiveInfo { kind: kind.into(), redacted: true, allow_sensitive_required: true }),
-            });
+                sensitive: Some(SensitiveInfo {
+                    kind: kind.as_str().into(),
+                    redacted: true,
+                    allow_sensitive_required: true,
+                    keys,
+                    bytes: Some(stat.size),
+                }),
+            };
+        if let Some(kind @ crate::sensitive::Kind::KeyMaterial) = sensitive.filter(|_| !req.allow_sensitive) {
+            // Key material is described from its metadata only: not a byte of it is read.
+            return Ok(summary(0, Vec::new(), false, kind));
         }
-        let bytes = self.host.read_file(&rel).map_err(|e| Error::Io(format!("cannot read `{}`: {e}", req.file)))?;
-        if bytes.len() as u64 > FILE_INPUT_CAP {
-            return Err(Error::Unreadable(format!("`{}` is over the 16 MiB read limit", req.file)));
-        }
+        let bytes = self
+            .host
+            .read_file(&real, FILE_INPUT_CAP)
+            .map_err(|e| Error::Unreadable(format!("cannot read `{}`: {e}", req.file)))?;
         if let Some(problem) = crate::discover::content_problem(&bytes) {
             return Err(Error::Unreadable(format!("`{}` cannot be shown as text: {problem}", req.file)));
         }
         let text = std::str::from_utf8(&bytes).expect("validated above");
         let lines: Vec<&str> = text.split('\n').collect();
         let total_lines = lines.len() as u32;
+        if let Some((kind, path)) = classified.as_ref().filter(|_| !req.allow_sensitive) {
+            // A text config of secrets: the names of its keys and its exact length, never a value.
+            let (keys, cut) = crate::sensitive::key_names(path, text);
+            return Ok(summary(total_lines, keys, cut, *kind));
+        }
         let mut content = String::new();
         let mut raw = String::new();
         let mut truncated = false;
@@ -792,15 +820,18 @@ impl Session {
             page: next.map(|next_offset| PageInfo { next_offset }),
             graph_context,
             sensitive: sensitive.map(|kind| SensitiveInfo {
-                kind: kind.into(),
+                kind: kind.as_str().into(),
                 redacted: false,
                 allow_sensitive_required: true,
+                keys: Vec::new(),
+                bytes: Some(stat.size),
             }),
         })
     }
 
-    /// A root-relative path that, after resolving symlinks, stays inside the root.
-    fn confine(&self, path: &str) -> Result<String, Error> {
+    /// A root-relative path that, after resolving symlinks, stays inside the root: the path as
+    /// asked (normalised) and the path it really is, both relative to the root.
+    fn confine(&self, path: &str) -> Result<(String, String), Error> {
         let cleaned = clean_path(path);
         if cleaned.is_empty() {
             return Err(Error::InvalidArgument("`file` must not be empty".into()));
@@ -825,10 +856,10 @@ impl Session {
             .host
             .realpath(&normalized)
             .map_err(|_| Error::NotFound(format!("`{path}` does not exist under the root")))?;
-        if real != root_real && !real.starts_with(&format!("{root_real}/")) {
-            return Err(Error::OutsideRoot(format!("`{path}` resolves outside the root (through a symlink)")));
+        match real.strip_prefix(&format!("{root_real}/")) {
+            Some(inside) => Ok((normalized, inside.to_string())),
+            None => Err(Error::OutsideRoot(format!("`{path}` resolves outside the root (through a symlink)"))),
         }
-        Ok(normalized)
     }
 }
 
@@ -868,28 +899,4 @@ fn is_entry_point(f: &crate::index::IndexedFile) -> bool {
     let java_main = f.language == Language::Java
         && f.facts.symbols.iter().any(|s| s.name == "main" && s.kind == SymbolKind::Method);
     (named && shallow) || go_main || java_main
-}
-
-/// Recognised sensitive files: environment files, private keys, credential configs.
-fn sensitive_kind(path: &str) -> Option<&'static str> {
-    let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
-    if name == ".env" || name.starts_with(".env.") || name.ends_with(".env") {
-        return Some("environment");
-    }
-    if name.ends_with(".pem")
-        || name.ends_with(".key")
-        || name.ends_with(".p12")
-        || name.ends_with(".pfx")
-        || matches!(name.as_str(), "id_rsa" | "id_ed25519" | "id_ecdsa" | "id_dsa")
-    {
-        return Some("private-key");
-    }
-    if matches!(
-        name.as_str(),
-        "credentials" | "credentials.json" | ".npmrc" | ".pypirc" | ".netrc" | ".git-credentials"
-    ) || path.ends_with(".aws/credentials")
-    {
-        return Some("credentials");
-    }
-    None
 }

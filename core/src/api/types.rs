@@ -372,6 +372,13 @@ pub struct SensitiveInfo {
     pub kind: String,
     pub redacted: bool,
     pub allow_sensitive_required: bool,
+    /// For a redacted text config: the names of its keys (never their values), in order, at most
+    /// 200; `truncated` says when more were left out.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<String>,
+    /// The file's size in bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -4,8 +4,8 @@
 
 use tree_sitter::Node;
 
-use super::{named_children, one_segment, Builder, CallChain, ChainSyntax};
-use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, SymbolKind, TypeRelKind};
+use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
+use crate::facts::{ImportItem, ImportKind, LocalOrigin, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
     for child in named_children(root) {
@@ -506,52 +506,61 @@ fn interface(b: &mut Builder, node: Node, exported: bool) {
     }
 }
 
+/// How TypeScript and JavaScript write chains: `a.b.c`, `this.x`, `A.B` (types), `a.b().c()`.
+const CHAIN: ChainSyntax = ChainSyntax {
+    names: &["identifier", "this", "super", "type_identifier", "property_identifier", "private_property_identifier"],
+    members: &[
+        Member { kind: "member_expression", object: &["object"], name: &["property"], rooted: false },
+        Member { kind: "nested_type_identifier", object: &["module"], name: &["name"], rooted: false },
+        Member { kind: "nested_identifier", object: &["object", "module"], name: &["property", "name"], rooted: false },
+    ],
+    calls: &["call_expression"],
+    through: &[],
+    extras: &[],
+};
+
 /// The segments of a pure name chain: `a`, `this`, `a.b.c`, `A.B` (types). None when any part is
 /// not a name.
-fn chain<'t>(b: &Builder, node: Node<'t>) -> Option<Vec<(String, Pos)>> {
-    match node.kind() {
-        "identifier" | "this" | "super" | "type_identifier" | "property_identifier" | "private_property_identifier" => {
-            Some(vec![b.seg(node)])
-        }
-        "member_expression" | "nested_type_identifier" | "nested_identifier" => {
-            let object = node.child_by_field_name("object").or_else(|| node.child_by_field_name("module"))?;
-            let property = node.child_by_field_name("property").or_else(|| node.child_by_field_name("name"))?;
-            let mut segs = chain(b, object)?;
-            segs.push(b.seg(property));
-            Some(segs)
-        }
-        _ => None,
-    }
+fn chain(b: &Builder, node: Node) -> Option<Vec<Segment>> {
+    CHAIN.names(b, node)
 }
 
-fn type_segments(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
+fn type_segments(b: &Builder, node: Node) -> Option<Vec<Segment>> {
     match node.kind() {
         "generic_type" => chain(b, node.child_by_field_name("name")?),
         _ => chain(b, node),
     }
 }
 
-fn texts(segs: Vec<(String, Pos)>) -> Vec<String> {
+fn texts(segs: Vec<Segment>) -> Vec<String> {
     segs.into_iter().map(|s| s.0).collect()
 }
 
 /// The type a type annotation names, as a path: `: Circle`, `: geo.Circle`, `: Promise<Circle>`
 /// (a promise's value type), `: Circle[]` and `: Circle | null` (the one named type).
 fn type_path(b: &Builder, node: Node) -> Option<Vec<String>> {
+    type_path_within(b, node, 0)
+}
+
+fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>> {
+    if depth > MAX_TYPE_NESTING {
+        return None;
+    }
+    let inner = |n: Node| type_path_within(b, n, depth + 1);
     match node.kind() {
-        "type_annotation" | "parenthesized_type" => type_path(b, node.named_child(0)?),
+        "type_annotation" | "parenthesized_type" => inner(node.named_child(0)?),
         "type_identifier" | "nested_type_identifier" => chain(b, node).map(texts),
         "generic_type" => {
             let name = chain(b, node.child_by_field_name("name")?).map(texts)?;
             if name == ["Promise"] {
                 let args = node.child_by_field_name("type_arguments")?;
-                return type_path(b, args.named_child(0)?);
+                return inner(args.named_child(0)?);
             }
             Some(name)
         }
-        "array_type" => type_path(b, node.named_child(0)?),
+        "array_type" => inner(node.named_child(0)?),
         "union_type" => {
-            let named: Vec<Vec<String>> = named_children(node).into_iter().filter_map(|c| type_path(b, c)).collect();
+            let named: Vec<Vec<String>> = named_children(node).into_iter().filter_map(inner).collect();
             (named.len() == 1).then(|| named.into_iter().next().expect("one element"))
         }
         _ => None,
@@ -665,41 +674,9 @@ fn expr(b: &mut Builder, node: Node) {
     b.ascend();
 }
 
-/// `a.b().c()` in JavaScript and TypeScript.
-const CHAIN: ChainSyntax = ChainSyntax {
-    heads: &["identifier", "this", "super"],
-    head: one_segment,
-    member: ("member_expression", "object", "property"),
-    call: "call_expression",
-    through: &[],
-};
-
-/// A name, member chain or type reference; a chain through calls keeps going from what the calls
-/// return; a chain with any other head records its tail as opaque.
+/// A name, member chain or type reference (see `extract::reference`).
 fn reference(b: &mut Builder, node: Node, call: bool) {
-    if let Some(segs) = chain(b, node) {
-        b.add_ref(segs, call, false);
-        return;
-    }
-    let mut through_calls = CallChain::default();
-    if through_calls.walk(b, node, &CHAIN, 0) {
-        through_calls.record(b, call, expr);
-        return;
-    }
-    let mut tail = Vec::new();
-    let mut cur = node;
-    while cur.kind() == "member_expression" {
-        match (cur.child_by_field_name("object"), cur.child_by_field_name("property")) {
-            (Some(object), Some(property)) => {
-                tail.push(b.seg(property));
-                cur = object;
-            }
-            _ => break,
-        }
-    }
-    expr(b, cur);
-    tail.reverse();
-    b.add_ref(tail, call, true);
+    super::reference(b, node, call, &CHAIN, expr);
 }
 
 fn walk_children(b: &mut Builder, node: Node) {

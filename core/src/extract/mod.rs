@@ -3,6 +3,7 @@
 //! each language module owns its grammar's node kinds. Extraction is pure and per file, so it runs in
 //! parallel on native and gives byte-identical facts on wasm.
 
+mod chain;
 mod go;
 mod java;
 mod js;
@@ -10,6 +11,8 @@ mod python;
 mod rust;
 
 use tree_sitter::{Node, Parser};
+
+pub(crate) use chain::{reference, ChainSyntax, Member};
 
 use crate::facts::{
     FileFacts, Import, ImportItem, ImportKind, LocalBinding, LocalOrigin, Pos, RefChain, Symbol, SymbolKind,
@@ -20,6 +23,9 @@ use crate::lang::Language;
 /// Syntax trees nested deeper than this are not walked further: a 10,000-deep bracket file must not
 /// exhaust the stack (1 MiB on wasm). What lies deeper is left out, and the facts say so.
 pub(crate) const MAX_WALK_DEPTH: usize = 200;
+
+/// Type expressions nested deeper than this (`((((T))))`, `Box<Box<…>>`) name no type we follow.
+pub(crate) const MAX_TYPE_NESTING: usize = 32;
 
 /// Signatures are the first line of a declaration, cut to this many characters.
 const MAX_SIGNATURE_CHARS: usize = 200;
@@ -210,8 +216,8 @@ impl<'a> Builder<'a> {
         self.facts.refs.push(RefChain { segments, opaque_head, call, calls_at: Vec::new(), enclosing });
     }
 
-    /// Records a chain with calls on the way (`a.b().c()`); `calls_at` are segment indices.
-    pub fn add_call_chain(&mut self, segments: Vec<(String, Pos)>, calls_at: Vec<u16>, call: bool) {
+    /// Records a chain with calls on the way (`a.b().c()`); `calls_at` are segment indices, ascending.
+    pub fn add_call_chain(&mut self, segments: Vec<(String, Pos)>, calls_at: Vec<u32>, call: bool) {
         if segments.is_empty() {
             return;
         }
@@ -244,94 +250,6 @@ impl<'a> Builder<'a> {
 
 /// One name of a chain and where it is written.
 pub(crate) type Segment = (String, crate::facts::Pos);
-
-/// How a grammar writes a chain through calls, for `CallChain::walk`.
-pub(crate) struct ChainSyntax {
-    /// Node kinds that start a chain, and how to read them into segments.
-    pub heads: &'static [&'static str],
-    pub head: fn(&Builder, Node) -> Option<Vec<Segment>>,
-    /// Member access: its kind, the field of the object and the field of the member's name.
-    pub member: (&'static str, &'static str, &'static str),
-    /// A call's kind; its `function` field is the callee.
-    pub call: &'static str,
-    /// Wrappers walked through: kind and the field of the inner expression (`None`: first named child).
-    pub through: &'static [(&'static str, Option<&'static str>)],
-}
-
-/// A chain head that is one name.
-pub(crate) fn one_segment(b: &Builder, node: Node) -> Option<Vec<Segment>> {
-    Some(vec![b.seg(node)])
-}
-
-/// A reference chain that goes through calls (`a.b().c()`): its segments, the indices of the called
-/// segments, and the argument lists of those calls (walked separately for their own references).
-#[derive(Default)]
-pub(crate) struct CallChain<'t> {
-    pub segments: Vec<(String, crate::facts::Pos)>,
-    pub calls_at: Vec<u16>,
-    pub args: Vec<Node<'t>>,
-}
-
-impl<'t> CallChain<'t> {
-    /// Marks the segment just added as called by `call` (a call node whose function was the chain so
-    /// far) and keeps its argument list to walk.
-    pub fn called(&mut self, call: Node<'t>) {
-        self.calls_at.push((self.segments.len() - 1) as u16);
-        self.args.extend(call.child_by_field_name("arguments"));
-    }
-
-    /// Reads a chain through calls (`a.b().c()`) written in `syntax` into this one; false (with the
-    /// chain left partial) when `node` is not such a chain.
-    pub fn walk(&mut self, b: &Builder, node: Node<'t>, syntax: &ChainSyntax, depth: usize) -> bool {
-        if depth > MAX_WALK_DEPTH {
-            return false;
-        }
-        let kind = node.kind();
-        if syntax.heads.contains(&kind) {
-            return match (syntax.head)(b, node) {
-                Some(segments) => {
-                    self.segments.extend(segments);
-                    true
-                }
-                None => false,
-            };
-        }
-        let (member, object_field, name_field) = syntax.member;
-        if kind == member {
-            let (Some(object), Some(name)) =
-                (node.child_by_field_name(object_field), node.child_by_field_name(name_field))
-            else {
-                return false;
-            };
-            if !self.walk(b, object, syntax, depth + 1) {
-                return false;
-            }
-            self.segments.push(b.seg(name));
-            return true;
-        }
-        if kind == syntax.call {
-            let Some(function) = node.child_by_field_name("function") else { return false };
-            if !self.walk(b, function, syntax, depth + 1) {
-                return false;
-            }
-            self.called(node);
-            return true;
-        }
-        let Some(&(_, field)) = syntax.through.iter().find(|(k, _)| *k == kind) else { return false };
-        match field.map_or_else(|| node.named_child(0), |f| node.child_by_field_name(f)) {
-            Some(inner) => self.walk(b, inner, syntax, depth + 1),
-            None => false,
-        }
-    }
-
-    /// Records the chain and walks the calls' arguments with the language's expression walker.
-    pub fn record(self, b: &mut Builder, call: bool, walk: fn(&mut Builder, Node)) {
-        for args in self.args {
-            walk(b, args);
-        }
-        b.add_call_chain(self.segments, self.calls_at, call);
-    }
-}
 
 /// The first line of a declaration, trimmed and bounded.
 /// The first node of the comments, attributes and decorators written directly above a declaration

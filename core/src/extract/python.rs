@@ -4,8 +4,8 @@
 
 use tree_sitter::Node;
 
-use super::{named_children, one_segment, Builder, CallChain, ChainSyntax};
-use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, SymbolKind, TypeRelKind};
+use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
+use crate::facts::{ImportItem, ImportKind, LocalOrigin, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
     block(b, root);
@@ -274,7 +274,11 @@ fn assignment(b: &mut Builder, node: Node) {
     }
     if let Some(right) = right {
         if right.kind() == "assignment" {
-            assignment(b, right);
+            // `a = b = c = 1`: each target binds in turn; a long run must not recurse once per `=`.
+            if b.descend() {
+                assignment(b, right);
+                b.ascend();
+            }
         } else {
             expr(b, right);
         }
@@ -353,8 +357,16 @@ fn bind_target(b: &mut Builder, target: Node, origin: LocalOrigin) {
 
 /// An annotation's named type: `Order`, `"Order"`, `models.Order`, `Optional[Order]`, `Order | None`.
 fn annotation_path(b: &Builder, node: Node) -> Option<Vec<String>> {
+    annotation_path_within(b, node, 0)
+}
+
+fn annotation_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>> {
+    if depth > MAX_TYPE_NESTING {
+        return None;
+    }
+    let inner = |n: Node| annotation_path_within(b, n, depth + 1);
     match node.kind() {
-        "type" => annotation_path(b, node.named_child(0)?),
+        "type" => inner(node.named_child(0)?),
         "identifier" | "attribute" => {
             let segs: Vec<String> = chain(b, node)?.into_iter().map(|s| s.0).collect();
             (!matches!(segs.as_slice(), [s] if is_builtin_type(s))).then_some(segs)
@@ -368,9 +380,9 @@ fn annotation_path(b: &Builder, node: Node) -> Option<Vec<String>> {
             let value = node.child_by_field_name("value").or_else(|| node.named_child(0))?;
             let head: Vec<String> = chain(b, value).map(|s| s.into_iter().map(|s| s.0).collect()).unwrap_or_default();
             if head == ["Optional"] {
-                let inner = named_children(node).into_iter().nth(1)?;
-                let inner = if inner.kind() == "type_parameter" { inner.named_child(0)? } else { inner };
-                return annotation_path(b, inner);
+                let arg = named_children(node).into_iter().nth(1)?;
+                let arg = if arg.kind() == "type_parameter" { arg.named_child(0)? } else { arg };
+                return inner(arg);
             }
             None
         }
@@ -379,7 +391,7 @@ fn annotation_path(b: &Builder, node: Node) -> Option<Vec<String>> {
                 .into_iter()
                 .flatten()
                 .filter(|n| b.text(*n) != "None")
-                .filter_map(|n| annotation_path(b, n))
+                .filter_map(inner)
                 .collect();
             (named.len() == 1).then(|| named.into_iter().next().expect("one"))
         }
@@ -394,52 +406,23 @@ fn is_builtin_type(s: &str) -> bool {
     )
 }
 
-/// `a`, `a.b.c`: a pure name chain.
-fn chain(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
-    match node.kind() {
-        "identifier" => Some(vec![b.seg(node)]),
-        "attribute" => {
-            let mut segs = chain(b, node.child_by_field_name("object")?)?;
-            segs.push(b.seg(node.child_by_field_name("attribute")?));
-            Some(segs)
-        }
-        _ => None,
-    }
-}
-
-/// `a.b().c()` in Python.
+/// How Python writes chains: `a.b.c`, `a.b().c()`.
 const CHAIN: ChainSyntax = ChainSyntax {
-    heads: &["identifier"],
-    head: one_segment,
-    member: ("attribute", "object", "attribute"),
-    call: "call",
+    names: &["identifier"],
+    members: &[Member { kind: "attribute", object: &["object"], name: &["attribute"], rooted: false }],
+    calls: &["call"],
     through: &[],
+    extras: &[],
 };
 
+/// `a`, `a.b.c`: a pure name chain.
+fn chain(b: &Builder, node: Node) -> Option<Vec<Segment>> {
+    CHAIN.names(b, node)
+}
+
+/// A name or attribute chain (see `extract::reference`).
 fn reference(b: &mut Builder, node: Node, call: bool) {
-    if let Some(segs) = chain(b, node) {
-        b.add_ref(segs, call, false);
-        return;
-    }
-    let mut through_calls = CallChain::default();
-    if through_calls.walk(b, node, &CHAIN, 0) {
-        through_calls.record(b, call, expr);
-        return;
-    }
-    let mut tail = Vec::new();
-    let mut cur = node;
-    while cur.kind() == "attribute" {
-        match (cur.child_by_field_name("object"), cur.child_by_field_name("attribute")) {
-            (Some(object), Some(attr)) => {
-                tail.push(b.seg(attr));
-                cur = object;
-            }
-            _ => break,
-        }
-    }
-    expr(b, cur);
-    tail.reverse();
-    b.add_ref(tail, call, true);
+    super::reference(b, node, call, &CHAIN, expr);
 }
 
 fn expr(b: &mut Builder, node: Node) {

@@ -5,7 +5,7 @@
 
 use tree_sitter::{Node, Parser, Range};
 
-use super::{named_children, Builder, CallChain, ChainSyntax};
+use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, ModDecl, Pos, SymbolKind, TypeRelKind, TypeRelation};
 use crate::lang::Language;
 
@@ -103,7 +103,7 @@ fn item(b: &mut Builder, node: Node) {
         "use_declaration" => {
             if let Some(arg) = node.child_by_field_name("argument") {
                 let mut uses = Vec::new();
-                use_tree(b, arg, Vec::new(), &mut uses);
+                use_tree(b, arg, Vec::new(), &mut uses, 0);
                 let pos = b.pos(node);
                 for u in uses {
                     let (module, kind, items) = match u {
@@ -289,8 +289,12 @@ enum UseItem {
     Glob(Vec<String>),
 }
 
-/// Flattens a use tree: `a::{b, c::d as e, f::*, self}`.
-fn use_tree(b: &Builder, node: Node, prefix: Vec<String>, out: &mut Vec<UseItem>) {
+/// Flattens a use tree: `a::{b, c::d as e, f::*, self}`. Lists nested deeper than the walk goes
+/// are left out.
+fn use_tree(b: &Builder, node: Node, prefix: Vec<String>, out: &mut Vec<UseItem>, depth: usize) {
+    if depth > super::MAX_WALK_DEPTH {
+        return;
+    }
     let join = |extra: Vec<String>| -> Vec<String> { prefix.iter().cloned().chain(extra).collect() };
     match node.kind() {
         "identifier" | "self" | "super" | "crate" | "scoped_identifier" | "metavariable" => {
@@ -321,13 +325,13 @@ fn use_tree(b: &Builder, node: Node, prefix: Vec<String>, out: &mut Vec<UseItem>
             let prefix = join(base.into_iter().map(|s| s.0).collect());
             if let Some(list) = node.child_by_field_name("list") {
                 for child in named_children(list) {
-                    use_tree(b, child, prefix.clone(), out);
+                    use_tree(b, child, prefix.clone(), out, depth + 1);
                 }
             }
         }
         "use_list" => {
             for child in named_children(node) {
-                use_tree(b, child, prefix.clone(), out);
+                use_tree(b, child, prefix.clone(), out, depth + 1);
             }
         }
         "use_wildcard" => {
@@ -338,35 +342,60 @@ fn use_tree(b: &Builder, node: Node, prefix: Vec<String>, out: &mut Vec<UseItem>
     }
 }
 
-/// The segments of a path: `a`, `a::b::c`, `crate::x`, `::std::y` (a leading `::` is dropped).
-fn path_segments(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
-    match node.kind() {
-        "identifier" | "self" | "super" | "crate" | "type_identifier" | "metavariable" => Some(vec![b.seg(node)]),
-        "scoped_identifier" | "scoped_type_identifier" => {
-            let name = node.child_by_field_name("name")?;
-            let mut segs = match node.child_by_field_name("path") {
-                Some(path) => path_segments(b, path)?,
-                None => Vec::new(),
-            };
-            segs.push(b.seg(name));
-            Some(segs)
-        }
-        "generic_type" => path_segments(b, node.child_by_field_name("type")?),
-        _ => None,
-    }
+/// Paths: `a`, `a::b::c`, `crate::x`, `::std::y` (a leading `::` is dropped), `a::B<T>::c`.
+const PATH: ChainSyntax = ChainSyntax {
+    names: &["identifier", "self", "super", "crate", "type_identifier", "metavariable"],
+    members: &[
+        Member { kind: "scoped_identifier", object: &["path"], name: &["name"], rooted: true },
+        Member { kind: "scoped_type_identifier", object: &["path"], name: &["name"], rooted: true },
+    ],
+    calls: &[],
+    through: &[("generic_type", Some("type"))],
+    extras: &[],
+};
+
+/// Expression chains: paths, `self.x.y`, `Circle::new(1.0).area`, `rt.handle().spawn_blocking`;
+/// generic arguments (`f::<T>`), `?` and `.await` are looked through.
+const CHAIN: ChainSyntax = ChainSyntax {
+    names: PATH.names,
+    members: &[
+        Member { kind: "field_expression", object: &["value"], name: &["field"], rooted: false },
+        Member { kind: "scoped_identifier", object: &["path"], name: &["name"], rooted: true },
+        Member { kind: "scoped_type_identifier", object: &["path"], name: &["name"], rooted: true },
+    ],
+    calls: &["call_expression"],
+    through: &[
+        ("generic_function", Some("function")),
+        ("generic_type", Some("type")),
+        ("try_expression", None),
+        ("await_expression", None),
+    ],
+    extras: &[("generic_function", "type_arguments")],
+};
+
+/// The segments of a path.
+fn path_segments(b: &Builder, node: Node) -> Option<Vec<Segment>> {
+    PATH.names(b, node)
 }
 
 /// A type's path with references, pointers and generic arguments stripped; `Box<T>`, `Arc<T>`,
 /// `Rc<T>` are looked through because they deref to `T`.
 fn type_path(b: &Builder, node: Node) -> Option<Vec<String>> {
+    type_path_within(b, node, 0)
+}
+
+fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>> {
+    if depth > MAX_TYPE_NESTING {
+        return None;
+    }
     match node.kind() {
-        "reference_type" | "pointer_type" => type_path(b, node.child_by_field_name("type")?),
+        "reference_type" | "pointer_type" => type_path_within(b, node.child_by_field_name("type")?, depth + 1),
         "generic_type" => {
             let base: Vec<String> =
                 path_segments(b, node.child_by_field_name("type")?)?.into_iter().map(|s| s.0).collect();
             if matches!(base.last().map(String::as_str), Some("Box" | "Arc" | "Rc")) {
                 let args = node.child_by_field_name("type_arguments")?;
-                return type_path(b, args.named_child(0)?);
+                return type_path_within(b, args.named_child(0)?, depth + 1);
             }
             Some(base)
         }
@@ -377,7 +406,7 @@ fn type_path(b: &Builder, node: Node) -> Option<Vec<String>> {
     }
 }
 
-fn type_chain(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
+fn type_chain(b: &Builder, node: Node) -> Option<Vec<Segment>> {
     path_segments(b, node)
 }
 
@@ -457,73 +486,13 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
 }
 
 /// The pure chain of an expression: `a`, `a::b::c`, `self.x.y`, `a.b`.
-fn chain(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
-    match node.kind() {
-        "identifier"
-        | "self"
-        | "scoped_identifier"
-        | "type_identifier"
-        | "scoped_type_identifier"
-        | "super"
-        | "crate" => path_segments(b, node),
-        "field_expression" => {
-            let mut segs = chain(b, node.child_by_field_name("value")?)?;
-            segs.push(b.seg(node.child_by_field_name("field")?));
-            Some(segs)
-        }
-        "generic_function" => chain(b, node.child_by_field_name("function")?),
-        _ => None,
-    }
+fn chain(b: &Builder, node: Node) -> Option<Vec<Segment>> {
+    CHAIN.names(b, node)
 }
 
-/// `Circle::new(1.0).area`, `rt.handle().spawn_blocking` in Rust: paths start a chain, and generic
-/// arguments, `?` and `.await` are looked through.
-const CHAIN: ChainSyntax = ChainSyntax {
-    heads: &["identifier", "self", "scoped_identifier", "type_identifier", "scoped_type_identifier", "super", "crate"],
-    head: path_segments,
-    member: ("field_expression", "value", "field"),
-    call: "call_expression",
-    through: &[("generic_function", Some("function")), ("try_expression", None), ("await_expression", None)],
-};
-
+/// A path, field chain or chain through calls (see `extract::reference`).
 fn reference(b: &mut Builder, node: Node, call: bool) {
-    if chain(b, node).is_none() {
-        let mut through_calls = CallChain::default();
-        if through_calls.walk(b, node, &CHAIN, 0) {
-            through_calls.record(b, call, expr);
-            return;
-        }
-    }
-    if let Some(segs) = chain(b, node) {
-        b.add_ref(segs, call, false);
-        if node.kind() == "generic_function" {
-            if let Some(args) = node.child_by_field_name("type_arguments") {
-                ty(b, args);
-            }
-        }
-        return;
-    }
-    let mut tail = Vec::new();
-    let mut cur = node;
-    loop {
-        match cur.kind() {
-            "field_expression" => match (cur.child_by_field_name("value"), cur.child_by_field_name("field")) {
-                (Some(value), Some(field)) => {
-                    tail.push(b.seg(field));
-                    cur = value;
-                }
-                _ => break,
-            },
-            "generic_function" => match cur.child_by_field_name("function") {
-                Some(f) => cur = f,
-                None => break,
-            },
-            _ => break,
-        }
-    }
-    expr(b, cur);
-    tail.reverse();
-    b.add_ref(tail, call, true);
+    super::reference(b, node, call, &CHAIN, expr);
 }
 
 fn local_origin(b: &Builder, value: Node) -> LocalOrigin {
@@ -543,15 +512,12 @@ fn local_origin(b: &Builder, value: Node) -> LocalOrigin {
             .map_or(LocalOrigin::Unknown, |s| LocalOrigin::Constructed(s.into_iter().map(|s| s.0).collect())),
         "call_expression" => match value.child_by_field_name("function") {
             // A method call, possibly on the result of others: `rt.handle().clone()`.
-            Some(f) if f.kind() == "field_expression" => {
-                let mut through_calls = CallChain::default();
-                if through_calls.walk(b, value, &CHAIN, 0) {
-                    let names = through_calls.segments.into_iter().map(|s| s.0).collect();
-                    LocalOrigin::CallChain(names, through_calls.calls_at)
-                } else {
-                    LocalOrigin::Unknown
+            Some(f) if f.kind() == "field_expression" => match CHAIN.called_names(b, value) {
+                Some((segments, calls_at)) => {
+                    LocalOrigin::CallChain(segments.into_iter().map(|s| s.0).collect(), calls_at)
                 }
-            }
+                None => LocalOrigin::Unknown,
+            },
             Some(f) => chain(b, f)
                 .map_or(LocalOrigin::Unknown, |s| LocalOrigin::CallResult(s.into_iter().map(|s| s.0).collect())),
             None => LocalOrigin::Unknown,

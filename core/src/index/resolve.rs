@@ -583,7 +583,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
                 let Some((head, _)) = names.split_first() else { return Vec::new() };
                 let mut values = self.head(file, Some(scope), head, hops).unwrap_or_default();
                 for (i, name) in names.iter().enumerate() {
-                    let called = calls_at.contains(&(i as u16));
+                    let called = calls_at.binary_search(&(i as u32)).is_ok();
                     if i > 0 {
                         values = self.member_or_clone(file, &values, name, called, hops);
                     }
@@ -1085,6 +1085,9 @@ impl<'t, 'a> Resolver<'t, 'a> {
     }
 
     fn java_fqn(&self, fqn: &str, hops: u32) -> Vec<SymId> {
+        if hops > MAX_HOPS {
+            return Vec::new();
+        }
         let Some((package, class)) = fqn.rsplit_once('.') else { return Vec::new() };
         if self.java.exists(package) {
             return self.types_of(self.member(&Value::JavaPackage(package.to_string()), class, hops + 1));
@@ -1126,7 +1129,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
                 let mut resolved_all = true;
                 for (i, (seg_name, pos)) in chain.segments.iter().enumerate() {
                     let len = seg_name.chars().count() as u32;
-                    let called_here = chain.calls_at.contains(&(i as u16));
+                    let called_here = chain.calls_at.binary_search(&(i as u32)).is_ok();
                     if i > 0 {
                         values = self.member_or_clone(fid, &values, seg_name, called_here, 0);
                     }

@@ -35,6 +35,7 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
         port: { type: "string" },
         host: { type: "string" },
         "auth-token": { type: "string" },
+        "max-sessions": { type: "string" },
         warmup: { type: "boolean" },
         "warmup-symbols": { type: "boolean" },
         "allow-build": { type: "boolean" },
@@ -54,6 +55,11 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
   if (values.port !== undefined) {
     port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) return fail(`--port needs a port number (got ${JSON.stringify(values.port)})`);
+  }
+  let maxSessions: number | undefined;
+  if (values["max-sessions"] !== undefined) {
+    maxSessions = Number(values["max-sessions"]);
+    if (!Number.isInteger(maxSessions) || maxSessions < 1) return fail(`--max-sessions needs a positive whole number (got ${JSON.stringify(values["max-sessions"])})`);
   }
   const engine = values.engine as string | undefined;
   if (engine !== undefined && engine !== "native" && engine !== "wasm") return fail(`--engine must be native or wasm`);
@@ -94,7 +100,7 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
   const token = (values["auth-token"] as string | undefined) ?? process.env.CODEGRAPH_MCP_TOKEN;
   let running;
   try {
-    running = await serveHttp(mcp, { host: (values.host as string | undefined) ?? "127.0.0.1", port, token, log });
+    running = await serveHttp(mcp, { host: (values.host as string | undefined) ?? "127.0.0.1", port, token, maxSessions, log });
   } catch (e) {
     const err = e as Error & { code?: string };
     if (err.code === "INVALID_ARGUMENT") return fail(err.message);

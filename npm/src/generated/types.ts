@@ -536,6 +536,14 @@ export interface PageInfo {
 export interface SensitiveInfo {
   allowSensitiveRequired: boolean;
   /**
+   * The file's size in bytes.
+   */
+  bytes?: number | null;
+  /**
+   * For a redacted text config: the names of its keys (never their values), in order, at most 200; `truncated` says when more were left out.
+   */
+  keys: string[];
+  /**
    * `environment`, `private-key`, `credentials`.
    */
   kind: string;

@@ -24,14 +24,22 @@ export interface FileOps {
   exists(p: string): boolean;
 }
 
+/** A client config larger than this is not a config: it is refused, not read. */
+const CONFIG_READ_CAP = 16 * 1024 * 1024;
+
 export const nodeFileOps: FileOps = {
   readFile(p) {
+    let st: fs.Stats;
     try {
-      return fs.readFileSync(p, "utf8");
+      st = fs.statSync(p);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw e;
     }
+    // A FIFO or device would block or never end; a huge file is not a client config.
+    if (!st.isFile()) throw new Error(`${p} is not a regular file`);
+    if (st.size > CONFIG_READ_CAP) throw new Error(`${p} is ${st.size} bytes, over the ${CONFIG_READ_CAP}-byte limit for a config`);
+    return fs.readFileSync(p, "utf8");
   },
   writeNewFile(p, data, mode) {
     const fd = fs.openSync(p, "wx", mode);

@@ -6,6 +6,7 @@
 
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import * as http from "node:http";
+import { isIP } from "node:net";
 
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
@@ -18,7 +19,21 @@ export interface HttpOptions {
   token?: string;
   maxBodyBytes?: number;
   idleMs?: number;
+  /** MCP sessions kept at once (default 32); the longest idle one without a call in flight makes
+   * room for a new client, and when every one is busy the new client gets 503. */
+  maxSessions?: number;
   log?: (message: string) => void;
+}
+
+/** An initialize request larger than this is refused: its client info is kept for the session's
+ * whole life, so it must stay small. */
+const MAX_INITIALIZE_BYTES = 64 * 1024;
+
+interface McpSession {
+  transport: StreamableHTTPServerTransport;
+  lastSeen: number;
+  /** POST requests of this session being answered now. */
+  inFlight: number;
 }
 
 export interface RunningHttpServer {
@@ -28,16 +43,39 @@ export interface RunningHttpServer {
   sessionCount(): number;
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
-
+/**
+ * Whether a host name, as written in a Host header, an Origin or `--host`, denotes this machine
+ * without asking DNS: the name `localhost`, an IPv4 literal in 127.0.0.0/8, or the IPv6 loopback
+ * (`::1`, bracketed or not, or IPv4-mapped). Names that merely start like an address
+ * (`127.0.0.1.nip.io`, `127.attacker.example`) are names, and a DNS answer for them is exactly what
+ * DNS rebinding controls.
+ */
 export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith("127.");
+  const h = host.toLowerCase();
+  if (h === "localhost") return true;
+  const bare = h.startsWith("[") && h.endsWith("]") ? h.slice(1, -1) : h;
+  if (isIP(bare) === 4) return bare.split(".")[0] === "127";
+  if (isIP(bare) === 6) {
+    const mapped = /^(?:0{0,4}:){0,4}:?(?:0{0,4}:)?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
+    if (mapped) return isLoopback(mapped[1]);
+    return expandIpv6(bare) === "0000:0000:0000:0000:0000:0000:0000:0001";
+  }
+  return false;
 }
 
-function hostnameOf(value: string): string {
-  // "host:port", "[::1]:port" → host
-  if (value.startsWith("[")) return value.slice(0, value.indexOf("]") + 1);
-  return value.split(":")[0];
+/** An IPv6 literal with every group written out in four hex digits. */
+function expandIpv6(address: string): string {
+  const [head, tail] = address.includes("::") ? address.split("::") : [address, undefined];
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const fill = tail === undefined ? [] : Array(8 - left.length - right.length).fill("0");
+  return [...left, ...fill, ...right].map((g) => g.padStart(4, "0")).join(":");
+}
+
+/** The host name of a Host header (`name[:port]`, `[v6][:port]`); `undefined` when it is not one. */
+function hostnameOf(value: string): string | undefined {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[^:[\]/@\s]+)(?::\d{1,5})?$/.exec(value);
+  return m?.[1];
 }
 
 function tokenMatches(expected: string, given: string | undefined): boolean {
@@ -68,12 +106,16 @@ export async function serveHttp(mcp: CodegraphMcp, options: HttpOptions = {}): P
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const idleMs = options.idleMs ?? 30 * 60 * 1000;
   const log = options.log ?? ((m: string) => process.stderr.write(`${m}\n`));
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; lastSeen: number }>();
+  const maxSessions = options.maxSessions ?? 32;
+  const sessions = new Map<string, McpSession>();
+  /** Sessions being initialized (counted against the cap before they are in `sessions`). */
+  let opening = 0;
   let port = options.port ?? 7331;
 
   const guard = (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
     const hostHeader = req.headers.host ?? "";
-    if (loopback && !isLoopback(hostnameOf(hostHeader))) {
+    const hostname = hostnameOf(hostHeader);
+    if (loopback && (hostname === undefined || !isLoopback(hostname))) {
       rpcError(res, 403, -32000, `Host ${JSON.stringify(hostHeader)} is not allowed`);
       return false;
     }
@@ -82,7 +124,7 @@ export async function serveHttp(mcp: CodegraphMcp, options: HttpOptions = {}): P
       let allowed = false;
       try {
         const u = new URL(origin);
-        allowed = loopback ? isLoopback(u.hostname) || isLoopback(`[${u.hostname}]`) : u.host === hostHeader;
+        allowed = loopback ? isLoopback(u.hostname) : u.host === hostHeader;
       } catch {
         allowed = false;
       }
@@ -126,6 +168,32 @@ export async function serveHttp(mcp: CodegraphMcp, options: HttpOptions = {}): P
       req.on("error", reject);
     });
 
+  /** Answers one request of a session, counting it in flight until its response is done. */
+  const dispatch = (s: McpSession, req: http.IncomingMessage, res: http.ServerResponse, parsed?: unknown) => {
+    s.lastSeen = Date.now();
+    if (req.method === "POST") {
+      s.inFlight++;
+      res.once("close", () => {
+        s.inFlight--;
+        s.lastSeen = Date.now();
+      });
+    }
+    return s.transport.handleRequest(req, res, parsed);
+  };
+
+  /** Makes room for one more session: false when every session has a call in flight. */
+  const roomForOne = (): boolean => {
+    if (sessions.size + opening < maxSessions) return true;
+    let idlest: [string, McpSession] | undefined;
+    for (const entry of sessions) {
+      if (entry[1].inFlight === 0 && (!idlest || entry[1].lastSeen < idlest[1].lastSeen)) idlest = entry;
+    }
+    if (!idlest) return false;
+    sessions.delete(idlest[0]);
+    void idlest[1].transport.close();
+    return true;
+  };
+
   const handleMcp = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const sessionId = req.headers["mcp-session-id"];
     const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
@@ -138,27 +206,32 @@ export async function serveHttp(mcp: CodegraphMcp, options: HttpOptions = {}): P
       } catch {
         return rpcError(res, 400, -32700, "parse error: the body is not valid JSON");
       }
-      if (existing) {
-        existing.lastSeen = Date.now();
-        return existing.transport.handleRequest(req, res, parsed);
-      }
+      if (existing) return dispatch(existing, req, res, parsed);
       if (sessionId !== undefined) return rpcError(res, 404, -32001, "unknown or expired session; initialize again");
       if (!isInitializeRequest(parsed)) return rpcError(res, 400, -32600, "no session: the first request must be initialize");
+      if (body.length > MAX_INITIALIZE_BYTES) return rpcError(res, 413, -32600, `initialize request over ${MAX_INITIALIZE_BYTES} bytes`);
+      if (!roomForOne()) return rpcError(res, 503, -32000, `all ${maxSessions} sessions are busy; retry shortly`);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          sessions.set(id, { transport, lastSeen: Date.now() });
+          sessions.set(id, session);
         },
       });
+      const session: McpSession = { transport, lastSeen: Date.now(), inFlight: 0 };
       transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
+        const id = transport.sessionId;
+        if (id && sessions.get(id) === session) sessions.delete(id);
       };
-      await mcp.createServer().connect(transport);
-      return transport.handleRequest(req, res, parsed);
+      opening++;
+      try {
+        await mcp.createServer().connect(transport);
+        return await dispatch(session, req, res, parsed);
+      } finally {
+        opening--;
+      }
     }
     if (!existing) return rpcError(res, 400, -32600, "missing or unknown mcp-session-id");
-    existing.lastSeen = Date.now();
-    return existing.transport.handleRequest(req, res);
+    return dispatch(existing, req, res);
   };
 
   const server = http.createServer((req, res) => {
@@ -177,7 +250,7 @@ export async function serveHttp(mcp: CodegraphMcp, options: HttpOptions = {}): P
   const reaper = setInterval(() => {
     const cutoff = Date.now() - idleMs;
     for (const [id, s] of sessions) {
-      if (s.lastSeen < cutoff) {
+      if (s.lastSeen < cutoff && s.inFlight === 0) {
         sessions.delete(id);
         void s.transport.close();
       }

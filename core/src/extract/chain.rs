@@ -1,0 +1,216 @@
+//! Chains of names — `a.b.c`, `a::b::c`, `A.B`, `a.b().c()?` — read from the syntax tree for every
+//! grammar by one loop over a per-grammar table (`ChainSyntax`), and recorded by one driver
+//! (`reference`). The loop never recurses, so a chain of 100,000 segments costs 100,000 steps and
+//! no stack: a crafted file can't overflow the stack through a long chain.
+
+use tree_sitter::Node;
+
+use super::{Builder, Segment};
+
+/// A member access or a qualified name in one grammar: `a.b` (`member_expression`), `a::b`
+/// (`scoped_identifier`), `pkg.Name` (`qualified_type`).
+pub(crate) struct Member {
+    pub kind: &'static str,
+    /// Fields that may hold the object (the first one present is used).
+    pub object: &'static [&'static str],
+    /// Fields that may hold the member's name.
+    pub name: &'static [&'static str],
+    /// A missing object means the path starts at the root (Rust's `::std::x`), not a broken node.
+    pub rooted: bool,
+}
+
+/// How one grammar writes chains of names: the node kinds the chain reader walks through.
+pub(crate) struct ChainSyntax {
+    /// Kinds that are one name: a chain's head.
+    pub names: &'static [&'static str],
+    pub members: &'static [Member],
+    /// Call kinds; the callee is their `function` field. The chain goes on from what they return.
+    pub calls: &'static [&'static str],
+    /// Wrappers looked through: kind and the field of the inner node (`None`: the first named child).
+    pub through: &'static [(&'static str, Option<&'static str>)],
+    /// Fields of looked-through wrappers that hold references of their own (`foo::<T>`'s `T`).
+    pub extras: &'static [(&'static str, &'static str)],
+}
+
+/// One step from the outside of a chain in: a member's name, a call, or a wrapper.
+enum Frame<'t> {
+    Name(Node<'t>),
+    Call(Node<'t>),
+    Through(Node<'t>),
+}
+
+/// Where a chain starts.
+enum Head<'t> {
+    /// A name (`a` in `a.b`).
+    Name(Node<'t>),
+    /// The root of a path (`::std::x`).
+    Root,
+    /// An expression that is not a name (`f()[0]` in `f()[0].b`): the chain can't be followed.
+    Opaque(Node<'t>),
+}
+
+/// A chain as read: its steps from the outside in, and its head.
+struct Read<'t> {
+    frames: Vec<Frame<'t>>,
+    head: Head<'t>,
+}
+
+fn field<'t>(node: Node<'t>, fields: &[&str]) -> Option<Node<'t>> {
+    fields.iter().find_map(|f| node.child_by_field_name(f))
+}
+
+impl ChainSyntax {
+    /// Reads the chain ending at `node`, from the outside in, in one loop.
+    fn read<'t>(&self, node: Node<'t>) -> Read<'t> {
+        let mut frames = Vec::new();
+        let mut cur = node;
+        let head = loop {
+            let kind = cur.kind();
+            if self.names.contains(&kind) {
+                break Head::Name(cur);
+            }
+            if let Some(m) = self.members.iter().find(|m| m.kind == kind) {
+                let Some(name) = field(cur, m.name) else { break Head::Opaque(cur) };
+                frames.push(Frame::Name(name));
+                match field(cur, m.object) {
+                    Some(object) => cur = object,
+                    None if m.rooted => break Head::Root,
+                    None => {
+                        frames.pop();
+                        break Head::Opaque(cur);
+                    }
+                }
+                continue;
+            }
+            if self.calls.contains(&kind) {
+                let Some(function) = cur.child_by_field_name("function") else { break Head::Opaque(cur) };
+                frames.push(Frame::Call(cur));
+                cur = function;
+                continue;
+            }
+            if let Some(&(_, inner)) = self.through.iter().find(|(k, _)| *k == kind) {
+                let Some(next) = inner.map_or_else(|| cur.named_child(0), |f| cur.child_by_field_name(f)) else {
+                    break Head::Opaque(cur);
+                };
+                frames.push(Frame::Through(cur));
+                cur = next;
+                continue;
+            }
+            break Head::Opaque(cur);
+        };
+        Read { frames, head }
+    }
+
+    /// The segments of a chain of names only (`a`, `a.b.c`, `a::b::C`): no calls, a name (or the
+    /// root) at its head. Wrappers are looked through.
+    pub fn names(&self, b: &Builder, node: Node) -> Option<Vec<Segment>> {
+        let read = self.read(node);
+        let mut segments = match read.head {
+            Head::Name(n) => vec![b.seg(n)],
+            Head::Root => Vec::new(),
+            Head::Opaque(_) => return None,
+        };
+        for frame in read.frames.iter().rev() {
+            match frame {
+                Frame::Name(n) => segments.push(b.seg(*n)),
+                Frame::Call(_) => return None,
+                Frame::Through(_) => {}
+            }
+        }
+        (!segments.is_empty()).then_some(segments)
+    }
+
+    /// The segments of a chain through calls (`rt.handle().clone()`) and the indices of the called
+    /// segments (ascending); `None` when the head is not a name.
+    pub fn called_names(&self, b: &Builder, node: Node) -> Option<(Vec<Segment>, Vec<u32>)> {
+        let read = self.read(node);
+        let mut segments = match read.head {
+            Head::Name(n) => vec![b.seg(n)],
+            Head::Root => Vec::new(),
+            Head::Opaque(_) => return None,
+        };
+        let mut calls_at = Vec::new();
+        for frame in read.frames.iter().rev() {
+            match frame {
+                Frame::Name(n) => segments.push(b.seg(*n)),
+                Frame::Call(_) if !segments.is_empty() => calls_at.push((segments.len() - 1) as u32),
+                Frame::Call(_) => return None,
+                Frame::Through(_) => {}
+            }
+        }
+        (!segments.is_empty()).then_some((segments, calls_at))
+    }
+
+    /// The parts of a call or wrapper that are walked for their own references: a call's children
+    /// besides the callee (arguments, generic arguments), a wrapper's `extras` fields.
+    fn walk_inner(&self, b: &mut Builder, frame: &Frame, walk: fn(&mut Builder, Node)) {
+        match frame {
+            Frame::Call(call) => {
+                let function = call.child_by_field_name("function");
+                let mut cursor = call.walk();
+                let parts: Vec<Node> = call.named_children(&mut cursor).filter(|c| Some(*c) != function).collect();
+                for part in parts {
+                    walk(b, part);
+                }
+            }
+            Frame::Through(node) => {
+                for &(kind, f) in self.extras {
+                    if node.kind() == kind {
+                        if let Some(part) = node.child_by_field_name(f) {
+                            walk(b, part);
+                        }
+                    }
+                }
+            }
+            Frame::Name(_) => {}
+        }
+    }
+}
+
+/// Records the reference a name, member chain or path is, with `call` when the whole of it is
+/// called. A chain through calls becomes one chain whose called segments are marked (the resolver
+/// goes on from what they return); a chain whose head is not a name is recorded as opaque tails —
+/// the names after each call, which can't be resolved without types — and its head is walked.
+/// Call arguments and the head are walked with `walk`, the grammar's expression walker.
+pub(crate) fn reference(b: &mut Builder, node: Node, call: bool, syntax: &ChainSyntax, walk: fn(&mut Builder, Node)) {
+    let read = syntax.read(node);
+    match read.head {
+        Head::Name(_) | Head::Root => {
+            let mut segments: Vec<Segment> = match read.head {
+                Head::Name(n) => vec![b.seg(n)],
+                _ => Vec::new(),
+            };
+            let mut calls_at = Vec::new();
+            for frame in read.frames.iter().rev() {
+                syntax.walk_inner(b, frame, walk);
+                match frame {
+                    Frame::Name(n) => segments.push(b.seg(*n)),
+                    Frame::Call(_) if !segments.is_empty() => calls_at.push((segments.len() - 1) as u32),
+                    _ => {}
+                }
+            }
+            b.add_call_chain(segments, calls_at, call);
+        }
+        Head::Opaque(head) => {
+            // From the outside in: the names up to each call are one opaque tail; the callee of a
+            // call is itself called.
+            let mut tail: Vec<Segment> = Vec::new();
+            let mut called = call;
+            for frame in &read.frames {
+                syntax.walk_inner(b, frame, walk);
+                match frame {
+                    Frame::Name(n) => tail.push(b.seg(*n)),
+                    Frame::Call(_) => {
+                        tail.reverse();
+                        b.add_ref(std::mem::take(&mut tail), called, true);
+                        called = true;
+                    }
+                    Frame::Through(_) => {}
+                }
+            }
+            tail.reverse();
+            b.add_ref(tail, called, true);
+            walk(b, head);
+        }
+    }
+}

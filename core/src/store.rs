@@ -1,0 +1,70 @@
+//! The `.codegraph/` folder under the root: the persisted index (`index.bin`, `text.bin`), the
+//! writer lock, its own `.gitignore`, and the user's `config`. A cloned repository controls what is
+//! there, so every access goes through this module: `.codegraph` must be a real directory (a
+//! symlink could send reads and writes anywhere), and every file is read under a size cap.
+
+use crate::host::{EntryKind, Host};
+
+pub(crate) const DIR: &str = ".codegraph";
+
+/// Small files of the folder (`config`, the lock) are read up to this size.
+pub(crate) const SMALL_FILE_CAP: u64 = 1024 * 1024;
+
+/// The root-relative path of a file of the folder.
+pub(crate) fn path(name: &str) -> String {
+    format!("{DIR}/{name}")
+}
+
+/// Whether the folder may be used: absent (writing creates it) or a real directory.
+pub(crate) fn usable(host: &dyn Host) -> Result<(), String> {
+    match host.lstat(DIR) {
+        Ok(entry) if entry.kind != EntryKind::Dir => Err(format!(
+            "`{DIR}` is {}, not a directory: codegraph neither reads nor writes through it (remove it, or run with --no-persist)",
+            match entry.kind {
+                EntryKind::Symlink => "a symlink",
+                EntryKind::File => "a file",
+                _ => "not a regular directory",
+            }
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The content of `.codegraph/<name>`, at most `limit` bytes; `Ok(None)` when there is no such file.
+pub(crate) fn read(host: &dyn Host, name: &str, limit: u64) -> Result<Option<Vec<u8>>, String> {
+    usable(host)?;
+    let rel = path(name);
+    if host.lstat(&rel).is_err() {
+        return Ok(None);
+    }
+    host.read_file(&rel, limit).map(Some).map_err(|e| format!("cannot read {rel}: {e}"))
+}
+
+/// Writes `.codegraph/<name>` atomically (creating the folder).
+pub(crate) fn write(host: &dyn Host, name: &str, bytes: &[u8]) -> Result<(), String> {
+    usable(host)?;
+    host.write_file_atomic(&path(name), bytes)
+}
+
+/// Creates `.codegraph/<name>` only if it does not exist; `Ok(false)` when it does.
+pub(crate) fn create_exclusive(host: &dyn Host, name: &str, bytes: &[u8]) -> Result<bool, String> {
+    usable(host)?;
+    host.create_exclusive(&path(name), bytes)
+}
+
+/// Removes `.codegraph/<name>` (a missing file is not an error).
+pub(crate) fn remove(host: &dyn Host, name: &str) -> Result<(), String> {
+    usable(host)?;
+    host.remove_file(&path(name))
+}
+
+/// Whether `.codegraph/<name>` exists.
+pub(crate) fn exists(host: &dyn Host, name: &str) -> bool {
+    usable(host).is_ok() && host.lstat(&path(name)).is_ok()
+}
+
+/// The cap on a persisted index read back: generous for the sources it describes (the index of a
+/// repository is a small multiple of its source), so a crafted or sparse file can't fill memory.
+pub(crate) fn index_cap(source_bytes: u64) -> u64 {
+    64 * 1024 * 1024 + source_bytes.saturating_mul(32)
+}
