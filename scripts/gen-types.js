@@ -28,7 +28,31 @@ async function main() {
     unreachableDefinitions: true,
     style: { singleQuote: false, printWidth: 120 },
   });
-  types += `\n/** The request methods every engine exports, in order. */\nexport const API_METHODS = ${JSON.stringify(methods)} as const;\n`;
+  const names = methods.map((m) => m.name);
+  types += [
+    "",
+    "/** The request methods every engine answers through `call`, in order. */",
+    `export const API_METHODS = ${JSON.stringify(names)} as const;`,
+    "",
+    "/** One request method of the core. */",
+    "export type ApiMethod = (typeof API_METHODS)[number];",
+    "",
+    "/** The core's method table: each method's request and response types, and what its answer reads",
+    " *  (`true`: the index; `false`: live files; a field name: the index when that field is true;",
+    " *  `\"session\"`: the session itself). */",
+    `export const METHOD_TABLE = ${JSON.stringify(methods, null, 2)} as const;`,
+    "",
+    "/** The request type of each method. */",
+    "export interface ApiRequests {",
+    ...methods.map((m) => `  ${m.name}: ${m.request};`),
+    "}",
+    "",
+    "/** The response type of each method. */",
+    "export interface ApiResponses {",
+    ...methods.map((m) => `  ${m.name}: ${m.response};`),
+    "}",
+    "",
+  ].join("\n");
   const files = {
     "schema.json": JSON.stringify(schema, null, 2) + "\n",
     "types.ts": types,

@@ -9,7 +9,7 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use crate::api::Error;
+use crate::error::Error;
 use crate::host::{EntryKind, Host, HostEntry};
 use crate::lang::Language;
 
@@ -40,6 +40,21 @@ pub struct DiscoveryOptions {
     /// Keep the index in `<root>/.codegraph/` so the next session starts warm (reads only files
     /// whose size or mtime changed). Off by default for the library; the CLI and MCP turn it on.
     pub persist: bool,
+    /// Before every answer that reads the index, look for files changed on disk and take in a
+    /// change set within these limits (else the answer says `stale`): the policy of a long-lived
+    /// server. Off by default (then only `refresh` looks).
+    pub auto_refresh: Option<RefreshLimits>,
+}
+
+/// The size of a change set a session takes in without being told to.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RefreshLimits {
+    /// At most this many changed files (default 50).
+    pub max_files: Option<u32>,
+    /// … whose new sizes add up to at most this many bytes (default 2 MiB).
+    pub max_bytes: Option<u64>,
 }
 
 impl DiscoveryOptions {

@@ -117,6 +117,8 @@ pub struct Symbol {
     /// First line of the comment block (and attributes/decorators) written right above the
     /// declaration — its doc comment — when there is one.
     pub doc_line: Option<u32>,
+    /// The doc comment (or Python docstring), cleaned of comment markers, at most six lines.
+    pub doc: Option<String>,
 }
 
 /// How an import binds names.
@@ -254,4 +256,6 @@ pub struct FileFacts {
     pub error_nodes: u32,
     /// The syntax tree was nested deeper than the walker goes; what lies deeper is not extracted.
     pub truncated_depth: bool,
+    /// The file's leading comment (or module docstring), cleaned like a doc comment.
+    pub doc: Option<String>,
 }

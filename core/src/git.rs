@@ -82,7 +82,7 @@ fn filter_off_options(host: &dyn Host) -> Vec<String> {
 pub(crate) fn run(host: &dyn Host, args: &[&str]) -> Result<String, String> {
     let mut full = safe_options();
     full.extend(filter_off_options(host));
-    full.extend(args.iter().map(|a| a.to_string()));
+    full.extend(args.iter().map(std::string::ToString::to_string));
     host.git(&full, &ENV, &KEEP_ENV)
 }
 

@@ -1,5 +1,5 @@
 //! The file-system boundary. The core never touches the disk itself on the wasm path: it asks a
-//! `Host` to list directories, read files and resolve real paths. Native uses `StdHost` (std::fs,
+//! `Host` to list directories, read files and resolve real paths. Native uses `StdHost` (`std::fs`,
 //! reading in parallel with rayon); the wasm adapter implements `Host` with Node's `fs` callbacks.
 //! The *decisions* (what to include, what is too large, what escapes the root) stay in the core, so
 //! both engines see the same file set.
@@ -232,7 +232,7 @@ mod std_host {
                 f.write_all(bytes)?;
                 f.sync_all()
             });
-            match written.and_then(|_| std::fs::rename(&tmp, &path)) {
+            match written.and_then(|()| std::fs::rename(&tmp, &path)) {
                 Ok(()) => Ok(()),
                 Err(e) => {
                     let _ = std::fs::remove_file(&tmp);
@@ -248,7 +248,7 @@ mod std_host {
                 std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
             }
             match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
-                Ok(mut f) => f.write_all(bytes).map(|_| true).map_err(|e| e.to_string()),
+                Ok(mut f) => f.write_all(bytes).map(|()| true).map_err(|e| e.to_string()),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
                 Err(e) => Err(e.to_string()),
             }

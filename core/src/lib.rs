@@ -1,24 +1,31 @@
 //! codegraph-core: the engine behind every front of codegraph (N-API addon, wasm module, CLI, MCP).
 //!
 //! Data flows one way: discover files → extract facts per file (tree-sitter) → resolve imports, calls
-//! and references into proven edges → index → answer requests. `api` is the only public surface; the
-//! rest is crate-private so that adapters can only translate, never re-implement.
+//! and references into proven edges → index → answer requests. `api` is the only public surface (a
+//! method table and one module per feature); the session, the build pipeline, the index,
+//! extraction and discovery sit below it and never import from it.
 
 pub mod api;
 pub(crate) mod compress;
 pub(crate) mod discover;
+pub mod error;
 pub(crate) mod extract;
 pub mod facts;
 pub(crate) mod git;
 pub(crate) mod host;
 pub(crate) mod index;
 pub mod lang;
+pub(crate) mod paths;
 pub(crate) mod sensitive;
+pub mod session;
 pub(crate) mod snapshot;
 pub(crate) mod store;
 pub(crate) mod text;
 
 pub use api::*;
+
+/// The package version of the core, reported by every front.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Maps `f` over `items`, in parallel when the core is built with `parallel` (the native addon);
 /// results in input order either way.

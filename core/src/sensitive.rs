@@ -235,7 +235,7 @@ mod tests {
         let (keys, _) = key_names(".netrc", "machine api.example.com login me password s3cret\n");
         assert_eq!(keys, ["machine api.example.com"]);
         assert!(key_names(".pgpass", "h:5432:db:u:pw\n").0.is_empty());
-        let many: String = (0..300).map(|i| format!("K{i}=v\n")).collect();
+        let many = (0..300).map(|i| format!("K{i}=v")).collect::<Vec<_>>().join("\n");
         let (keys, cut) = key_names(".env", &many);
         assert_eq!(keys.len(), MAX_KEYS);
         assert!(cut);

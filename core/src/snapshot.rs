@@ -18,9 +18,9 @@ pub(crate) const NAME: &str = "index.bin";
 pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
 const GITIGNORE: &str = ".gitignore";
-const MAGIC: &[u8; 8] = b"CODEGRPH";
+const MAGIC: [u8; 8] = *b"CODEGRPH";
 /// Bumped whenever the payload layout or the meaning of facts changes.
-pub(crate) const FORMAT_VERSION: u32 = 5;
+pub(crate) const FORMAT_VERSION: u32 = 6;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 const HEADER_LEN: usize = 8 + 4 + 8 + 32;
@@ -78,9 +78,9 @@ pub(crate) struct Snapshot {
 }
 
 /// Frames a payload: magic, format version, payload length, blake3 of the payload, payload.
-pub(crate) fn frame(magic: &[u8; 8], version: u32, payload: &[u8]) -> Vec<u8> {
+pub(crate) fn frame(magic: [u8; 8], version: u32, payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
-    out.extend_from_slice(magic);
+    out.extend_from_slice(&magic);
     out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
     out.extend_from_slice(blake3::hash(payload).as_bytes());
@@ -89,8 +89,8 @@ pub(crate) fn frame(magic: &[u8; 8], version: u32, payload: &[u8]) -> Vec<u8> {
 }
 
 /// The payload of a framed file, verified; the error says why it can't be trusted.
-pub(crate) fn unframe<'b>(bytes: &'b [u8], magic: &[u8; 8], version: u32) -> Result<&'b [u8], String> {
-    if bytes.len() < HEADER_LEN || &bytes[..8] != magic {
+pub(crate) fn unframe(bytes: &[u8], magic: [u8; 8], version: u32) -> Result<&[u8], String> {
+    if bytes.len() < HEADER_LEN || bytes[..8] != magic {
         return Err("not a codegraph snapshot (bad header)".into());
     }
     let found = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
@@ -118,12 +118,8 @@ pub(crate) fn encode(snapshot: &Snapshot) -> Result<Vec<u8>, String> {
 pub(crate) fn decode(bytes: &[u8], options_key: &str) -> Result<Snapshot, String> {
     let payload = unframe(bytes, MAGIC, FORMAT_VERSION)?;
     let snapshot: Snapshot = postcard::from_bytes(payload).map_err(|e| format!("undecodable snapshot: {e}"))?;
-    if snapshot.core_version != crate::api::VERSION {
-        return Err(format!(
-            "snapshot written by codegraph {}, this is {}",
-            snapshot.core_version,
-            crate::api::VERSION
-        ));
+    if snapshot.core_version != crate::VERSION {
+        return Err(format!("snapshot written by codegraph {}, this is {}", snapshot.core_version, crate::VERSION));
     }
     if snapshot.options_key != options_key {
         return Err("snapshot made with other discovery options".into());
@@ -194,7 +190,7 @@ mod tests {
 
     fn sample() -> Snapshot {
         Snapshot {
-            core_version: crate::api::VERSION.into(),
+            core_version: crate::VERSION.into(),
             options_key: "k".into(),
             configs_key: String::new(),
             graph: None,

@@ -615,16 +615,42 @@ pub(crate) struct ChunkScore {
     pub matched: Vec<(u8, u8)>,
 }
 
+/// The lexical index of `index`: built on first use, or read from `.codegraph/text.bin` when
+/// persisting and it was built from exactly these files (then it is written there after a build).
+pub(crate) fn text_index<'i>(host: &dyn crate::host::Host, index: &'i Index, persist: bool) -> &'i TextIndex {
+    index.text.get_or_init(|| {
+        let key = persist.then(|| key(index));
+        if let Some(stored) = key.as_deref().and_then(|k| load(host, index, k)) {
+            return stored;
+        }
+        let paths: Vec<String> = index.files.iter().map(|f| f.path.clone()).collect();
+        // A file larger than it was indexed has changed: it is not read past its indexed size.
+        let cap = index.files.iter().map(|f| f.size).max().unwrap_or(0);
+        let contents = host
+            .read_files(&paths, cap)
+            .into_iter()
+            .zip(&index.files)
+            .map(|(bytes, f)| f.as_indexed(bytes.ok()?))
+            .collect();
+        let text = TextIndex::build(index, contents);
+        // An index built while files were changing describes neither version: not kept.
+        if let (Some(k), 0) = (key.as_deref(), text.stale_files()) {
+            save(host, k, &text);
+        }
+        text
+    })
+}
+
 /// Where a persisting session keeps the lexical index, beside the snapshot (in `.codegraph/`).
 pub(crate) const STORE_NAME: &str = "text.bin";
-const MAGIC: &[u8; 8] = b"CGTEXT\0\0";
+const MAGIC: [u8; 8] = *b"CGTEXT\0\0";
 /// Bumped whenever chunking, weights, stemming or the layout change.
 const FORMAT_VERSION: u32 = 1;
 
 /// What a lexical index was built from: every file's path, language and content hash, in order.
 pub(crate) fn key(index: &Index) -> String {
     let mut h = blake3::Hasher::new();
-    h.update(crate::api::VERSION.as_bytes());
+    h.update(crate::VERSION.as_bytes());
     for f in &index.files {
         for part in [f.path.as_str(), f.language.name(), f.hash.as_str()] {
             h.update(part.as_bytes());
@@ -650,34 +676,6 @@ pub(crate) fn save(host: &dyn crate::host::Host, key: &str, text: &TextIndex) {
     }
 }
 
-/// Whether a path is code copied in from elsewhere (a vendored library, a minified bundle): it
-/// matches every question and answers none about this repository.
-pub(crate) fn is_vendored_path(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    lower.split('/').any(|d| {
-        matches!(
-            d,
-            "vendor" | "vendored" | "third_party" | "third-party" | "thirdparty" | "node_modules" | "bower_components"
-        )
-    }) || lower.ends_with(".min.js")
-        || lower.ends_with(".bundle.js")
-}
-
-/// Whether a path is a test file or lives under a test directory.
-pub(crate) fn is_test_path(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    let base = lower.rsplit('/').next().unwrap_or(&lower);
-    lower.split('/').rev().skip(1).any(|d| matches!(d, "test" | "tests" | "__tests__" | "spec" | "specs" | "testing"))
-        || base.starts_with("test_")
-        || base.starts_with("tests.")
-        || base.starts_with("test.")
-        || base.contains("_test.")
-        || base.contains(".test.")
-        || base.contains(".spec.")
-        || base.contains("_spec.")
-        || base == "conftest.py"
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -701,19 +699,5 @@ mod tests {
         assert_eq!(term("scheduled"), term("scheduling"));
         assert_eq!(term("where"), None);
         assert_eq!(term("42"), None);
-    }
-
-    #[test]
-    fn test_paths() {
-        for p in ["tests/a.rs", "src/foo_test.go", "spec/x.spec.ts", "django/test/utils.py", "a/test_x.py"] {
-            assert!(is_test_path(p), "{p}");
-        }
-        for p in ["src/testament.rs", "src/latest.ts", "src/contest/x.py"] {
-            assert!(!is_test_path(p), "{p}");
-        }
-        for p in ["static/admin/js/vendor/jquery/jquery.js", "third_party/x.py", "dist/app.min.js"] {
-            assert!(is_vendored_path(p), "{p}");
-        }
-        assert!(!is_vendored_path("src/vendors.ts"));
     }
 }

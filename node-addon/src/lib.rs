@@ -41,7 +41,7 @@ fn js_error(e: core::Error) -> Error<String> {
 /// `progress(phase, done, total)`, called synchronously on the JS thread during a build.
 type ProgressFn<'a> = Function<'a, FnArgs<(String, f64, f64)>, ()>;
 
-/// A session on one root, with the native host (std::fs, parallel reads and parsing).
+/// A session on one root, with the native host (`std::fs`, parallel reads and parsing).
 #[napi]
 pub struct Session {
     inner: Mutex<core::Session>,
@@ -57,103 +57,22 @@ impl Session {
         Ok(Session { inner: Mutex::new(session) })
     }
 
-    fn call(&self, method: &str, request: Option<Value>) -> Result<Value, String> {
-        let mut session =
-            self.inner.lock().map_err(|_| Error::new("INTERNAL".to_string(), "session lock poisoned".to_string()))?;
-        session.call(method, request.unwrap_or(Value::Null)).map_err(js_error)
+    /// Answers one request of the core's method table (`apiMethods()`): JSON in, JSON out.
+    #[napi]
+    pub fn call(&self, method: String, request: Option<Value>) -> Result<Value, String> {
+        let mut session = self.lock()?;
+        session.call(&method, request.unwrap_or(Value::Null)).map_err(js_error)
     }
 
-    #[napi]
-    pub fn orient(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("orient", request)
-    }
-
-    #[napi]
-    pub fn explore(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("explore", request)
-    }
-
-    #[napi]
-    pub fn search(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("search", request)
-    }
-
-    #[napi]
-    pub fn packet_get(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("packetGet", request)
-    }
-
-    #[napi]
-    pub fn context(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("context", request)
-    }
-
-    #[napi]
-    pub fn workspace_symbols(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("workspaceSymbols", request)
-    }
-
-    #[napi]
-    pub fn get_file(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("getFile", request)
-    }
-
-    #[napi]
-    pub fn get_symbol(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("getSymbol", request)
-    }
-
-    #[napi]
-    pub fn goto(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("goto", request)
-    }
-
-    #[napi]
-    pub fn refs(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("refs", request)
-    }
-
-    #[napi]
-    pub fn callers(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("callers", request)
-    }
-
-    #[napi]
-    pub fn callees(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("callees", request)
-    }
-
-    #[napi]
-    pub fn deps(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("deps", request)
-    }
-
-    #[napi]
-    pub fn rdeps(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("rdeps", request)
-    }
-
-    #[napi]
-    pub fn path(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("path", request)
-    }
-
-    #[napi]
-    pub fn status(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("status", request)
-    }
-
-    #[napi]
-    pub fn refresh(&self, request: Option<Value>) -> Result<Value, String> {
-        self.call("refresh", request)
+    fn lock(&self) -> Result<std::sync::MutexGuard<'_, core::Session>, String> {
+        self.inner.lock().map_err(|_| Error::new("INTERNAL".to_string(), "session lock poisoned".to_string()))
     }
 
     /// Builds the index now unless it is built; `progress(phase, done, total)` is called on this thread
     /// after every batch of parsed files and when resolution starts.
     #[napi]
     pub fn prepare(&self, progress: Option<ProgressFn>) -> Result<(), String> {
-        let mut session =
-            self.inner.lock().map_err(|_| Error::new("INTERNAL".to_string(), "session lock poisoned".to_string()))?;
+        let mut session = self.lock()?;
         let mut report = |p: core::Progress| {
             if let Some(f) = &progress {
                 // A throwing callback must not abort the build: progress is advisory.
@@ -166,8 +85,7 @@ impl Session {
     /// Builds the index and the lexical index of search and explore now (a server's warm-up).
     #[napi]
     pub fn prepare_search(&self) -> Result<(), String> {
-        let mut session =
-            self.inner.lock().map_err(|_| Error::new("INTERNAL".to_string(), "session lock poisoned".to_string()))?;
+        let mut session = self.lock()?;
         session.prepare_search().map_err(js_error)
     }
 
@@ -175,8 +93,7 @@ impl Session {
     /// else. Returns `{ files, bytes, nodes, walkMs, readMs, parseMs, totalMs }`.
     #[napi]
     pub fn parse_only(&self) -> Result<Value, String> {
-        let session =
-            self.inner.lock().map_err(|_| Error::new("INTERNAL".to_string(), "session lock poisoned".to_string()))?;
+        let session = self.lock()?;
         let stats = session.parse_only().map_err(js_error)?;
         Ok(serde_json::to_value(stats).expect("stats encode"))
     }
@@ -184,17 +101,16 @@ impl Session {
     /// Drops the index; the next request rebuilds it, parsing only changed content.
     #[napi]
     pub fn invalidate(&self) -> Result<(), String> {
-        let mut session =
-            self.inner.lock().map_err(|_| Error::new("INTERNAL".to_string(), "session lock poisoned".to_string()))?;
+        let mut session = self.lock()?;
         session.invalidate();
         Ok(())
     }
 }
 
-/// The request methods of the core, in order (the adapters must export exactly these).
+/// The request methods of the core's table, in order (what `Session.call` answers).
 #[napi]
 pub fn api_methods() -> Vec<String> {
-    core::METHODS.iter().map(|m| m.to_string()).collect()
+    core::METHODS.iter().map(std::string::ToString::to_string).collect()
 }
 
 #[napi]

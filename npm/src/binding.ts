@@ -1,18 +1,19 @@
-// The contract both engines satisfy: a Session class with one method per core request, plus
-// metadata functions. The native addon takes the root path; the wasm module takes a Node file host.
-// Nothing here interprets answers: the core decides them.
+// The contract both engines satisfy: a Session class that answers every request of the core's method
+// table through one `call(method, request)`, plus metadata functions. The native addon takes the root
+// path; the wasm module takes a Node file host. Nothing here interprets answers: the core decides them.
 
-import type { API_METHODS } from "./generated/types";
+import type { ApiMethod } from "./generated/types";
 
-export type ApiMethod = (typeof API_METHODS)[number];
+export type { ApiMethod };
 
-/** One engine's session object: a method per request, JSON in, JSON out. */
-export type RawSession = { [M in ApiMethod]: (request?: unknown) => unknown } & {
+/** One engine's session object: JSON in, JSON out. */
+export interface RawSession {
+  call(method: ApiMethod, request?: unknown): unknown;
   invalidate(): void;
   prepare(progress?: (phase: string, done: number, total: number) => void): void;
   prepareSearch(): void;
   parseOnly(): ParseOnlyStats;
-};
+}
 
 /** What `parseOnly` measured: the floor under a cold build (walk, read, tree-sitter parse only). */
 export interface ParseOnlyStats {
@@ -27,7 +28,7 @@ export interface ParseOnlyStats {
 
 /** What the native addon (`.node`) and the wasm module both export. */
 export interface EngineModule {
-  Session: new (rootOrHost: unknown, options?: unknown) => RawSession;
+  Session: { new (rootOrHost: unknown, options?: unknown): RawSession; prototype: RawSession };
   apiMethods(): string[];
   version(): string;
   supportedLanguages(): string[];

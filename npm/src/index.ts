@@ -1,17 +1,19 @@
 // The library: `openSession({ root })` gives a typed session over whichever engine loads (native
-// first, wasm always there). Each method forwards one request to the core; the types are generated
+// first, wasm always there). `session.call(method, request)` forwards one request of the core's
+// method table, and every method has a typed convenience of the same name; the types are generated
 // from the core's Rust types (npm/src/generated/types.ts).
 
 import * as fs from "node:fs";
 import * as path from "node:path";
 
 import type { EngineKind, ParseOnlyStats, RawSession } from "./binding";
+import { API_METHODS, type ApiMethod, type ApiRequests, type ApiResponses } from "./generated/types";
 import type * as T from "./generated/types";
 import { loadEngine, type LoadAttempt } from "./loader";
 import { createNodeHost } from "./wasm-host";
 
 export type * from "./generated/types";
-export { API_METHODS } from "./generated/types";
+export { API_METHODS, METHOD_TABLE } from "./generated/types";
 export { loadEngine, forceWasmFromEnv, platformTarget } from "./loader";
 export type { LoadAttempt, LoadedEngine } from "./loader";
 export type { EngineKind, ParseOnlyStats } from "./binding";
@@ -28,7 +30,14 @@ export interface CodegraphError extends Error {
   code: string;
 }
 
+/** The request type of a method, as its convenience takes it: optional when every field is. */
+type RequestArg<M extends ApiMethod> = {} extends ApiRequests[M] ? [request?: ApiRequests[M]] : [request: ApiRequests[M]];
+
+/** A convenience per method of the core's table: `session.refs(r)` is `session.call("refs", r)`. */
+export type SessionMethods = { [M in ApiMethod]: (...request: RequestArg<M>) => ApiResponses[M] };
+
 /** A session on one repository root. Builds its index on the first index-backed request. */
+export interface Session extends SessionMethods {}
 export class Session {
   readonly root: string;
   readonly engine: EngineKind;
@@ -44,62 +53,9 @@ export class Session {
     this.loadAttempts = attempts;
   }
 
-  orient(request: T.OrientRequest = {}): T.OrientResponse {
-    return this.raw.orient(request) as T.OrientResponse;
-  }
-  /** The first call for a broad question: ranked anchors with evidence packets, import paths between
-   *  them, what depends on them, candidate tests and follow-up calls. */
-  explore(request: T.ExploreRequest): T.ExploreResponse {
-    return this.raw.explore(request) as T.ExploreResponse;
-  }
-  /** A bounded evidence packet by handle, file path or declaration name. */
-  packetGet(request: T.PacketGetRequest): T.PacketGetResponse {
-    return this.raw.packetGet(request) as T.PacketGetResponse;
-  }
-  /** A context pack under a token budget: changed files first, focus paths or declarations,
-   *  optional signatures/skeleton compression, JSON or markdown; profiles from `.codegraph/config`. */
-  context(request: T.ContextRequest = {}): T.ContextResponse {
-    return this.raw.context(request) as T.ContextResponse;
-  }
-  search(request: T.SearchRequest): T.SearchResponse {
-    return this.raw.search(request) as T.SearchResponse;
-  }
-  workspaceSymbols(request: T.WorkspaceSymbolsRequest): T.WorkspaceSymbolsResponse {
-    return this.raw.workspaceSymbols(request) as T.WorkspaceSymbolsResponse;
-  }
-  getFile(request: T.GetFileRequest): T.GetFileResponse {
-    return this.raw.getFile(request) as T.GetFileResponse;
-  }
-  getSymbol(request: T.GetSymbolRequest): T.GetSymbolResponse {
-    return this.raw.getSymbol(request) as T.GetSymbolResponse;
-  }
-  goto(request: T.GotoRequest): T.GotoResponse {
-    return this.raw.goto(request) as T.GotoResponse;
-  }
-  refs(request: T.RefsRequest): T.RefsResponse {
-    return this.raw.refs(request) as T.RefsResponse;
-  }
-  callers(request: T.CallsRequest): T.CallsResponse {
-    return this.raw.callers(request) as T.CallsResponse;
-  }
-  callees(request: T.CallsRequest): T.CallsResponse {
-    return this.raw.callees(request) as T.CallsResponse;
-  }
-  deps(request: T.DepsRequest): T.DepsResponse {
-    return this.raw.deps(request) as T.DepsResponse;
-  }
-  rdeps(request: T.DepsRequest): T.DepsResponse {
-    return this.raw.rdeps(request) as T.DepsResponse;
-  }
-  path(request: T.PathRequest): T.PathResponse {
-    return this.raw.path(request) as T.PathResponse;
-  }
-  status(request: T.StatusRequest = {}): T.StatusResponse {
-    return this.raw.status(request) as T.StatusResponse;
-  }
-  /** Picks up changed files (small change sets automatically, any with `force`); reports freshness. */
-  refresh(request: T.RefreshRequest = {}): T.RefreshResponse {
-    return this.raw.refresh(request) as T.RefreshResponse;
+  /** Answers one request of the core's method table (`API_METHODS`); the core validates it. */
+  call<M extends ApiMethod>(method: M, ...request: RequestArg<M>): ApiResponses[M] {
+    return this.raw.call(method, request[0] ?? {}) as ApiResponses[M];
   }
   /** Builds the index now unless it is built. `progress` hears how far parsing got (after every batch
    *  of files, phase `parse`) and when resolution starts (phase `resolve`). Requests build lazily
@@ -121,6 +77,16 @@ export class Session {
   invalidate(): void {
     this.raw.invalidate();
   }
+}
+
+for (const method of API_METHODS) {
+  Object.defineProperty(Session.prototype, method, {
+    value(this: Session, request?: unknown) {
+      return this.raw.call(method, request ?? {});
+    },
+    writable: true,
+    configurable: true,
+  });
 }
 
 /** Opens a session on a repository root. */

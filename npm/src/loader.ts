@@ -97,10 +97,9 @@ function tryLoad(attempts: LoadAttempt[], engine: EngineKind, source: string, fi
       attempts.push({ engine, source, path: file, ok: false, error: "not found" });
       return undefined;
     }
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const mod = require(file) as EngineModule;
-    if (typeof mod.Session !== "function" || typeof mod.apiMethods !== "function") {
-      throw new Error("not a codegraph engine (no Session / apiMethods export)");
+    if (typeof mod.Session !== "function" || typeof mod.apiMethods !== "function" || typeof mod.Session.prototype.call !== "function") {
+      throw new Error("not a codegraph engine of this version (no Session.call / apiMethods export)");
     }
     attempts.push({ engine, source, path: file, ok: true });
     return mod;

@@ -68,13 +68,13 @@ test("the reporter is silent for half a second, throttles, and clears what it dr
   assert.equal(lines.length, 4, "a build that never showed progress clears nothing");
 });
 
-test("the CLI asks for progress only for people: not with --json", () => {
+test("the CLI asks for progress only for people: not with --json", async () => {
   const calls = [];
   const io = { out: () => {}, err: () => {}, progress: (l) => calls.push(l) };
   // The fixture builds in well under half a second, so a shown line would be a bug either way; what
   // is checked is that --json never even builds through the progress path.
-  assert.equal(run(["status", "--json", "--no-persist", "--root", fixture], io), 0);
-  assert.equal(run(["status", "--no-persist", "--root", fixture], io), 0);
+  assert.equal(await run(["status", "--json", "--no-persist", "--root", fixture], io), 0);
+  assert.equal(await run(["status", "--no-persist", "--root", fixture], io), 0);
   assert.deepStrictEqual(calls, []);
 });
 

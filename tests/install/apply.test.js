@@ -9,7 +9,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 const { sandbox, planner, apply, snapshot, write, read, fixture } = require("./helpers");
-const nodeFiles = require("./helpers").command.nodeFileView;
+const nodeFiles = require("./helpers").environment.nodeFileView;
 
 function planFor(box, targets, action = "install") {
   return planner.plan({ action, targets, scope: "user", environment: box.environment, files: nodeFiles });

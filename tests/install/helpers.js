@@ -12,7 +12,8 @@ const path = require("node:path");
 const repo = path.resolve(__dirname, "../..");
 const bin = path.join(repo, "bin/codegraph.js");
 const dist = path.join(repo, "npm/dist");
-const command = require(path.join(dist, "install/command.js"));
+const command = require(path.join(dist, "cli/install.js"));
+const environment = require(path.join(dist, "install/environment.js"));
 const planner = require(path.join(dist, "install/plan.js"));
 const apply = require(path.join(dist, "install/apply.js"));
 
@@ -95,4 +96,4 @@ function childEnv(home) {
   return env;
 }
 
-module.exports = { repo, bin, dist, command, planner, apply, EXECUTABLE, sandbox, run, snapshot, write, read, golden, fixture, memoryFiles, childEnv };
+module.exports = { repo, bin, dist, command, environment, planner, apply, EXECUTABLE, sandbox, run, snapshot, write, read, golden, fixture, memoryFiles, childEnv };

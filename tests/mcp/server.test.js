@@ -12,9 +12,9 @@ const { openSession } = require("../../npm/dist/index.js");
 const { CodegraphMcp } = require("../../npm/dist/mcp/server.js");
 const { fixture, inProcessClient, body } = require("./helpers.js");
 
-function mcpFor(root, extra = {}) {
+function mcpFor(root, extra = {}, sessionOptions = {}) {
   return new CodegraphMcp({
-    session: openSession({ root }),
+    session: openSession({ root, autoRefresh: {}, ...sessionOptions }),
     version: "9.9.9",
     packageJsonPath: path.join(__dirname, "../../package.json"),
     warn: () => {},
@@ -107,18 +107,15 @@ test("freshness: one edit refreshes, a burst over the limit is stale with counts
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "codegraph-mcp-fresh-"));
   fs.writeFileSync(path.join(root, "a.py"), "def alpha():\n    return 1\n");
   fs.writeFileSync(path.join(root, "b.py"), "from a import alpha\n\nalpha()\n");
-  let now = 0;
-  const client = await inProcessClient(mcpFor(root, { now: () => now, freshnessIntervalMs: 1000, refreshMaxFiles: 5 }));
+  const client = await inProcessClient(mcpFor(root, {}, { autoRefresh: { maxFiles: 5 } }));
   const callers = async () => (await client.callTool({ name: "callers", arguments: { handle: "a.py::alpha" } })).structuredContent;
   assert.equal((await callers()).freshness.state, "fresh");
   fs.writeFileSync(path.join(root, "a.py"), "def alpha():\n    return 1\n\n\ndef beta():\n    return alpha()\n");
-  now += 1500;
   const refreshed = await callers();
   assert.equal(refreshed.freshness.state, "refreshed");
   assert.equal(refreshed.freshness.changedFileCount, 1);
   assert.deepStrictEqual(refreshed.groups.map((g) => g.handle), ["a.py::beta", "b.py"]);
   for (let i = 0; i < 8; i++) fs.writeFileSync(path.join(root, `n${i}.py`), `def f${i}():\n    pass\n`);
-  now += 1500;
   const stale = await callers();
   assert.equal(stale.freshness.state, "stale");
   assert.equal(stale.freshness.changedFileCount, 8);
@@ -126,7 +123,6 @@ test("freshness: one edit refreshes, a burst over the limit is stale with counts
   assert.equal(stale.freshness.changedFiles.length, 8);
   // refresh_index forces the rebuild.
   await client.callTool({ name: "refresh_index", arguments: {} });
-  now += 1500;
   assert.equal((await callers()).freshness.state, "fresh");
   await client.close();
   fs.rmSync(root, { recursive: true, force: true });

@@ -164,82 +164,11 @@ impl Session {
         Ok(Session { inner: RefCell::new(session) })
     }
 
-    fn call(&self, method: &str, request: JsValue) -> Result<JsValue, JsValue> {
+    /// Answers one request of the core's method table (`apiMethods()`): JSON in, JSON out.
+    pub fn call(&self, method: &str, request: JsValue) -> Result<JsValue, JsValue> {
         let request = from_js(request)?;
         let answer = self.inner.borrow_mut().call(method, request).map_err(js_error)?;
         to_js(&answer)
-    }
-
-    pub fn orient(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("orient", request)
-    }
-
-    pub fn explore(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("explore", request)
-    }
-
-    pub fn search(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("search", request)
-    }
-
-    #[wasm_bindgen(js_name = packetGet)]
-    pub fn packet_get(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("packetGet", request)
-    }
-
-    pub fn context(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("context", request)
-    }
-
-    #[wasm_bindgen(js_name = workspaceSymbols)]
-    pub fn workspace_symbols(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("workspaceSymbols", request)
-    }
-
-    #[wasm_bindgen(js_name = getFile)]
-    pub fn get_file(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("getFile", request)
-    }
-
-    #[wasm_bindgen(js_name = getSymbol)]
-    pub fn get_symbol(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("getSymbol", request)
-    }
-
-    pub fn goto(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("goto", request)
-    }
-
-    pub fn refs(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("refs", request)
-    }
-
-    pub fn callers(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("callers", request)
-    }
-
-    pub fn callees(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("callees", request)
-    }
-
-    pub fn deps(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("deps", request)
-    }
-
-    pub fn rdeps(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("rdeps", request)
-    }
-
-    pub fn path(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("path", request)
-    }
-
-    pub fn status(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("status", request)
-    }
-
-    pub fn refresh(&self, request: JsValue) -> Result<JsValue, JsValue> {
-        self.call("refresh", request)
     }
 
     /// Builds the index now unless it is built; `progress(phase, done, total)` is called after every
@@ -274,10 +203,10 @@ impl Session {
     }
 }
 
-/// The request methods of the core, in order (the adapters must export exactly these).
+/// The request methods of the core's table, in order (what `Session.call` answers).
 #[wasm_bindgen(js_name = apiMethods)]
 pub fn api_methods() -> Vec<String> {
-    core::METHODS.iter().map(|m| m.to_string()).collect()
+    core::METHODS.iter().map(std::string::ToString::to_string).collect()
 }
 
 #[wasm_bindgen]

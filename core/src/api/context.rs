@@ -6,12 +6,136 @@
 //! Tokens are estimated as ceil(UTF-8 bytes / 4) of exactly the text returned — the markdown
 //! document, or the JSON of the entries — and the pack never exceeds its budget by that count.
 
-use super::queries::{clean_path, SymbolQuery};
-use super::types::*;
-use super::{Error, Session};
+use serde::{Deserialize, Serialize};
+
+use super::{Ctx, Error, Freshness, Omitted};
 use crate::compress::{compress, Compress};
-use crate::index::{FileId, Index, SymId};
-use crate::text::is_test_path;
+use crate::index::{FileId, Index, SymId, SymbolQuery};
+use crate::paths::{clean_path, is_test_path};
+
+pub const CONTEXT_BUDGET_DEFAULT: u64 = 128_000;
+pub const CONTEXT_BUDGET_MIN: u64 = 256;
+pub const CONTEXT_BUDGET_CAP: u64 = 2_000_000;
+
+/// A token budget: a number, or text like `"32k"`, `"1.5m"`, `"20000"`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum Budget {
+    Tokens(u64),
+    Text(String),
+}
+
+/// A context pack for a person or a model: whole files (or chosen declarations) under a token
+/// budget, changed files first, optionally compressed to signatures or skeletons.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ContextRequest {
+    /// Token budget, a number or `"32k"` (default 128000; tokens = ceil(bytes / 4)).
+    #[serde(default)]
+    pub budget: Option<Budget>,
+    /// Only files under these paths.
+    #[serde(default)]
+    pub focus: Vec<String>,
+    /// Pack these declarations (names or handles) instead of whole files.
+    #[serde(default)]
+    pub focus_symbol: Vec<String>,
+    /// Changed files first: `working-tree`, `staged`, `unstaged` or a git ref.
+    #[serde(default)]
+    pub diff: Option<String>,
+    /// `none` (default), `signatures` or `skeleton`.
+    #[serde(default)]
+    pub compress: Option<String>,
+    /// `json` (default) or `markdown`.
+    #[serde(default)]
+    pub format: Option<String>,
+    /// A profile of `.codegraph/config` (`[profiles.<name>.context]`); given fields override it.
+    #[serde(default)]
+    pub profile: Option<String>,
+    /// List the profiles instead of packing.
+    #[serde(default)]
+    pub list_profiles: bool,
+}
+
+/// One packed file or declaration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ContextEntry {
+    /// `file` or `symbol`.
+    pub kind: String,
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handle: Option<String>,
+    pub language: String,
+    /// Why it is in the pack: `diff`, `focusSymbol` or `rank` (by how many files import it).
+    pub reason: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// The compression applied (`none` for declarations).
+    pub compress: String,
+    /// The packed text (json format; in markdown it is in `markdown`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+}
+
+/// A profile from `.codegraph/config`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ContextProfile {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub budget: Option<Budget>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub focus: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub focus_symbol: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compress: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct DiffSummary {
+    pub spec: String,
+    /// Changed paths git reported under the root.
+    pub changed: u64,
+    /// Of those, the indexed files packed first (the rest are deleted, binary or not source).
+    pub indexed: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ContextResponse {
+    pub format: String,
+    pub budget: u64,
+    /// Tokens of the packed text: the `markdown` document, or the JSON of `entries`.
+    pub used_tokens: u64,
+    /// How tokens are estimated.
+    pub tokenizer: String,
+    pub compress: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<DiffSummary>,
+    pub entries: Vec<ContextEntry>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
+    /// With `listProfiles`: the profiles of `.codegraph/config`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profiles: Option<Vec<ContextProfile>>,
+    /// `byLimit.budget`: candidates that did not fit.
+    pub omitted: Omitted,
+    pub freshness: Freshness,
+}
 
 /// The config file that holds profiles.
 pub(crate) const CONFIG_FILE: &str = ".codegraph/config";
@@ -83,7 +207,7 @@ fn load_profiles(host: &dyn crate::host::Host) -> Result<Vec<ContextProfile>, Er
                         toml::Value::Integer(n) if *n >= 0 => Budget::Tokens(*n as u64),
                         toml::Value::String(s) => Budget::Text(s.clone()),
                         _ => return Err(bad(format!("`profiles.{name}.context.budget` must be a number or like \"32k\""))),
-                    })
+                    });
                 }
                 "focus" => p.focus = strings(v, key)?,
                 "focus_symbol" | "focusSymbol" => p.focus_symbol = strings(v, key)?,
@@ -180,215 +304,213 @@ struct Candidate {
     text: String,
 }
 
-impl Session {
-    pub fn context(&mut self, req: ContextRequest) -> Result<ContextResponse, Error> {
-        let profiles = load_profiles(self.host.as_ref())?;
-        if req.list_profiles {
-            return Ok(ContextResponse {
-                format: "json".into(),
-                budget: 0,
-                used_tokens: 0,
-                tokenizer: TOKENIZER.into(),
-                compress: "none".into(),
-                profile: None,
-                diff: None,
-                entries: Vec::new(),
-                markdown: None,
-                profiles: Some(profiles),
-                omitted: Omitted::default(),
-                freshness: Freshness::fresh(),
-            });
-        }
-        let profile = match &req.profile {
-            None => ContextProfile::default(),
-            Some(name) => profiles.iter().find(|p| &p.name == name).cloned().ok_or_else(|| {
-                let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
-                Error::NotFound(format!(
-                    "no profile `{name}` in {CONFIG_FILE} (profiles: {})",
-                    if names.is_empty() { "none".to_string() } else { names.join(", ") }
-                ))
-            })?,
-        };
-        let budget = parse_budget(
-            req.budget.as_ref().or(profile.budget.as_ref()).unwrap_or(&Budget::Tokens(CONTEXT_BUDGET_DEFAULT)),
-        )?;
-        let compress_name = req.compress.clone().or(profile.compress.clone()).unwrap_or_else(|| "none".into());
-        let mode = Compress::parse(&compress_name).ok_or_else(|| {
-            Error::InvalidArgument(format!("`compress` is none, signatures or skeleton (got {compress_name:?})"))
-        })?;
-        let format = req.format.clone().or(profile.format.clone()).unwrap_or_else(|| "json".into());
-        if format != "json" && format != "markdown" {
-            return Err(Error::InvalidArgument(format!("`format` is json or markdown (got {format:?})")));
-        }
-        let focus: Vec<String> = if req.focus.is_empty() { profile.focus.clone() } else { req.focus.clone() };
-        // `.` (or an empty path) is the whole root: no restriction.
-        let focus: Vec<String> = focus
-            .iter()
-            .map(|f| clean_path(f).trim_end_matches('/').to_string())
-            .filter(|f| !f.is_empty() && f != ".")
-            .collect();
-        let focus_symbol =
-            if req.focus_symbol.is_empty() { profile.focus_symbol.clone() } else { req.focus_symbol.clone() };
-        let diff_spec = req.diff.clone().or(profile.diff.clone());
-        let changed = match &diff_spec {
-            Some(spec) => Some(diff_paths(self.host.as_ref(), spec)?),
-            None => None,
-        };
-
-        self.index()?;
-        let index = self.index.as_ref().expect("built above");
-        let in_focus = |path: &str| focus.is_empty() || focus.iter().any(|f| in_focus_one(path, f));
-        for f in &focus {
-            if !index.files.iter().any(|file| in_focus_one(&file.path, f)) {
-                return Err(Error::NotFound(format!("focus `{f}` matches no indexed file")));
-            }
-        }
-        let diff_files: rustc_hash::FxHashSet<FileId> = changed
-            .iter()
-            .flatten()
-            .filter_map(|p| index.by_path.get(p).copied())
-            .filter(|&f| in_focus(&index.files[f as usize].path))
-            .collect();
-        let diff = diff_spec.as_ref().map(|spec| DiffSummary {
-            spec: spec.clone(),
-            changed: changed.as_ref().map_or(0, |c| c.len() as u64),
-            indexed: diff_files.len() as u64,
-        });
-
-        let host = self.host.as_ref();
-        // Files are read live, under the size cap of the files the index takes in.
-        let cap = self.options.file_cap();
-        let mut pending: Vec<Pending> = Vec::new();
-        if !focus_symbol.is_empty() {
-            let mut seen: rustc_hash::FxHashSet<SymId> = Default::default();
-            for name in &focus_symbol {
-                let sq = SymbolQuery::new(name);
-                let mut found: Vec<(u8, SymId)> = (0..index.syms.len() as SymId)
-                    .filter_map(|id| sq.tier(index, id).map(|(tier, _)| (tier, id)))
-                    .filter(|&(tier, id)| tier <= 3 && in_focus(&index.files[index.file_of(id) as usize].path))
-                    .collect();
-                if found.is_empty() {
-                    return Err(Error::NotFound(format!("no declaration `{name}` (in focus); try workspace_symbols")));
-                }
-                found.sort_by_key(|&(tier, id)| (tier, index.handles[id as usize].as_str()));
-                pending.extend(found.into_iter().filter(|&(_, id)| seen.insert(id)).map(|(_, id)| Pending::Symbol(id)));
-            }
-        } else {
-            let mut order: Vec<(u8, bool, std::cmp::Reverse<usize>, FileId)> = index
-                .files
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| in_focus(&f.path))
-                .map(|(i, f)| {
-                    let fid = i as FileId;
-                    (
-                        u8::from(!diff_files.contains(&fid)),
-                        is_test_path(&f.path),
-                        std::cmp::Reverse(index.graph.rdeps[i].len()),
-                        fid,
-                    )
-                })
-                .collect();
-            order.sort_by(|a, b| {
-                (a.0, a.1, a.2)
-                    .cmp(&(b.0, b.1, b.2))
-                    .then_with(|| index.files[a.3 as usize].path.cmp(&index.files[b.3 as usize].path))
-            });
-            pending.extend(order.into_iter().map(|(not_diff, _, _, fid)| Pending::File(fid, not_diff == 0)));
-        }
-
-        // Greedy by priority: what fits goes in, what doesn't is counted and skipped; once the budget
-        // can't hold even a small entry the rest is counted unread.
-        let markdown = format == "markdown";
-        let total = pending.len() as u64;
-        let header_reserve = estimate_tokens(&markdown_header(budget, pending.len(), mode)) + 4;
-        let mut used = if markdown { header_reserve } else { 2 };
-        let mut packed: Vec<(ContextEntry, String)> = Vec::new();
-        let (mut skipped, mut unreadable, mut sensitive, mut considered) = (0u64, 0u64, 0u64, 0u64);
-        for p in pending {
-            if budget - used < MIN_ENTRY_TOKENS {
-                break;
-            }
-            considered += 1;
-            let path = match p {
-                Pending::Symbol(id) => &index.files[index.file_of(id) as usize].path,
-                Pending::File(fid, _) => &index.files[fid as usize].path,
-            };
-            if crate::sensitive::classify(path).is_some() {
-                // A secrets file is never packed: get_file summarises it, with allowSensitive to read it.
-                sensitive += 1;
-                continue;
-            }
-            let candidate = match p {
-                Pending::Symbol(id) => symbol_candidate(host, index, id, cap),
-                Pending::File(fid, diff) => file_candidate(host, index, fid, diff, mode, cap),
-            };
-            let Some(c) = candidate else {
-                unreadable += 1;
-                continue;
-            };
-            let cost = if markdown {
-                estimate_tokens(&markdown_entry(&c.entry, &c.text))
-            } else {
-                let mut e = c.entry.clone();
-                e.content = Some(c.text.clone());
-                estimate_tokens(&serde_json::to_string(&e).expect("entry encodes")) + 1
-            };
-            if used + cost <= budget {
-                used += cost;
-                packed.push((c.entry, c.text));
-            } else {
-                skipped += 1;
-            }
-        }
-        skipped += total - considered;
-        // The exact count of what is returned; estimates above only ever overcount.
-        let (entries, markdown_text, used_tokens) = loop {
-            let (entries, text, tokens) = if markdown {
-                let mut doc = markdown_header(budget, packed.len(), mode);
-                for (e, t) in &packed {
-                    doc.push_str(&markdown_entry(e, t));
-                }
-                let tokens = estimate_tokens(&doc);
-                (packed.iter().map(|(e, _)| e.clone()).collect::<Vec<_>>(), Some(doc), tokens)
-            } else {
-                let entries: Vec<ContextEntry> =
-                    packed.iter().map(|(e, t)| ContextEntry { content: Some(t.clone()), ..e.clone() }).collect();
-                let tokens = estimate_tokens(&serde_json::to_string(&entries).expect("entries encode"));
-                (entries, None, tokens)
-            };
-            if tokens <= budget || packed.is_empty() {
-                break (entries, text, tokens);
-            }
-            packed.pop();
-            skipped += 1;
-        };
-        let mut omitted = Omitted::default();
-        if skipped > 0 {
-            omitted.by_limit.insert("budget".into(), skipped);
-        }
-        if unreadable > 0 {
-            // Deleted or changed into something unreadable since the index was built.
-            omitted.other.insert("unreadableFiles".into(), unreadable);
-        }
-        if sensitive > 0 {
-            omitted.other.insert("sensitiveFiles".into(), sensitive);
-        }
-        Ok(ContextResponse {
-            format,
-            budget,
-            used_tokens,
+/// A context pack under a token budget.
+pub(crate) fn context(ctx: &Ctx, req: ContextRequest) -> Result<ContextResponse, Error> {
+    let profiles = load_profiles(ctx.host)?;
+    if req.list_profiles {
+        return Ok(ContextResponse {
+            format: "json".into(),
+            budget: 0,
+            used_tokens: 0,
             tokenizer: TOKENIZER.into(),
-            compress: mode.as_str().into(),
-            profile: req.profile.clone(),
-            diff,
-            entries,
-            markdown: markdown_text,
-            profiles: None,
-            omitted,
-            freshness: Freshness::fresh(),
-        })
+            compress: "none".into(),
+            profile: None,
+            diff: None,
+            entries: Vec::new(),
+            markdown: None,
+            profiles: Some(profiles),
+            omitted: Omitted::default(),
+            freshness: ctx.freshness(),
+        });
     }
+    let profile = match &req.profile {
+        None => ContextProfile::default(),
+        Some(name) => profiles.iter().find(|p| &p.name == name).cloned().ok_or_else(|| {
+            let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
+            Error::NotFound(format!(
+                "no profile `{name}` in {CONFIG_FILE} (profiles: {})",
+                if names.is_empty() { "none".to_string() } else { names.join(", ") }
+            ))
+        })?,
+    };
+    let budget = parse_budget(
+        req.budget.as_ref().or(profile.budget.as_ref()).unwrap_or(&Budget::Tokens(CONTEXT_BUDGET_DEFAULT)),
+    )?;
+    let compress_name = req.compress.clone().or(profile.compress.clone()).unwrap_or_else(|| "none".into());
+    let mode = Compress::parse(&compress_name).ok_or_else(|| {
+        Error::InvalidArgument(format!("`compress` is none, signatures or skeleton (got {compress_name:?})"))
+    })?;
+    let format = req.format.clone().or(profile.format.clone()).unwrap_or_else(|| "json".into());
+    if format != "json" && format != "markdown" {
+        return Err(Error::InvalidArgument(format!("`format` is json or markdown (got {format:?})")));
+    }
+    let focus: Vec<String> = if req.focus.is_empty() { profile.focus.clone() } else { req.focus.clone() };
+    // `.` (or an empty path) is the whole root: no restriction.
+    let focus: Vec<String> = focus
+        .iter()
+        .map(|f| clean_path(f).trim_end_matches('/').to_string())
+        .filter(|f| !f.is_empty() && f != ".")
+        .collect();
+    let focus_symbol =
+        if req.focus_symbol.is_empty() { profile.focus_symbol.clone() } else { req.focus_symbol.clone() };
+    let diff_spec = req.diff.clone().or(profile.diff.clone());
+    let changed = match &diff_spec {
+        Some(spec) => Some(diff_paths(ctx.host, spec)?),
+        None => None,
+    };
+
+    let index = ctx.index();
+    let in_focus = |path: &str| focus.is_empty() || focus.iter().any(|f| in_focus_one(path, f));
+    for f in &focus {
+        if !index.files.iter().any(|file| in_focus_one(&file.path, f)) {
+            return Err(Error::NotFound(format!("focus `{f}` matches no indexed file")));
+        }
+    }
+    let diff_files: rustc_hash::FxHashSet<FileId> = changed
+        .iter()
+        .flatten()
+        .filter_map(|p| index.by_path.get(p).copied())
+        .filter(|&f| in_focus(&index.files[f as usize].path))
+        .collect();
+    let diff = diff_spec.as_ref().map(|spec| DiffSummary {
+        spec: spec.clone(),
+        changed: changed.as_ref().map_or(0, |c| c.len() as u64),
+        indexed: diff_files.len() as u64,
+    });
+
+    let host = ctx.host;
+    // Files are read live, under the size cap of the files the index takes in.
+    let cap = ctx.options.file_cap();
+    let mut pending: Vec<Pending> = Vec::new();
+    if focus_symbol.is_empty() {
+        let mut order: Vec<(u8, bool, std::cmp::Reverse<usize>, FileId)> = index
+            .files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| in_focus(&f.path))
+            .map(|(i, f)| {
+                let fid = i as FileId;
+                (
+                    u8::from(!diff_files.contains(&fid)),
+                    is_test_path(&f.path),
+                    std::cmp::Reverse(index.graph.rdeps[i].len()),
+                    fid,
+                )
+            })
+            .collect();
+        order.sort_by(|a, b| {
+            (a.0, a.1, a.2)
+                .cmp(&(b.0, b.1, b.2))
+                .then_with(|| index.files[a.3 as usize].path.cmp(&index.files[b.3 as usize].path))
+        });
+        pending.extend(order.into_iter().map(|(not_diff, _, _, fid)| Pending::File(fid, not_diff == 0)));
+    } else {
+        let mut seen: rustc_hash::FxHashSet<SymId> = rustc_hash::FxHashSet::default();
+        for name in &focus_symbol {
+            let sq = SymbolQuery::new(name);
+            let mut found: Vec<(u8, SymId)> = (0..index.syms.len() as SymId)
+                .filter_map(|id| sq.tier(index, id).map(|(tier, _)| (tier, id)))
+                .filter(|&(tier, id)| tier <= 3 && in_focus(&index.files[index.file_of(id) as usize].path))
+                .collect();
+            if found.is_empty() {
+                return Err(Error::NotFound(format!("no declaration `{name}` (in focus); try workspace_symbols")));
+            }
+            found.sort_by_key(|&(tier, id)| (tier, index.handles[id as usize].as_str()));
+            pending.extend(found.into_iter().filter(|&(_, id)| seen.insert(id)).map(|(_, id)| Pending::Symbol(id)));
+        }
+    }
+
+    // Greedy by priority: what fits goes in, what doesn't is counted and skipped; once the budget
+    // can't hold even a small entry the rest is counted unread.
+    let markdown = format == "markdown";
+    let total = pending.len() as u64;
+    let header_reserve = estimate_tokens(&markdown_header(budget, pending.len(), mode)) + 4;
+    let mut used = if markdown { header_reserve } else { 2 };
+    let mut packed: Vec<(ContextEntry, String)> = Vec::new();
+    let (mut skipped, mut unreadable, mut sensitive, mut considered) = (0u64, 0u64, 0u64, 0u64);
+    for p in pending {
+        if budget - used < MIN_ENTRY_TOKENS {
+            break;
+        }
+        considered += 1;
+        let path = match p {
+            Pending::Symbol(id) => &index.files[index.file_of(id) as usize].path,
+            Pending::File(fid, _) => &index.files[fid as usize].path,
+        };
+        if crate::sensitive::classify(path).is_some() {
+            // A secrets file is never packed: get_file summarises it, with allowSensitive to read it.
+            sensitive += 1;
+            continue;
+        }
+        let candidate = match p {
+            Pending::Symbol(id) => symbol_candidate(host, index, id, cap),
+            Pending::File(fid, diff) => file_candidate(host, index, fid, diff, mode, cap),
+        };
+        let Some(c) = candidate else {
+            unreadable += 1;
+            continue;
+        };
+        let cost = if markdown {
+            estimate_tokens(&markdown_entry(&c.entry, &c.text))
+        } else {
+            let mut e = c.entry.clone();
+            e.content = Some(c.text.clone());
+            estimate_tokens(&serde_json::to_string(&e).expect("entry encodes")) + 1
+        };
+        if used + cost <= budget {
+            used += cost;
+            packed.push((c.entry, c.text));
+        } else {
+            skipped += 1;
+        }
+    }
+    skipped += total - considered;
+    // The exact count of what is returned; estimates above only ever overcount.
+    let (entries, markdown_text, used_tokens) = loop {
+        let (entries, text, tokens) = if markdown {
+            let mut doc = markdown_header(budget, packed.len(), mode);
+            for (e, t) in &packed {
+                doc.push_str(&markdown_entry(e, t));
+            }
+            let tokens = estimate_tokens(&doc);
+            (packed.iter().map(|(e, _)| e.clone()).collect::<Vec<_>>(), Some(doc), tokens)
+        } else {
+            let entries: Vec<ContextEntry> =
+                packed.iter().map(|(e, t)| ContextEntry { content: Some(t.clone()), ..e.clone() }).collect();
+            let tokens = estimate_tokens(&serde_json::to_string(&entries).expect("entries encode"));
+            (entries, None, tokens)
+        };
+        if tokens <= budget || packed.is_empty() {
+            break (entries, text, tokens);
+        }
+        packed.pop();
+        skipped += 1;
+    };
+    let mut omitted = Omitted::default();
+    if skipped > 0 {
+        omitted.by_limit.insert("budget".into(), skipped);
+    }
+    if unreadable > 0 {
+        // Deleted or changed into something unreadable since the index was built.
+        omitted.other.insert("unreadableFiles".into(), unreadable);
+    }
+    if sensitive > 0 {
+        omitted.other.insert("sensitiveFiles".into(), sensitive);
+    }
+    Ok(ContextResponse {
+        format,
+        budget,
+        used_tokens,
+        tokenizer: TOKENIZER.into(),
+        compress: mode.as_str().into(),
+        profile: req.profile.clone(),
+        diff,
+        entries,
+        markdown: markdown_text,
+        profiles: None,
+        omitted,
+        freshness: ctx.freshness(),
+    })
 }
 
 /// Smaller than any entry with its heading: below this much room the pack is full.
@@ -450,4 +572,30 @@ fn symbol_candidate(host: &dyn crate::host::Host, index: &Index, id: SymId, cap:
         },
         text: lines[start as usize - 1..end].join("\n"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::api::testing::repo;
+    use crate::api::{Budget, ContextRequest};
+
+    #[test]
+    fn packs_within_the_budget_most_imported_first() {
+        let (_dir, mut s) =
+            repo(&[("core.py", "def base():\n    return 1\n"), ("use.py", "from core import base\n\nbase()\n")]);
+        let pack = s.context(ContextRequest::default()).unwrap();
+        let paths: Vec<&str> = pack.entries.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, ["core.py", "use.py"]);
+        assert!(pack.used_tokens <= pack.budget);
+        let tight = s
+            .context(ContextRequest {
+                budget: Some(Budget::Tokens(256)),
+                focus_symbol: vec!["base".into()],
+                ..Default::default()
+            })
+            .unwrap();
+        assert_eq!(tight.entries[0].handle.as_deref(), Some("core.py::base"));
+        let bad = ContextRequest { compress: Some("zip".into()), ..Default::default() };
+        assert_eq!(s.context(bad).unwrap_err().code(), "INVALID_ARGUMENT");
+    }
 }

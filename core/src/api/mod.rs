@@ -1,673 +1,275 @@
-//! The API: the only public surface of the core. A `Session` is opened on a root through a `Host`;
-//! it builds the index lazily on the first index-backed request and answers requests with
-//! deterministic, bounded responses.
+//! The API: the only public surface of the core. One method table (`methods.rs`) names every
+//! request — its JS name, request and response types, and whether its answer depends on the index —
+//! and one module per feature holds that feature's types, handler and tests. Every front calls
+//! `Session::call(method, request_json)` (or the typed method of the same name): the adapters
+//! translate JS values to JSON and back, nothing else.
 //!
-//! Every front calls `Session::call(method, request_json)` (or the typed methods): the adapters
-//! translate JS values to JSON and back, nothing else. `METHODS` lists the requests by their JS
-//! names; both adapters export exactly this list.
+//! Requests are flat objects with camelCase fields; unknown fields are rejected; every limit has a
+//! default and a cap (the `*_DEFAULT`/`*_CAP` constants of each feature). Answers are deterministic
+//! (stable sorts), bounded, say what they left out (`Omitted`) and how fresh they are (`Freshness`).
+//! This module holds the shapes several features share.
 
+mod calls;
 mod context;
-mod error;
+mod deps;
 mod explore;
-mod queries;
-mod types;
+mod files;
+mod methods;
+mod navigate;
+mod orient;
+mod packets;
+mod search;
+mod status;
+mod symbols;
 
 use std::collections::BTreeMap;
 
-use rustc_hash::FxHashMap as HashMap;
-use std::sync::Arc;
-
-use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use crate::discover::{DiscoveryOptions, SkippedFile};
+pub use crate::error::{decode, Error};
 #[cfg(not(target_family = "wasm"))]
 pub use crate::host::StdHost;
 pub use crate::host::{EntryKind, Host, HostEntry};
-pub use context::{estimate_tokens, TOKENIZER};
-pub use error::Error;
-pub use types::*;
+pub use crate::session::{
+    BuildTimings, Freshness, OpenOptions, ParseOnly, Progress, Session, SnapshotStatus, CHANGED_SAMPLE_CAP,
+    REFRESH_MAX_BYTES_DEFAULT, REFRESH_MAX_FILES_DEFAULT,
+};
+pub use crate::VERSION;
 
-use crate::discover::{self, content_problem, Rules};
-use crate::facts::FileFacts;
-use crate::index::{ConfigTexts, Index, IndexedFile};
-use crate::map_maybe_parallel;
-use crate::snapshot::{self, Snapshot, SnapshotFile};
+pub use calls::*;
+pub use context::*;
+pub use deps::*;
+pub use explore::*;
+pub use files::*;
+pub use methods::{method_list, MethodInfo, METHODS};
+pub use navigate::*;
+pub use orient::*;
+pub use packets::*;
+pub use search::*;
+pub use status::*;
+pub use symbols::*;
 
-/// The requests every front offers, by their JS method names, in a fixed order.
-pub const METHODS: [&str; 17] = [
-    "orient",
-    "explore",
-    "search",
-    "packetGet",
-    "context",
-    "workspaceSymbols",
-    "getFile",
-    "getSymbol",
-    "goto",
-    "refs",
-    "callers",
-    "callees",
-    "deps",
-    "rdeps",
-    "path",
-    "status",
-    "refresh",
-];
+#[cfg(feature = "schema")]
+pub use methods::register_schemas;
 
-/// The package version of the core, reported by every front.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+use crate::host::Host as HostTrait;
+use crate::index::{Index, RefSite, SymId};
+use crate::lang::Language;
 
 /// The languages the core parses.
 pub fn supported_languages() -> Vec<&'static str> {
-    crate::lang::Language::ALL.iter().map(|l| l.name()).collect()
+    Language::ALL.iter().map(|l| l.name()).collect()
 }
 
-/// A session on one root: the host, the discovery options and, once built, the index.
-pub struct Session {
-    host: Box<dyn Host>,
-    options: OpenOptions,
-    index: Option<Index>,
-    /// Facts by content hash, kept across rebuilds so unchanged files are never parsed twice.
-    facts_cache: HashMap<String, Arc<FileFacts>>,
-    /// (size, mtime) of every candidate file when the index was built: the stat snapshot that change
-    /// detection compares against.
-    snapshot: BTreeMap<String, (u64, f64)>,
-    /// What the next answers say about freshness (set by `refresh`).
+/// What a handler reads: the host, the session's options, the index (for index-backed requests)
+/// and the freshness its answer reports.
+pub(crate) struct Ctx<'s> {
+    pub host: &'s dyn HostTrait,
+    pub options: &'s OpenOptions,
+    index: Option<&'s Index>,
     freshness: Freshness,
-    /// The files of the last build (or of the persisted snapshot), for the stat fast path: a file
-    /// whose size and mtime are unchanged is reused without being read.
-    previous: HashMap<String, SnapshotFile>,
-    snapshot_checked: bool,
-    snapshot_status: SnapshotStatus,
-    timings: BuildTimings,
-    /// The config files (tsconfig, go.mod, Cargo.toml, …) the index was resolved with.
-    configs: ConfigTexts,
-    /// Files taken in by incremental refreshes since the snapshot was last written, and when that was.
-    unsaved_files: u64,
-    last_save_ms: f64,
-    /// The resolved graph the loaded snapshot stored, with its configs key, until the first build.
-    prior_graph: Option<(String, crate::index::GraphParts)>,
 }
 
-impl Session {
-    /// Opens a session. Options are validated now (a bad pattern is an error here, not later).
-    pub fn open(host: Box<dyn Host>, options: OpenOptions) -> Result<Session, Error> {
-        Rules::new(&options)?;
-        Ok(Session {
-            host,
-            options,
-            index: None,
-            facts_cache: HashMap::default(),
-            snapshot: BTreeMap::new(),
-            freshness: Freshness::fresh(),
-            previous: HashMap::default(),
-            snapshot_checked: false,
-            snapshot_status: SnapshotStatus::default(),
-            timings: BuildTimings::default(),
-            configs: ConfigTexts::default(),
-            unsaved_files: 0,
-            last_save_ms: 0.0,
-            prior_graph: None,
-        })
+impl<'s> Ctx<'s> {
+    /// The index of an index-backed request (the method table builds it before the handler runs).
+    pub fn index(&self) -> &'s Index {
+        self.index.expect("the method table builds the index for index-backed requests")
     }
 
-    /// Opens a session from JSON options (`{ include, ignore, noGitignore, maxFileBytes }`).
-    pub fn open_json(host: Box<dyn Host>, options: serde_json::Value) -> Result<Session, Error> {
-        let options = if options.is_null() { OpenOptions::default() } else { decode(options)? };
-        Session::open(host, options)
+    /// How fresh the index behind this answer is (`fresh` for answers that don't use the index).
+    pub fn freshness(&self) -> Freshness {
+        self.freshness.clone()
     }
 
-    /// Answers a request given as JSON by its method name (one of `METHODS`).
-    pub fn call(&mut self, method: &str, request: serde_json::Value) -> Result<serde_json::Value, Error> {
-        let request = if request.is_null() { serde_json::Value::Object(Default::default()) } else { request };
-        // getFile reads live bytes: only its graph context depends on the index's freshness.
-        // refresh reports its own outcome and leaves "refreshed" for the next answer to carry.
-        let index_backed = match method {
-            "getFile" => request.get("includeGraphContext") == Some(&serde_json::Value::Bool(true)),
-            "refresh" => false,
-            _ => true,
-        };
-        let mut answer = self.dispatch(method, request)?;
-        if index_backed {
-            if let Some(slot) = answer.get_mut("freshness") {
-                *slot = serde_json::to_value(&self.freshness).expect("freshness encodes");
-            }
-            // A refresh is reported once; later answers are fresh until the next change.
-            if self.freshness.state == "refreshed" {
-                self.freshness = Freshness::fresh();
-            }
-        }
-        Ok(answer)
-    }
-
-    fn dispatch(&mut self, method: &str, request: serde_json::Value) -> Result<serde_json::Value, Error> {
-        match method {
-            "orient" => encode(self.orient(decode(request)?)),
-            "explore" => encode(self.explore(decode(request)?)),
-            "search" => encode(self.search(decode(request)?)),
-            "packetGet" => encode(self.packet_get(decode(request)?)),
-            "context" => encode(self.context(decode(request)?)),
-            "workspaceSymbols" => encode(self.workspace_symbols(decode(request)?)),
-            "getFile" => encode(self.get_file(decode(request)?)),
-            "getSymbol" => encode(self.get_symbol(decode(request)?)),
-            "goto" => encode(self.goto(decode(request)?)),
-            "refs" => encode(self.refs(decode(request)?)),
-            "callers" => encode(self.callers(decode(request)?)),
-            "callees" => encode(self.callees(decode(request)?)),
-            "deps" => encode(self.deps(decode(request)?)),
-            "rdeps" => encode(self.rdeps(decode(request)?)),
-            "path" => encode(self.path(decode(request)?)),
-            "status" => encode(self.status(decode(request)?)),
-            "refresh" => encode(self.refresh(decode(request)?)),
-            other => Err(Error::InvalidArgument(format!(
-                "unknown method `{other}`; expected one of: {}",
-                METHODS.join(", ")
-            ))),
-        }
-    }
-
-    /// Builds the index now unless it is built, telling `progress` how far parsing got (files done of
-    /// total, after every batch) and when resolution starts. Fronts call it to show progress on long
-    /// builds; requests build lazily without it.
-    pub fn prepare(&mut self, progress: &mut dyn FnMut(Progress)) -> Result<(), Error> {
-        if self.index.is_none() {
-            let index = self.build(progress)?;
-            self.index = Some(index);
-        }
-        Ok(())
-    }
-
-    /// Builds the index and the lexical index behind search and explore now, unless they are built:
-    /// a server's warm-up, so that the first question in words is answered at full speed.
-    pub fn prepare_search(&mut self) -> Result<(), Error> {
-        self.index()?;
-        let index = self.index.as_ref().expect("built above");
-        explore::text_index(self.host.as_ref(), index, self.options.persist);
-        Ok(())
-    }
-
-    /// The floor under a cold build, for benchmarks: walk, read and tree-sitter-parse the files this
-    /// session would index, exactly as the build does (in parallel on the native engine), and nothing
-    /// else — no facts, no resolution, no snapshot. Touches no state of the session.
-    pub fn parse_only(&self) -> Result<ParseOnly, Error> {
-        let mut clock = Clock::new(self.host.now_ms());
-        let rules = Rules::new(&self.options)?;
-        let walk = discover::walk(self.host.as_ref(), &rules)?;
-        let walk_ms = clock.lap(self.host.now_ms());
-        let paths: Vec<String> = walk.candidates.iter().map(|c| c.path.clone()).collect();
-        let work: Vec<_> = walk
-            .candidates
-            .iter()
-            .zip(self.host.read_files(&paths, rules.max_file_bytes))
-            .filter_map(|(c, content)| match content {
-                Ok(bytes) if unindexable(&bytes, &rules).is_none() => Some((c.language, bytes)),
-                _ => None,
-            })
-            .collect();
-        let read_ms = clock.lap(self.host.now_ms());
-        let files = work.len() as u64;
-        let bytes = work.iter().map(|(_, b)| b.len() as u64).sum();
-        let nodes: u64 = map_maybe_parallel(work, |(language, bytes)| crate::extract::parse_only(language, &bytes))
-            .into_iter()
-            .sum();
-        let parse_ms = clock.lap(self.host.now_ms());
-        Ok(ParseOnly { files, bytes, nodes, walk_ms, read_ms, parse_ms, total_ms: clock.total() })
-    }
-
-    /// Drops the index; the next index-backed request rebuilds it (parsing only changed content).
-    pub fn invalidate(&mut self) {
-        self.index = None;
-        self.freshness = Freshness::fresh();
-    }
-
-    /// Compares the files on disk with the index's stat snapshot and rebuilds when the change set is
-    /// small enough (or `force`). Unchanged files keep their parsed facts (keyed by content hash).
-    pub fn refresh(&mut self, req: RefreshRequest) -> Result<RefreshResponse, Error> {
-        if self.index.is_none() {
-            self.index()?;
-            self.freshness = Freshness::fresh();
-            let files = self.index.as_ref().map_or(0, |i| i.files.len() as u64);
-            return Ok(RefreshResponse { freshness: self.freshness.clone(), rebuilt: true, incremental: false, files });
-        }
-        let (changed, changed_bytes) = self.changes()?;
-        let files = |s: &Session| s.index.as_ref().map_or(0, |i| i.files.len() as u64);
-        if changed.is_empty() && !req.force {
-            self.freshness = Freshness::fresh();
-            return Ok(RefreshResponse {
-                freshness: self.freshness.clone(),
-                rebuilt: false,
-                incremental: false,
-                files: files(self),
-            });
-        }
-        let max_files = req.max_files.unwrap_or(REFRESH_MAX_FILES_DEFAULT) as usize;
-        let max_bytes = req.max_bytes.unwrap_or(REFRESH_MAX_BYTES_DEFAULT);
-        if !req.force && changed.len() <= max_files && changed_bytes <= max_bytes && self.update_in_place(&changed)? {
-            self.freshness = Session::change_report("refreshed", &changed);
-            return Ok(RefreshResponse {
-                freshness: self.freshness.clone(),
-                rebuilt: true,
-                incremental: true,
-                files: files(self),
-            });
-        }
-        if req.force || (changed.len() <= max_files && changed_bytes <= max_bytes) {
-            let index = self.build(&mut |_| {})?;
-            self.index = Some(index);
-            self.freshness =
-                if changed.is_empty() { Freshness::fresh() } else { Session::change_report("refreshed", &changed) };
-            return Ok(RefreshResponse {
-                freshness: self.freshness.clone(),
-                rebuilt: true,
-                incremental: false,
-                files: files(self),
-            });
-        }
-        self.freshness = Session::change_report("stale", &changed);
-        Ok(RefreshResponse {
-            freshness: self.freshness.clone(),
-            rebuilt: false,
-            incremental: false,
-            files: files(self),
-        })
-    }
-
-    /// Writes the snapshot of `previous` and the index's graph (when persisting), noting the outcome
-    /// in the status.
-    fn save_snapshot(&mut self, index: &Index) {
-        self.unsaved_files = 0;
-        self.last_save_ms = self.host.now_ms();
-        if !self.options.persist {
-            return;
-        }
-        let mut list: Vec<SnapshotFile> = self.previous.values().cloned().collect();
-        list.sort_by(|a, b| a.path.cmp(&b.path));
-        let snap = Snapshot {
-            core_version: VERSION.into(),
-            options_key: self.options.file_set_key(),
-            files: list,
-            configs_key: configs_key(&self.configs),
-            graph: Some(index.graph.parts()),
-        };
-        match snapshot::save(self.host.as_ref(), &snap) {
-            Ok(written) => self.snapshot_status.written = written,
-            Err(e) => self.snapshot_status.note = Some(format!("cannot write {}: {e}", snapshot::FILE)),
-        }
-    }
-
-    /// Takes in modified files without a full build when each is an indexed source file whose
-    /// interface is unchanged (see `Index::update`): only their references are resolved again.
-    /// Returns false, having changed nothing, when a full build is needed (a file added, deleted,
-    /// skipped or reshaped, or a config file changed).
-    fn update_in_place(&mut self, changed: &[String]) -> Result<bool, Error> {
-        let Some(index) = self.index.as_ref() else { return Ok(false) };
-        let rules = Rules::new(&self.options)?;
-        let mut files = Vec::with_capacity(changed.len());
-        let mut stats = Vec::with_capacity(changed.len());
-        let mut texts = Vec::with_capacity(changed.len());
-        for path in changed {
-            let Some(&fid) = index.by_path.get(path) else { return Ok(false) };
-            let language = index.files[fid as usize].language;
-            let Ok(entry) = self.host.stat(path) else { return Ok(false) };
-            let Ok(bytes) = self.host.read_file(path, rules.max_file_bytes) else { return Ok(false) };
-            if unindexable(&bytes, &rules).is_some() {
-                return Ok(false);
-            }
-            let hash = blake3::hash(&bytes).to_hex().to_string();
-            let cached = self.facts_cache.get(&facts_key(language, &hash)).cloned();
-            stats.push((path.clone(), (entry.size, entry.mtime_ms)));
-            files.push(indexed_file(path.clone(), language, entry.mtime_ms, &bytes, hash, cached));
-            texts.push((path.clone(), String::from_utf8(bytes).expect("checked by unindexable")));
-        }
-        let taken: Vec<SnapshotFile> = files.iter().map(SnapshotFile::of).collect();
-        let index = self.index.as_mut().expect("checked above");
-        // A lexical index already built follows the edit instead of being built again.
-        let text = index.text.take();
-        if index.update(files, &self.configs).is_err() {
-            return Ok(false);
-        }
-        if let Some(mut text) = text {
-            let changed_text = texts.into_iter().map(|(path, t)| (index.by_path[&path], Some(t))).collect();
-            text.update(index, changed_text);
-            let _ = index.text.set(text);
-        }
-        self.snapshot.extend(stats);
-        for f in taken {
-            self.facts_cache.insert(facts_key(f.language, &f.hash), f.facts.clone());
-            self.previous.insert(f.path.clone(), f);
-        }
-        // Rewriting the whole snapshot for every small edit would cost more than the edit; a later
-        // start re-reads what the snapshot misses, so it is written once enough has accumulated.
-        self.unsaved_files += changed.len() as u64;
-        if self.unsaved_files >= SAVE_AFTER_FILES || self.host.now_ms() - self.last_save_ms >= SAVE_AFTER_MS {
-            let index = self.index.take().expect("updated above");
-            self.save_snapshot(&index);
-            self.index = Some(index);
-        }
-        Ok(true)
-    }
-
-    /// Files added, modified or deleted on disk since the index was built (by size and mtime), sorted,
-    /// and the bytes to read to take them in.
-    fn changes(&self) -> Result<(Vec<String>, u64), Error> {
-        let rules = Rules::new(&self.options)?;
-        let walk = discover::walk(self.host.as_ref(), &rules)?;
-        let mut changed: Vec<String> = Vec::new();
-        let mut changed_bytes: u64 = 0;
-        let mut seen = 0usize;
-        let mut now: Vec<&str> = Vec::with_capacity(walk.candidates.len() + walk.config_files.len());
-        let configs = config_stats(self.host.as_ref(), &walk.config_files);
-        let stats = walk.candidates.iter().map(|c| (c.path.as_str(), c.size, c.mtime_ms));
-        for (path, size, mtime_ms) in stats.chain(configs.iter().map(|(p, (size, mtime))| (p.as_str(), *size, *mtime)))
-        {
-            now.push(path);
-            let known = self.snapshot.get(path);
-            seen += usize::from(known.is_some());
-            if known != Some(&(size, mtime_ms)) {
-                changed.push(path.to_string());
-                changed_bytes += size;
-            }
-        }
-        if seen < self.snapshot.len() {
-            // Deleted (or renamed away) files.
-            let now: std::collections::HashSet<&str> = now.into_iter().collect();
-            changed.extend(self.snapshot.keys().filter(|p| !now.contains(p.as_str())).cloned());
-        }
-        changed.sort();
-        Ok((changed, changed_bytes))
-    }
-
-    /// Freshness that names a change set (`refreshed` after taking it in, `stale` before).
-    fn change_report(state: &str, changed: &[String]) -> Freshness {
-        let sample: Vec<String> = changed.iter().take(CHANGED_SAMPLE_CAP).cloned().collect();
-        Freshness {
-            state: state.into(),
-            changed_file_count: Some(changed.len() as u64),
-            omitted_changed_file_count: Some((changed.len() - sample.len()) as u64),
-            changed_files: Some(sample),
-        }
-    }
-
-    /// The index, built on first use.
-    fn index(&mut self) -> Result<&Index, Error> {
-        if self.index.is_none() {
-            let index = self.build(&mut |_| {})?;
-            self.index = Some(index);
-        }
-        Ok(self.index.as_ref().expect("built above"))
-    }
-
-    /// Reads the persisted snapshot once per session, if persisting; `source_bytes` (of the files it
-    /// would describe) bounds how large it may be.
-    fn load_snapshot_once(&mut self, source_bytes: u64) {
-        if self.snapshot_checked {
-            return;
-        }
-        self.snapshot_checked = true;
-        let (state, note) = if !self.options.persist {
-            ("disabled", None)
-        } else {
-            match snapshot::load(
-                self.host.as_ref(),
-                &self.options.file_set_key(),
-                crate::store::index_cap(source_bytes),
-            ) {
-                Ok(Some(mut s)) => {
-                    self.prior_graph = s.graph.take().map(|g| (s.configs_key.clone(), g));
-                    self.previous = snapshot::by_path(s);
-                    ("loaded", None)
-                }
-                Ok(None) => ("absent", None),
-                Err(e) => ("rejected", Some(format!("ignored {}: {e}; rebuilt it", snapshot::FILE))),
-            }
-        };
-        self.snapshot_status = SnapshotStatus { state: state.into(), note, ..SnapshotStatus::default() };
-    }
-
-    fn build(&mut self, progress: &mut dyn FnMut(Progress)) -> Result<Index, Error> {
-        let mut clock = Clock::new(self.host.now_ms());
-        let mut timings = BuildTimings::default();
-        let rules = Rules::new(&self.options)?;
-        let walk = discover::walk(self.host.as_ref(), &rules)?;
-        timings.walk_ms = clock.lap(self.host.now_ms());
-        self.load_snapshot_once(walk.candidates.iter().map(|c| c.size).sum());
-        timings.snapshot_load_ms = clock.lap(self.host.now_ms());
-        self.snapshot = walk.candidates.iter().map(|c| (c.path.clone(), (c.size, c.mtime_ms))).collect();
-        self.snapshot.extend(config_stats(self.host.as_ref(), &walk.config_files));
-        // Stat first: files whose size and mtime are unchanged are taken as they were, unread.
-        let mut files: Vec<IndexedFile> = Vec::with_capacity(walk.candidates.len());
-        let mut to_read = Vec::new();
-        for candidate in walk.candidates {
-            match self.previous.get(&candidate.path) {
-                Some(p)
-                    if p.size == candidate.size
-                        && p.mtime_ms == candidate.mtime_ms
-                        && p.language == candidate.language =>
-                {
-                    files.push(IndexedFile {
-                        path: candidate.path,
-                        language: p.language,
-                        hash: p.hash.clone(),
-                        size: p.size,
-                        mtime_ms: p.mtime_ms,
-                        lines: p.lines,
-                        facts: p.facts.clone(),
-                        sym_base: 0,
-                    })
-                }
-                _ => to_read.push(candidate),
-            }
-        }
-        let reused = files.len() as u64;
-        let read = to_read.len() as u64;
-        let paths: Vec<String> = to_read.iter().map(|c| c.path.clone()).collect();
-        let contents = self.host.read_files(&paths, rules.max_file_bytes);
-        let mut skipped = walk.skipped;
-        let mut work = Vec::with_capacity(paths.len());
-        for (candidate, content) in to_read.into_iter().zip(contents) {
-            match content {
-                Err(e) => skipped.push(SkippedFile { path: candidate.path, reason: format!("unreadable: {e}") }),
-                Ok(bytes) => match unindexable(&bytes, &rules) {
-                    Some(reason) => skipped.push(SkippedFile { path: candidate.path, reason }),
-                    None => {
-                        let hash = blake3::hash(&bytes).to_hex().to_string();
-                        let cached = self.facts_cache.get(&facts_key(candidate.language, &hash)).cloned();
-                        work.push((candidate, bytes, hash, cached));
-                    }
-                },
-            }
-        }
-        timings.read_ms = clock.lap(self.host.now_ms());
-        let total = work.len() as u64;
-        let mut done = 0;
-        let mut work = work.into_iter();
-        loop {
-            let batch: Vec<_> = work.by_ref().take(PARSE_BATCH).collect();
-            if batch.is_empty() {
-                break;
-            }
-            done += batch.len() as u64;
-            files.extend(map_maybe_parallel(batch, |(candidate, bytes, hash, cached)| {
-                indexed_file(candidate.path, candidate.language, candidate.mtime_ms, &bytes, hash, cached)
-            }));
-            progress(Progress { phase: "parse", done, total });
-        }
-        timings.parse_ms = clock.lap(self.host.now_ms());
-        self.facts_cache = files.iter().map(|f| (facts_key(f.language, &f.hash), f.facts.clone())).collect();
-        let removed = self.previous.keys().any(|p| !self.snapshot.contains_key(p));
-        // Same files as the stored graph, some with new contents: the files as the snapshot had them
-        // (to rebuild the stored graph) and the new versions (to bring it up to date in place).
-        let same_set =
-            !removed && files.len() == self.previous.len() && files.iter().all(|f| self.previous.contains_key(&f.path));
-        let in_place = (same_set && read > 0 && self.prior_graph.is_some()).then(|| {
-            let stored: Vec<IndexedFile> = files.iter().map(|f| self.previous[&f.path].indexed()).collect();
-            let changed: Vec<IndexedFile> =
-                files.iter().filter(|f| self.previous[&f.path].hash != f.hash).cloned().collect();
-            (stored, changed)
-        });
-        self.previous = files.iter().map(|f| (f.path.clone(), SnapshotFile::of(f))).collect();
-        self.snapshot_status.reused_files = reused;
-        self.snapshot_status.read_files = read;
-        self.snapshot_status.written = false;
-        self.snapshot_status.graph_reused = false;
-        let dirty = read > 0 || removed || self.snapshot_status.state != "loaded";
-        let mut configs = ConfigTexts::default();
-        for path in walk.config_files {
-            // A config that can't be read (a FIFO, over the cap) is resolved without, as if absent.
-            if let Ok(bytes) = self.host.read_file(&path, CONFIG_FILE_CAP) {
-                configs.insert(path, String::from_utf8_lossy(&bytes).into_owned());
-            }
-        }
-        skipped.sort();
-        progress(Progress { phase: "resolve", done: 0, total: files.len() as u64 });
-        // The snapshot's resolved graph, under the same configs, is this one when nothing changed, and
-        // becomes it when the changed files kept their interfaces (re-resolving only them).
-        let key = configs_key(&configs);
-        let prior = self.prior_graph.take().filter(|(k, _)| *k == key).map(|(_, g)| g);
-        let other = walk.other_files;
-        let index = match (prior, in_place) {
-            (Some(graph), None) if !dirty => {
-                self.snapshot_status.graph_reused = true;
-                Index::build(files, skipped, other, &configs, Some(graph))
-            }
-            (Some(graph), Some((stored, changed))) => {
-                let mut index = Index::build(stored, skipped.clone(), other, &configs, Some(graph));
-                match index.update(changed, &configs) {
-                    Ok(()) => {
-                        self.snapshot_status.graph_reused = true;
-                        index
-                    }
-                    Err(_) => Index::build(files, skipped, other, &configs, None),
-                }
-            }
-            _ => Index::build(files, skipped, other, &configs, None),
-        };
-        self.configs = configs;
-        timings.resolve_ms = clock.lap(self.host.now_ms());
-        if dirty || !self.snapshot_status.graph_reused {
-            self.save_snapshot(&index);
-        }
-        timings.snapshot_save_ms = clock.lap(self.host.now_ms());
-        timings.total_ms = clock.total();
-        self.timings = timings;
-        Ok(index)
+    /// The lexical index behind search and explore (built on first use).
+    pub fn text(&self) -> &'s crate::text::TextIndex {
+        crate::text::text_index(self.host, self.index(), self.options.persist)
     }
 }
 
-/// Why content read from disk can't be indexed (over the size cap, binary, not UTF-8), if it can't.
-fn unindexable(bytes: &[u8], rules: &Rules) -> Option<String> {
-    if bytes.len() as u64 > rules.max_file_bytes {
-        return Some(format!("larger than the size cap ({} > {} bytes)", bytes.len(), rules.max_file_bytes));
-    }
-    content_problem(bytes)
-}
-
-/// The key of parsed facts in the facts cache: the same content in the same language parses the same.
-fn facts_key(language: crate::lang::Language, hash: &str) -> String {
-    format!("{}:{hash}", language.name())
-}
-
-/// An indexed file from content that passed `unindexable`: the cached facts for its hash, or parsed now.
-fn indexed_file(
-    path: String,
-    language: crate::lang::Language,
-    mtime_ms: f64,
-    bytes: &[u8],
-    hash: String,
-    cached: Option<Arc<FileFacts>>,
-) -> IndexedFile {
-    let text = std::str::from_utf8(bytes).expect("checked by unindexable");
-    let facts = cached.unwrap_or_else(|| Arc::new(crate::extract::extract(language, text)));
-    IndexedFile {
-        path,
-        language,
-        hash,
-        size: bytes.len() as u64,
-        mtime_ms,
-        lines: text.split('\n').count() as u32,
-        facts,
-        sym_base: 0,
+/// Applies a limit's default and cap.
+pub(crate) fn bounded(value: Option<u32>, default: u32, cap: u32, field: &str) -> Result<usize, Error> {
+    match value {
+        None => Ok(default as usize),
+        Some(0) => Err(Error::InvalidArgument(format!("`{field}` must be at least 1"))),
+        Some(v) if v > cap => Err(Error::InvalidArgument(format!("`{field}` is at most {cap} (got {v})"))),
+        Some(v) => Ok(v as usize),
     }
 }
 
-/// Config files (tsconfig.json, package.json, go.mod, Cargo.toml) larger than this are not read.
-const CONFIG_FILE_CAP: u64 = 1024 * 1024;
-
-/// An incrementally refreshed index writes its snapshot once this many files were taken in since the
-/// last write, or this long after it.
-const SAVE_AFTER_FILES: u64 = 50;
-const SAVE_AFTER_MS: f64 = 60_000.0;
-
-/// A key for a set of config texts: the stored graph is valid only under the same configs.
-fn configs_key(configs: &ConfigTexts) -> String {
-    let mut paths: Vec<&String> = configs.keys().collect();
-    paths.sort();
-    let mut hasher = blake3::Hasher::new();
-    for p in paths {
-        hasher.update(p.as_bytes()).update(&[0]).update(configs[p].as_bytes()).update(&[0]);
-    }
-    hasher.finalize().to_hex().to_string()
-}
-
-/// (size, mtime) of the config files, which change detection watches like sources.
-fn config_stats(host: &dyn Host, paths: &[String]) -> Vec<(String, (u64, f64))> {
-    paths.iter().filter_map(|p| host.stat(p).ok().map(|e| (p.clone(), (e.size, e.mtime_ms)))).collect()
-}
-
-/// Files parsed between two progress reports (large enough that a report costs nothing, small enough
-/// that a slow repository shows movement).
-const PARSE_BATCH: usize = 512;
-
-/// How far a build got: `parse` (files done of total) or `resolve` (started, over `total` files).
-#[derive(Clone, Copy, Debug)]
-pub struct Progress {
-    pub phase: &'static str,
-    pub done: u64,
-    pub total: u64,
-}
-
-/// What `parse_only` measured.
-#[derive(Clone, Debug, Serialize)]
+/// A declaration as every answer shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ParseOnly {
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SymbolInfo {
+    /// Portable handle: `path::Container::name`, stable across processes and engines.
+    pub handle: String,
+    pub name: String,
+    pub kind: String,
+    pub language: String,
+    pub path: String,
+    /// Position of the name (1-based line, 1-based column in Unicode characters).
+    pub line: u32,
+    pub column: u32,
+    /// The declaration's whole range.
+    pub start_line: u32,
+    pub end_line: u32,
+    pub exported: bool,
+    /// Handle of the enclosing declaration.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    pub signature: String,
+}
+
+impl SymbolInfo {
+    /// How every answer shows declaration `id`.
+    pub(crate) fn of(index: &Index, id: SymId) -> SymbolInfo {
+        let sym = index.symbol(id);
+        let file = &index.files[index.file_of(id) as usize];
+        let container = sym.container.map(|c| index.handles[index.global(index.file_of(id), c) as usize].clone());
+        SymbolInfo {
+            handle: index.handles[id as usize].clone(),
+            name: sym.name.clone(),
+            kind: sym.kind.as_str().to_string(),
+            language: file.language.name().to_string(),
+            path: file.path.clone(),
+            line: sym.name_pos.line,
+            column: sym.name_pos.col,
+            start_line: sym.start.line,
+            end_line: sym.end.line,
+            exported: sym.exported,
+            container,
+            signature: signature(index, id).to_string(),
+        }
+    }
+}
+
+/// A declaration's signature (its first line), or nothing for a secrets file: the line of
+/// `TOKEN = "…"` is the secret.
+pub(crate) fn signature(index: &Index, id: SymId) -> &str {
+    let path = &index.files[index.file_of(id) as usize].path;
+    if crate::sensitive::classify(path).is_some() {
+        ""
+    } else {
+        &index.symbol(id).signature
+    }
+}
+
+/// A position in a file.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Site {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl Site {
+    pub(crate) fn of(index: &Index, r: &RefSite) -> Site {
+        Site { path: index.files[r.file as usize].path.clone(), line: r.pos.line, column: r.pos.col }
+    }
+}
+
+/// What an answer left out, by list.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Omitted {
+    /// Entries cut by `limit`, per list name.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub by_limit: BTreeMap<String, u64>,
+    /// Other omissions with a count (unresolved call sites, namespace imports, …).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub other: BTreeMap<String, u64>,
+}
+
+impl Omitted {
+    /// The omission of `count` entries of one list by its limit (none when `count` is 0).
+    pub(crate) fn by_limit(list: &str, count: usize) -> Omitted {
+        let mut omitted = Omitted::default();
+        if count > 0 {
+            omitted.by_limit.insert(list.to_string(), count as u64);
+        }
+        omitted
+    }
+
+    /// Limits one list of an answer to `limit`, noting the cut under `name`.
+    pub(crate) fn cut<T>(&mut self, list: Vec<T>, limit: usize, name: &str) -> Vec<T> {
+        capped(list, limit, name, &mut self.by_limit)
+    }
+}
+
+/// Limits `list` to `limit`, noting the cut under `name` in `omitted` (the by-list counts of an
+/// answer, or of a packet).
+pub(crate) fn capped<T>(mut list: Vec<T>, limit: usize, name: &str, omitted: &mut BTreeMap<String, u64>) -> Vec<T> {
+    if list.len() > limit {
+        omitted.insert(name.to_string(), (list.len() - limit) as u64);
+        list.truncate(limit);
+    }
+    list
+}
+
+/// Files, lines, bytes and declarations of one language.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct LanguageSummary {
+    pub language: String,
     pub files: u64,
+    pub lines: u64,
     pub bytes: u64,
-    /// Syntax nodes in all trees (a check that the parse really happened).
-    pub nodes: u64,
-    pub walk_ms: f64,
-    pub read_ms: f64,
-    pub parse_ms: f64,
-    pub total_ms: f64,
+    pub symbols: u64,
 }
 
-/// Laps of the host's clock, in milliseconds rounded to microseconds.
-struct Clock {
-    start: f64,
-    last: f64,
-}
-
-impl Clock {
-    fn new(now: f64) -> Clock {
-        Clock { start: now, last: now }
-    }
-
-    /// Time since the previous lap.
-    fn lap(&mut self, now: f64) -> f64 {
-        let lap = now - std::mem::replace(&mut self.last, now);
-        (lap * 1000.0).round() / 1000.0
-    }
-
-    fn total(&self) -> f64 {
-        ((self.last - self.start) * 1000.0).round() / 1000.0
+impl LanguageSummary {
+    /// One summary per indexed language, most files first.
+    pub(crate) fn all(index: &Index) -> Vec<LanguageSummary> {
+        let mut by: BTreeMap<Language, LanguageSummary> = BTreeMap::new();
+        for f in &index.files {
+            let e = by.entry(f.language).or_insert_with(|| LanguageSummary {
+                language: f.language.name().into(),
+                files: 0,
+                lines: 0,
+                bytes: 0,
+                symbols: 0,
+            });
+            e.files += 1;
+            e.lines += u64::from(f.lines);
+            e.bytes += f.size;
+            e.symbols += f.facts.symbols.len() as u64;
+        }
+        let mut list: Vec<LanguageSummary> = by.into_values().collect();
+        list.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.language.cmp(&b.language)));
+        list
     }
 }
 
-/// Decodes a JSON request; serde's message names the offending field.
-pub fn decode<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, Error> {
-    serde_json::from_value(value).map_err(|e| Error::InvalidArgument(format!("invalid request: {e}")))
+/// A query without surrounding blanks; an empty one is an error.
+pub(crate) fn nonempty_query(raw: &str) -> Result<String, Error> {
+    let query = raw.trim();
+    if query.is_empty() {
+        return Err(Error::InvalidArgument("`query` must not be empty".into()));
+    }
+    Ok(query.to_string())
 }
 
-fn encode<T: Serialize>(value: Result<T, Error>) -> Result<serde_json::Value, Error> {
-    value.and_then(|v| serde_json::to_value(v).map_err(|e| Error::Io(format!("cannot encode the response: {e}"))))
+/// Tiny repositories for the features' unit tests: real files in a temporary directory, a real
+/// session on them.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{DiscoveryOptions, Session, StdHost};
+
+    /// A session on a temporary repository holding `files` (root-relative path, content).
+    pub fn repo(files: &[(&str, &str)]) -> (tempfile::TempDir, Session) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (path, text) in files {
+            let file = dir.path().join(path);
+            std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+            std::fs::write(file, text).expect("write");
+        }
+        let session = Session::open(Box::new(StdHost::new(dir.path())), DiscoveryOptions::default()).expect("opens");
+        (dir, session)
+    }
 }

@@ -8,7 +8,7 @@
 
 use tree_sitter::Node;
 
-use super::{has_token, named_children, Builder};
+use super::{has_token, named_children, Builder, ChainSyntax, Member};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, SymbolKind, TypeRelKind};
 
 /// Go's predeclared type names: not references to anything in the project, and not useful as a
@@ -423,8 +423,7 @@ fn type_path(b: &Builder, ty: Node) -> Option<Vec<String>> {
                 return Some(type_segs(b, node)?.into_iter().map(|(s, _)| s).collect());
             }
             "selector_expression" => {
-                let (segs, head) = name_chain(b, node);
-                return head.is_none().then(|| segs.into_iter().map(|(s, _)| s).collect());
+                return CHAIN.names(b, node).map(|segs| segs.into_iter().map(|(s, _)| s).collect());
             }
             _ => return None,
         }
@@ -456,40 +455,19 @@ fn named_type_segs(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
     }
 }
 
-/// A name chain `a.b.c`: its segments and, when its head is not a plain name, that head expression.
-/// Iterative, so a very long chain does not recurse.
-fn name_chain<'t>(b: &Builder, node: Node<'t>) -> (Vec<(String, Pos)>, Option<Node<'t>>) {
-    let mut segs = Vec::new();
-    let mut cur = node;
-    let head = loop {
-        match cur.kind() {
-            "selector_expression" => {
-                if let Some(field) = cur.child_by_field_name("field") {
-                    segs.push(b.seg(field));
-                }
-                match cur.child_by_field_name("operand") {
-                    Some(operand) => cur = operand,
-                    None => break None,
-                }
-            }
-            "identifier" => {
-                segs.push(b.seg(cur));
-                break None;
-            }
-            _ => break Some(cur),
-        }
-    };
-    segs.reverse();
-    (segs, head)
-}
+/// How Go writes chains of names: `a.b.c`, `pkg.Func`. A chain does not go on through calls here:
+/// `f().x` records `x` as an opaque tail.
+const CHAIN: ChainSyntax = ChainSyntax {
+    names: &["identifier"],
+    members: &[Member { kind: "selector_expression", object: &["operand"], name: &["field"], rooted: false }],
+    calls: &[],
+    through: &[],
+    extras: &[],
+};
 
-/// Records a chain as one reference; a non-name head is walked on its own and the tail is opaque.
+/// Records a chain as one reference (see `extract::reference`).
 fn ref_chain(b: &mut Builder, node: Node, call: bool) {
-    let (segs, head) = name_chain(b, node);
-    if let Some(h) = head {
-        walk(b, h);
-    }
-    b.add_ref(segs, call, head.is_some());
+    super::reference(b, node, call, &CHAIN, walk);
 }
 
 fn is_type_node(node: Node) -> bool {
@@ -562,10 +540,9 @@ fn expr_origin(b: &Builder, expr: Node) -> LocalOrigin {
                 if !matches!(function.kind(), "identifier" | "selector_expression") {
                     return LocalOrigin::Unknown;
                 }
-                let (segs, head) = name_chain(b, function);
-                if head.is_some() || segs.is_empty() {
+                let Some(segs) = CHAIN.names(b, function) else {
                     return LocalOrigin::Unknown;
-                }
+                };
                 let path: Vec<String> = segs.into_iter().map(|(s, _)| s).collect();
                 if path.len() == 1 && path[0] == "new" {
                     // `new(Cart)` constructs a `*Cart`.
@@ -828,7 +805,7 @@ mod tests {
         extract(Language::Go, src)
     }
 
-    /// Refs as (dotted segments, call, opaque_head, enclosing symbol name).
+    /// Refs as (dotted segments, call, `opaque_head`, enclosing symbol name).
     fn refs(f: &FileFacts) -> Vec<(String, bool, bool, Option<String>)> {
         f.refs
             .iter()
@@ -849,7 +826,7 @@ mod tests {
     }
 
     fn path(p: &[&str]) -> Vec<String> {
-        p.iter().map(|s| s.to_string()).collect()
+        p.iter().map(std::string::ToString::to_string).collect()
     }
 
     #[test]

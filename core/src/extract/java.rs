@@ -388,7 +388,7 @@ impl<'s> Walker<'_, 's> {
         for d in declarators {
             if let Some(name) = Self::field(d, "name").filter(|n| n.kind() == "identifier") {
                 let idx = self.add_symbol(node, name, SymbolKind::Field, exported);
-                self.b.symbol_mut(idx).returns = returns.clone();
+                self.b.symbol_mut(idx).returns.clone_from(&returns);
             }
             self.walk_opt(Self::field(d, "dimensions"));
             self.walk_opt(Self::field(d, "value"));
@@ -816,14 +816,14 @@ mod tests {
     }
 
     fn path(p: &[&str]) -> Vec<String> {
-        p.iter().map(|s| s.to_string()).collect()
+        p.iter().map(std::string::ToString::to_string).collect()
     }
 
     fn pos(line: u32, col: u32) -> Pos {
         Pos { line, col }
     }
 
-    /// Refs as (segment texts, call, opaque_head).
+    /// Refs as (segment texts, call, `opaque_head`).
     fn refs(f: &FileFacts) -> Vec<(Vec<String>, bool, bool)> {
         f.refs.iter().map(|r| (r.segments.iter().map(|s| s.0.clone()).collect(), r.call, r.opaque_head)).collect()
     }
@@ -968,7 +968,7 @@ class Hidden {}
 
     #[test]
     fn call_chains_and_member_access() {
-        let src = r#"class A {
+        let src = r"class A {
   void m(Order o) {
     o.items.add(x);
     run();
@@ -981,7 +981,7 @@ class Hidden {}
     arr[0].size();
     Outer.this.z();
   }
-}"#;
+}";
         let f = java(src);
         let chain = f.refs.iter().find(|r| r.segments.len() == 3 && r.segments[2].0 == "add").unwrap();
         assert_eq!(
@@ -1056,7 +1056,7 @@ class Hidden {}
 
     #[test]
     fn locals_and_their_origins() {
-        let src = r#"class A<T> {
+        let src = r"class A<T> {
   void m(Order o, int n, T t, Item... items) {
     Order a = x;
     var b = new Order();
@@ -1073,7 +1073,7 @@ class Hidden {}
     try (var u = open(); Res v = get()) {} catch (IOException | RuntimeException w) {} catch (Oops z) {}
     if (obj instanceof Order y) {}
   }
-}"#;
+}";
         let f = java(src);
         let scope = f.symbols.iter().position(|s| s.name == "m").unwrap() as u32;
         assert!(f.locals.iter().all(|l| l.scope == Some(scope)));
@@ -1111,10 +1111,10 @@ class Hidden {}
 
     #[test]
     fn anonymous_and_local_classes() {
-        let src = r#"interface I {
+        let src = r"interface I {
   Runnable R = new Runnable() { public void run() {} void helper() {} };
   default void m() { class Local { void f() {} } }
-}"#;
+}";
         let f = java(src);
         let got: Vec<(&str, Option<u32>, bool)> =
             f.symbols.iter().map(|s| (s.name.as_str(), s.container, s.exported)).collect();

@@ -1,5 +1,5 @@
 //! Extraction for TypeScript, TSX and JavaScript (the grammars share their node kinds): ES imports and
-//! re-exports, CommonJS `require`, classes, interfaces, functions (including `const f = () => …`),
+//! re-exports, `CommonJS` `require`, classes, interfaces, functions (including `const f = () => …`),
 //! member chains, `new` expressions, type annotations and local bindings.
 
 use tree_sitter::Node;
@@ -13,7 +13,7 @@ pub(crate) fn extract(b: &mut Builder, root: Node) {
     }
     // `export { a, b as c }` marks the local declarations exported.
     let exported: Vec<String> = b.facts.export_names.iter().map(|(local, _)| local.clone()).collect();
-    for sym in b.facts.symbols.iter_mut() {
+    for sym in &mut b.facts.symbols {
         if sym.container.is_none() && exported.contains(&sym.name) {
             sym.exported = true;
         }
@@ -29,7 +29,7 @@ fn statement(b: &mut Builder, node: Node, exported: bool) {
         "import_statement" => import_statement(b, node),
         "export_statement" => export_statement(b, node),
         "function_declaration" | "generator_function_declaration" | "function_signature" => {
-            function(b, node, node.child_by_field_name("name"), SymbolKind::Function, exported)
+            function(b, node, node.child_by_field_name("name"), SymbolKind::Function, exported);
         }
         "class_declaration" | "abstract_class_declaration" | "class" => class(b, node, exported),
         "interface_declaration" => interface(b, node, exported),
@@ -243,7 +243,7 @@ fn parameters(b: &mut Builder, params: Node) {
                 }
             }
             "identifier" | "object_pattern" | "array_pattern" | "rest_pattern" | "assignment_pattern" => {
-                bind_pattern(b, p, LocalOrigin::Unknown)
+                bind_pattern(b, p, LocalOrigin::Unknown);
             }
             _ => expr(b, p),
         }
@@ -574,7 +574,7 @@ fn expr(b: &mut Builder, node: Node) {
     }
     match node.kind() {
         "identifier" | "type_identifier" | "this" | "super" | "shorthand_property_identifier" => {
-            b.add_ref(vec![b.seg(node)], false, false)
+            b.add_ref(vec![b.seg(node)], false, false);
         }
         "member_expression" | "nested_type_identifier" => reference(b, node, false),
         "call_expression" => {
@@ -642,7 +642,7 @@ fn expr(b: &mut Builder, node: Node) {
         "jsx_opening_element" | "jsx_self_closing_element" => {
             if let Some(name) = node.child_by_field_name("name") {
                 // Lower-case tags are intrinsic elements (`div`), not components.
-                if b.text(name).chars().next().is_some_and(|c| c.is_uppercase()) {
+                if b.text(name).chars().next().is_some_and(char::is_uppercase) {
                     reference(b, name, false);
                 }
             }

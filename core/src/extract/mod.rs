@@ -4,6 +4,7 @@
 //! parallel on native and gives byte-identical facts on wasm.
 
 mod chain;
+mod docs;
 mod go;
 mod java;
 mod js;
@@ -48,7 +49,7 @@ pub fn extract(lang: Language, src: &str) -> FileFacts {
     let Some(tree) = parser.parse(src, None) else {
         return FileFacts::default();
     };
-    let mut b = Builder::new(src);
+    let mut b = Builder::new(src, lang);
     let root = tree.root_node();
     match lang {
         Language::TypeScript | Language::Tsx | Language::JavaScript => js::extract(&mut b, root),
@@ -57,6 +58,7 @@ pub fn extract(lang: Language, src: &str) -> FileFacts {
         Language::Go => go::extract(&mut b, root),
         Language::Java => java::extract(&mut b, root),
     }
+    b.facts.doc = file_doc(&b, root);
     if root.has_error() {
         b.facts.error_nodes = count_errors(root);
     }
@@ -91,6 +93,7 @@ fn count_errors(root: Node) -> u32 {
 /// the stack of enclosing symbols.
 pub(crate) struct Builder<'a> {
     pub src: &'a str,
+    pub language: Language,
     line_starts: Vec<usize>,
     pub facts: FileFacts,
     scope: Vec<u32>,
@@ -101,11 +104,12 @@ pub(crate) struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    pub fn new(src: &'a str) -> Builder<'a> {
+    pub fn new(src: &'a str, language: Language) -> Builder<'a> {
         let mut line_starts = vec![0];
         line_starts.extend(src.match_indices('\n').map(|(i, _)| i + 1));
         Builder {
             src,
+            language,
             line_starts,
             facts: FileFacts::default(),
             scope: Vec::new(),
@@ -185,6 +189,8 @@ impl<'a> Builder<'a> {
         exported: bool,
     ) -> u32 {
         let signature = first_line(self.text(decl));
+        let comments = doc_comments(decl);
+        let doc = docs::of_comments(self.language, comments.iter().map(|c| self.text(*c)));
         self.facts.symbols.push(Symbol {
             name,
             kind,
@@ -198,7 +204,8 @@ impl<'a> Builder<'a> {
             signature,
             returns: None,
             default_export: false,
-            doc_line: doc_start(decl).map(|n| n.start_position().row as u32 + 1),
+            doc_line: comments.first().map(|n| n.start_position().row as u32 + 1),
+            doc,
         });
         (self.facts.symbols.len() - 1) as u32
     }
@@ -251,19 +258,18 @@ impl<'a> Builder<'a> {
 /// One name of a chain and where it is written.
 pub(crate) type Segment = (String, crate::facts::Pos);
 
-/// The first line of a declaration, trimmed and bounded.
-/// The first node of the comments, attributes and decorators written directly above a declaration
-/// (no blank line between), climbing out of wrappers the declaration is the first named part of
-/// (`export …`, a decorated definition). None when no comment is among them.
-fn doc_start(decl: Node) -> Option<Node> {
+/// The comments among the comments, attributes and decorators written directly above a
+/// declaration (no blank line between), climbing out of wrappers the declaration is the first named
+/// part of (`export …`, a decorated definition), in source order: the declaration's doc comment.
+fn doc_comments(decl: Node) -> Vec<Node> {
     let mut node = decl;
-    let mut first_comment = None;
+    let mut comments = Vec::new();
     for _ in 0..64 {
         match node.prev_named_sibling() {
             Some(prev) if prev.end_position().row + 1 >= node.start_position().row => {
                 let kind = prev.kind();
                 if kind.contains("comment") {
-                    first_comment = Some(prev);
+                    comments.push(prev);
                 } else if !matches!(kind, "attribute_item" | "decorator" | "annotation" | "marker_annotation") {
                     break;
                 }
@@ -276,9 +282,43 @@ fn doc_start(decl: Node) -> Option<Node> {
             },
         }
     }
-    first_comment
+    comments.reverse();
+    comments
 }
 
+/// A file's leading comment block (after a shebang or an encoding line), or its module docstring.
+fn file_doc(b: &Builder, root: Node) -> Option<String> {
+    let children = named_children(root);
+    let mut rest = children.iter().copied().skip_while(|n| {
+        let t = b.text(*n).trim_start();
+        n.kind().contains("comment") && (t.starts_with("#!") || t.starts_with("# -*-"))
+    });
+    let first = rest.next()?;
+    if b.language == Language::Python && first.kind() == "expression_statement" {
+        if let Some(string) = first.named_child(0).filter(|s| s.kind() == "string") {
+            return docs::of_docstring(b.text(string));
+        }
+    }
+    if !first.kind().contains("comment") {
+        return None;
+    }
+    let mut block = vec![first];
+    for next in rest {
+        let last = block.last().expect("one comment");
+        if !next.kind().contains("comment") || next.start_position().row > last.end_position().row + 1 {
+            break;
+        }
+        block.push(next);
+    }
+    docs::of_comments(b.language, block.iter().map(|c| b.text(*c)))
+}
+
+/// The doc a Python docstring opening `body` holds.
+pub(crate) fn docstring(b: &Builder, body: Node) -> Option<String> {
+    docs::docstring_node(body).and_then(|s| docs::of_docstring(b.text(s)))
+}
+
+/// The first line of a declaration, trimmed and bounded.
 fn first_line(text: &str) -> String {
     let line = text.lines().next().unwrap_or("").trim();
     if line.chars().count() > MAX_SIGNATURE_CHARS {
@@ -312,7 +352,7 @@ mod tests {
 
     #[test]
     fn columns_count_unicode_characters() {
-        let b = Builder::new("let é = 1;\nlet x = 2;");
+        let b = Builder::new("let é = 1;\nlet x = 2;", Language::JavaScript);
         assert_eq!(b.pos_of_byte(0), Pos { line: 1, col: 1 });
         // "é" is two bytes; the `=` after it is the 7th character.
         assert_eq!(b.pos_of_byte(7), Pos { line: 1, col: 7 });

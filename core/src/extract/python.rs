@@ -158,7 +158,7 @@ fn import_statement(b: &mut Builder, node: Node) {
 /// `from m import a, b as c`, `from . import x`, `from ..m import *`.
 fn import_from(b: &mut Builder, node: Node) {
     let pos = b.pos(node);
-    let module = node.child_by_field_name("module_name").map(|m| dotted(b, m)).unwrap_or_else(|| "__future__".into());
+    let module = node.child_by_field_name("module_name").map_or_else(|| "__future__".into(), |m| dotted(b, m));
     let mut items = Vec::new();
     let mut glob = false;
     let module_id = node.child_by_field_name("module_name").map(|m| m.id());
@@ -194,6 +194,7 @@ fn function(b: &mut Builder, decl: Node, node: Node) {
     let kind = if place(b) == Place::Class { SymbolKind::Method } else { SymbolKind::Function };
     let exported = place(b) != Place::Function && is_public(b.text(name)) && container_exported(b);
     let idx = b.add_symbol(decl, name, kind, exported);
+    docstring_if_no_comment(b, idx, node);
     if let Some(ret) = node.child_by_field_name("return_type") {
         b.symbol_mut(idx).returns = annotation_path(b, ret);
         expr(b, ret);
@@ -241,6 +242,7 @@ fn class(b: &mut Builder, decl: Node, node: Node) {
     let Some(name) = node.child_by_field_name("name") else { return };
     let exported = place(b) != Place::Function && is_public(b.text(name)) && container_exported(b);
     let idx = b.add_symbol(decl, name, SymbolKind::Class, exported);
+    docstring_if_no_comment(b, idx, node);
     if let Some(bases) = node.child_by_field_name("superclasses") {
         for base in named_children(bases) {
             if base.kind() == "keyword_argument" {
@@ -261,6 +263,14 @@ fn class(b: &mut Builder, decl: Node, node: Node) {
     }
     if let Some(body) = node.child_by_field_name("body") {
         b.within(idx, |b| block(b, body));
+    }
+}
+
+/// A function's or class's docstring is its doc, unless a comment above the declaration is.
+fn docstring_if_no_comment(b: &mut Builder, idx: u32, node: Node) {
+    if b.facts.symbols[idx as usize].doc.is_none() {
+        let doc = node.child_by_field_name("body").and_then(|body| super::docstring(b, body));
+        b.symbol_mut(idx).doc = doc;
     }
 }
 
@@ -285,19 +295,18 @@ fn assignment(b: &mut Builder, node: Node) {
     }
     let Some(left) = left else { return };
     if left.kind() != "identifier" {
-        match place(b) {
-            Place::Function => bind_target(b, left, LocalOrigin::Unknown),
+        if place(b) == Place::Function {
+            bind_target(b, left, LocalOrigin::Unknown);
+        } else {
             // `a, b = …` at module level: the names are still module attributes.
-            _ => {
-                for id in named_children(left).into_iter().filter(|c| c.kind() == "identifier") {
-                    let text = b.text(id);
-                    let kind = if place(b) == Place::Class { SymbolKind::Field } else { SymbolKind::Variable };
-                    let exported = is_public(text) && container_exported(b);
-                    b.add_symbol(node, id, kind, exported);
-                }
-                if !matches!(left.kind(), "pattern_list" | "tuple_pattern") {
-                    expr(b, left);
-                }
+            for id in named_children(left).into_iter().filter(|c| c.kind() == "identifier") {
+                let text = b.text(id);
+                let kind = if place(b) == Place::Class { SymbolKind::Field } else { SymbolKind::Variable };
+                let exported = is_public(text) && container_exported(b);
+                b.add_symbol(node, id, kind, exported);
+            }
+            if !matches!(left.kind(), "pattern_list" | "tuple_pattern") {
+                expr(b, left);
             }
         }
         return;

@@ -87,17 +87,14 @@ fn item(b: &mut Builder, node: Node) {
         "impl_item" => impl_item(b, node),
         "mod_item" => {
             let Some(name) = node.child_by_field_name("name") else { return b.ascend() };
-            match node.child_by_field_name("body") {
-                Some(body) => {
-                    let idx = b.add_symbol(node, name, SymbolKind::Module, exported);
-                    b.within(idx, |b| items(b, body));
-                }
-                None => {
-                    let path_attr = path_attribute(b, node);
-                    let decl =
-                        ModDecl { name: b.text(name).to_string(), pos: b.pos(name), scope: b.enclosing(), path_attr };
-                    b.facts.mods.push(decl);
-                }
+            if let Some(body) = node.child_by_field_name("body") {
+                let idx = b.add_symbol(node, name, SymbolKind::Module, exported);
+                b.within(idx, |b| items(b, body));
+            } else {
+                let path_attr = path_attribute(b, node);
+                let decl =
+                    ModDecl { name: b.text(name).to_string(), pos: b.pos(name), scope: b.enclosing(), path_attr };
+                b.facts.mods.push(decl);
             }
         }
         "use_declaration" => {
@@ -772,7 +769,7 @@ mod tests {
 
     #[test]
     fn items_impls_and_uses() {
-        let src = r#"use crate::shapes::{circle::Circle, Shape as S};
+        let src = r"use crate::shapes::{circle::Circle, Shape as S};
 pub mod inner { pub fn f() {} }
 mod outer;
 pub struct P { pub x: f64 }
@@ -780,7 +777,7 @@ impl Shape for Circle {
     fn area(&self) -> f64 { self.radius() * 2.0 }
 }
 fn g() { let c = Circle::new(1.0); c.area(); }
-"#;
+";
         let facts = extract(Language::Rust, src);
         assert_eq!(facts.imports.len(), 2);
         assert_eq!(facts.imports[0].module, "crate::shapes::circle");

@@ -2,8 +2,12 @@
 //! the resolved graph (reference sites, call edges, file dependencies, type relations). Built from
 //! the facts of all files in one pass of `resolve`; queried by `api`.
 
+mod lookup;
 mod modules;
 mod resolve;
+pub(crate) mod walks;
+
+pub(crate) use lookup::SymbolQuery;
 
 use std::collections::BTreeSet;
 
@@ -33,6 +37,19 @@ pub(crate) struct IndexedFile {
     pub facts: Arc<FileFacts>,
     /// Global id of this file's first symbol.
     pub sym_base: SymId,
+}
+
+impl IndexedFile {
+    /// The file's bytes as indexed, or None when it changed on disk (or can't be read) since; never
+    /// read past its indexed size.
+    pub(crate) fn indexed_text(&self, host: &dyn crate::host::Host) -> Option<String> {
+        self.as_indexed(host.read_file(&self.path, self.size).ok()?)
+    }
+
+    /// Bytes read from disk as text, when they are still the file's indexed content.
+    pub(crate) fn as_indexed(&self, bytes: Vec<u8>) -> Option<String> {
+        (blake3::hash(&bytes).to_hex().as_str() == self.hash).then(|| String::from_utf8(bytes).ok())?
+    }
 }
 
 /// A resolved use of a symbol.

@@ -339,7 +339,7 @@ impl<'a> Tables<'a> {
     }
 }
 
-impl<'t, 'a> Resolver<'t, 'a> {
+impl<'a> Resolver<'_, 'a> {
     fn lang(&self, file: FileId) -> Language {
         self.index.files[file as usize].language
     }
@@ -1032,7 +1032,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
             if imp.kind != ImportKind::Namespace {
                 continue;
             }
-            let alias = imp.items.first().map(|it| it.alias.as_str()).unwrap_or("");
+            let alias = imp.items.first().map_or("", |it| it.alias.as_str());
             let bound = if alias.is_empty() {
                 self.go
                     .resolve(&imp.module)

@@ -1,4 +1,4 @@
-//! search, explore and packet_get on the polyglot fixture: identifier queries find their definition
+//! search, explore and `packet_get` on the polyglot fixture: identifier queries find their definition
 //! first, questions in other words find the file of the behaviour, tests rank below code unless
 //! asked for, every answer is bounded, and explore's follow-ups are calls that work.
 

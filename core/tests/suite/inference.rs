@@ -25,7 +25,7 @@ fn locals_typed_through_method_chains_and_clone() {
     fs::write(dir.path().join("Cargo.toml"), "[package]\nname = \"rt\"\nversion = \"0.1.0\"\n").unwrap();
     fs::write(
         dir.path().join("src/lib.rs"),
-        r#"pub struct Runtime;
+        r"pub struct Runtime;
 #[derive(Clone)]
 pub struct Handle;
 pub struct Other;
@@ -53,7 +53,7 @@ pub fn run(rt: Runtime, other: Other) {
     declared.handle();
     other.clone().spawn();
 }
-"#,
+",
     )
     .unwrap();
     let mut s = Session::open(Box::new(StdHost::new(dir.path())), DiscoveryOptions::default()).unwrap();

@@ -1,5 +1,5 @@
 //! Committed snapshots of real answers on the polyglot fixture: any change to what the core answers
-//! shows up as a reviewable diff (`cargo insta review`, or INSTA_UPDATE=always to accept).
+//! shows up as a reviewable diff (`cargo insta review`, or `INSTA_UPDATE=always` to accept).
 
 use serde_json::json;
 

@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 
 import { openSession, packageVersion } from "../index";
 import { loadEngine, packageRoot, platformTarget, readBuildManifest, type LoadedEngine } from "../loader";
+import { configuredClients } from "../install/clients";
 import { blake3File, listCache, nativeCacheRoot } from "../native-cache";
 import { DOCTOR_USAGE } from "./usage";
 
@@ -110,32 +111,6 @@ export function doctorReport(root: string | undefined) {
   });
   const clients = check(() => ({ clients: configuredClients(root) }));
   return { package: pkg, engine, native, languages, wasm, index, clients };
-}
-
-/** Which agent clients have a codegraph entry, per scope: planning an uninstall shows what exists. */
-function configuredClients(root: string | undefined) {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { plan } = require("../install/plan") as typeof import("../install/plan");
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { nodeFileView, processEnvironment } = require("../install/command") as typeof import("../install/command");
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { TARGET_IDS } = require("../install/types") as typeof import("../install/types");
-  const environment = { ...processEnvironment(), cwd: path.resolve(root ?? ".") };
-  const out: Array<{ target: string; scope: string; state: string; path?: string; error?: string }> = [];
-  for (const scope of ["user", "project"] as const) {
-    for (const target of TARGET_IDS) {
-      try {
-        const edits = plan({ action: "uninstall", targets: [target], scope, environment, files: nodeFileView }).edits;
-        const owned = edits.find((e) => e.kind === "remove" || e.kind === "modify");
-        const foreign = edits.find((e) => e.kind === "collision");
-        if (owned) out.push({ target, scope, state: "configured by codegraph install", path: owned.path });
-        else if (foreign) out.push({ target, scope, state: "has a codegraph entry not written by the installer", path: foreign.path });
-      } catch (e) {
-        out.push({ target, scope, state: "unreadable config", error: (e as Error).message });
-      }
-    }
-  }
-  return out;
 }
 
 function human(report: ReturnType<typeof doctorReport>): string {

@@ -1,4 +1,5 @@
-// Human output for each CLI command. The JSON answer is the truth; these only lay it out.
+// Human output of the CLI commands, one typed function per answer. The JSON answer is the truth;
+// these only lay it out (file names and other text from the repository escaped for the terminal).
 
 import type * as T from "../generated/types";
 
@@ -18,9 +19,8 @@ function omissions(o: T.Omitted): string[] {
   return parts.length ? [`omitted: ${parts.join("; ")}`] : [];
 }
 
-export const formatters: Record<string, (answer: never) => string> = {
-  orient: (r: T.OrientResponse) =>
-    [
+export function formatOrient(r: T.OrientResponse): string {
+  return [
       `${r.files} files, ${r.symbols} symbols${r.otherFiles ? ` (${r.otherFiles} other files not parsed)` : ""}`,
       "",
       "languages:",
@@ -43,9 +43,11 @@ export const formatters: Record<string, (answer: never) => string> = {
       `references: ${r.resolution.resolvedReferences} resolved, ${r.resolution.unresolvedReferences} unresolved; ${r.resolution.importEdges} file dependencies`,
       ...(r.skippedFileCount ? [`skipped ${r.skippedFileCount} files, e.g.:`, ...r.skippedSample.map((s) => `  ${s.path}: ${s.reason}`)] : []),
       ...omissions(r.omitted),
-    ].join("\n"),
-  explore: (r: T.ExploreResponse) =>
-    [
+    ].join("\n");
+}
+
+export function formatExplore(r: T.ExploreResponse): string {
+  return [
       ...(r.anchors.length ? ["anchors:"] : [`nothing in the repository matches ${JSON.stringify(r.query)}`]),
       ...r.anchors.map((a) => `  ${a.kind === "file" ? "file     " : (a.symbolKind ?? "").padEnd(9)} ${a.handle ?? a.path}${a.line ? `  (${a.path}:${a.line})` : ""}  [${a.matched.join(", ")}]`),
       ...(r.unknownWords?.length ? [`words found nowhere: ${r.unknownWords.join(", ")}`] : []),
@@ -56,10 +58,14 @@ export const formatters: Record<string, (answer: never) => string> = {
       ...(r.followUps.length ? ["", "next:", ...r.followUps.map((f) => `  ${f.tool} ${JSON.stringify(f.arguments)}  — ${f.why}`)] : []),
       ...(r.fileView ? ["", `${r.fileView.file}:`, r.fileView.content] : []),
       ...omissions(r.omitted),
-    ].join("\n"),
-  packet: (r: T.PacketGetResponse) =>
-    [packet(r.packet), ...(r.alternatives?.length ? [`also named so: ${r.alternatives.join(", ")}`] : [])].join("\n"),
-  context: (r: T.ContextResponse) => {
+    ].join("\n");
+}
+
+export function formatPacket(r: T.PacketGetResponse): string {
+  return [packet(r.packet), ...(r.alternatives?.length ? [`also named so: ${r.alternatives.join(", ")}`] : [])].join("\n");
+}
+
+export function formatContext(r: T.ContextResponse): string {
     if (r.profiles) {
       return r.profiles.length
         ? r.profiles.map((p) => `${p.name}: ${JSON.stringify({ ...p, name: undefined })}`).join("\n")
@@ -72,20 +78,25 @@ export const formatters: Record<string, (answer: never) => string> = {
       ...r.entries.map((e) => `  ${e.reason.padEnd(11)} ${e.handle ?? e.path}`),
       ...omissions(r.omitted),
     ].join("\n");
-  },
-  search: (r: T.SearchResponse) =>
-    [
+  }
+
+export function formatSearch(r: T.SearchResponse): string {
+  return [
       ...(r.hits.length ? [] : [`no results for ${JSON.stringify(r.query)}`]),
       ...r.hits.map((h) => (h.symbol ? `${symbolLine(h.symbol)}  [${h.matched.join(", ")}]` : `file      ${h.path}  [${h.matched.join(", ")}]`)),
       ...omissions(r.omitted),
-    ].join("\n"),
-  symbols: (r: T.WorkspaceSymbolsResponse) =>
-    [
+    ].join("\n");
+}
+
+export function formatSymbols(r: T.WorkspaceSymbolsResponse): string {
+  return [
       ...(r.symbols.length ? [] : [`no symbols match ${JSON.stringify(r.query)}`]),
       ...r.symbols.map((s) => `${symbolLine(s)}${s.importOf ? `  → ${s.importOf}` : ""}`),
       ...omissions(r.omitted),
-    ].join("\n"),
-  file: (r: T.GetFileResponse) => {
+    ].join("\n");
+}
+
+export function formatFile(r: T.GetFileResponse): string {
     if (r.sensitive?.redacted) return `${r.file}: sensitive (${r.sensitive.kind}); content withheld, pass --allow-sensitive to read it`;
     const lines = [r.content];
     if (r.page) lines.push(`… ${r.totalLines} lines in all; continue with --offset ${r.page.nextOffset}`);
@@ -93,36 +104,55 @@ export const formatters: Record<string, (answer: never) => string> = {
       lines.push("", `imports: ${r.graphContext.imports.join(", ") || "(none)"}`, `used by: ${r.graphContext.usedBy.join(", ") || "(none)"}`);
     }
     return lines.join("\n");
-  },
-  symbol: (r: T.GetSymbolResponse) =>
-    [
+  }
+
+export function formatSymbol(r: T.GetSymbolResponse): string {
+  return [
       symbolLine(r.symbol),
       `  ${r.symbol.signature}`,
       `  ${r.referenceCount} references, ${r.callerCount} callers`,
       ...(r.supertypes.length ? [`  supertypes: ${r.supertypes.join(", ")}`] : []),
       ...(r.subtypes.length ? [`  subtypes: ${r.subtypes.join(", ")}`] : []),
       ...(r.members.length ? ["  members:", ...r.members.map((m) => `    ${symbolLine(m)}`)] : []),
-    ].join("\n"),
-  goto: (r: T.GotoResponse) =>
-    r.definitions.length
+    ].join("\n");
+}
+
+export function formatGoto(r: T.GotoResponse): string {
+  return r.definitions.length
       ? r.definitions.map((d) => `${where(d)}  ${d.kind} ${d.handle}\n  ${d.signature}`).join("\n")
-      : `\`${r.name}\` does not resolve to a declaration in this repository`,
-  refs: (r: T.RefsResponse) =>
-    [
+      : `\`${r.name}\` does not resolve to a declaration in this repository`;
+}
+
+export function formatRefs(r: T.RefsResponse): string {
+  return [
       `${r.total} references to ${r.symbol.handle}`,
       ...r.refs.map((s) => `  ${where(s).padEnd(50)} ${s.kind.padEnd(9)} ${s.enclosing ?? ""}`),
       ...omissions(r.omitted),
-    ].join("\n"),
-  callers: (r: T.CallsResponse) => calls("callers of", r),
-  callees: (r: T.CallsResponse) => calls("callees of", r),
-  deps: (r: T.DepsResponse) => [`${r.file} imports ${r.total} files`, ...r.files.map((f) => `  ${f}`), ...omissions(r.omitted)].join("\n"),
-  rdeps: (r: T.DepsResponse) => [`${r.total} files import ${r.file}`, ...r.files.map((f) => `  ${f}`), ...omissions(r.omitted)].join("\n"),
-  path: (r: T.PathResponse) => (r.path ? r.path.join("\n  → ") : `no import path from ${r.from} to ${r.to}`),
-  index: (r: T.StatusResponse) => formatters.status(r as never),
-  init: (r: T.StatusResponse) => formatters.status(r as never),
-  sync: (r: T.StatusResponse) => formatters.status(r as never),
-  status: (r: T.StatusResponse) =>
-    [
+    ].join("\n");
+}
+
+export function formatCallers(r: T.CallsResponse): string {
+  return calls("callers of", r);
+}
+
+export function formatCallees(r: T.CallsResponse): string {
+  return calls("callees of", r);
+}
+
+export function formatDeps(r: T.DepsResponse): string {
+  return [`${r.file} imports ${r.total} files`, ...r.files.map((f) => `  ${f}`), ...omissions(r.omitted)].join("\n");
+}
+
+export function formatRdeps(r: T.DepsResponse): string {
+  return [`${r.total} files import ${r.file}`, ...r.files.map((f) => `  ${f}`), ...omissions(r.omitted)].join("\n");
+}
+
+export function formatPath(r: T.PathResponse): string {
+  return (r.path ? r.path.join("\n  → ") : `no import path from ${r.from} to ${r.to}`);
+}
+
+export function formatStatus(r: T.StatusResponse): string {
+  return [
       `${r.files} files indexed`,
       `snapshot: ${r.snapshot.state}, ${r.snapshot.reusedFiles} files reused unread, ${r.snapshot.readFiles} read${r.snapshot.written ? ", written to .codegraph/index.bin" : ""}`,
       ...(r.snapshot.bytes != null ? [`  .codegraph/index.bin: ${bytes(r.snapshot.bytes)}, written ${age(r.snapshot.ageMs ?? 0)} ago`] : []),
@@ -131,9 +161,8 @@ export const formatters: Record<string, (answer: never) => string> = {
       `build: ${ms(r.timings.totalMs)} (walk ${ms(r.timings.walkMs)}, snapshot load ${ms(r.timings.snapshotLoadMs)}, read ${ms(r.timings.readMs)}, parse ${ms(r.timings.parseMs)}, snapshot save ${ms(r.timings.snapshotSaveMs)}, resolve ${ms(r.timings.resolveMs)})`,
       ...r.languages.map((l) => `  ${l.language.padEnd(11)} ${l.files} files, ${l.lines} lines`),
       ...(r.skipped.length ? [`skipped ${r.skipped.length} files:`, ...r.skipped.map((s) => `  ${s.path}: ${s.reason}`)] : []),
-    ].join("\n"),
-};
-
+    ].join("\n");
+}
 function packet(p: T.Packet): string {
   return [
     `${p.symbolKind ?? "file"} ${p.target}  (${p.path}:${p.startLine}-${p.endLine})`,
@@ -168,4 +197,34 @@ function calls(title: string, r: T.CallsResponse): string {
     ]),
     ...omissions(r.omitted),
   ].join("\n");
+}
+
+/** Keys whose text is meant to span lines (file pages, excerpts, packs, doc comments). */
+const MULTILINE_KEYS = new Set(["content", "text", "markdown", "doc"]);
+
+/** A control character as printable text: `\n`, `\x1b`, `\u{9b}`. */
+function escapeControl(c: string): string {
+  const code = c.codePointAt(0)!;
+  if (c === "\n") return "\\n";
+  if (c === "\r") return "\\r";
+  if (c === "\t") return "\\t";
+  return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u{${code.toString(16)}}`;
+}
+
+/**
+ * The answer with every control character a terminal would act on escaped: ESC sequences, C1
+ * controls and DEL everywhere, and line breaks and tabs too wherever a value is a name (paths,
+ * handles) rather than a text that spans lines. File names come from the repository; the human
+ * output must not let one move the cursor, recolour the terminal or forge a line.
+ */
+export function forTerminal<T>(answer: T, key = ""): T {
+  if (typeof answer === "string") {
+    const pattern = MULTILINE_KEYS.has(key) ? /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu : /[\u0000-\u001f\u007f-\u009f]/gu;
+    return answer.replace(pattern, escapeControl) as T;
+  }
+  if (Array.isArray(answer)) return answer.map((v) => forTerminal(v, key)) as T;
+  if (answer && typeof answer === "object") {
+    return Object.fromEntries(Object.entries(answer).map(([k, v]) => [k, forTerminal(v, k)])) as T;
+  }
+  return answer;
 }

@@ -72,6 +72,8 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
       ignore: (values.ignore as string[] | undefined) ?? [],
       noGitignore: Boolean(values["no-gitignore"]),
       persist: !values["no-persist"],
+      // A long-lived server looks for changed files before every answer that reads the index.
+      autoRefresh: {},
     });
   } catch (e) {
     return fail((e as Error).message);

@@ -340,6 +340,10 @@ export interface DepsResponse {
  */
 export interface DiscoveryOptions {
   /**
+   * Before every answer that reads the index, look for files changed on disk and take in a change set within these limits (else the answer says `stale`): the policy of a long-lived server. Off by default (then only `refresh` looks).
+   */
+  autoRefresh?: RefreshLimits | null;
+  /**
    * Files (and directories) matching one of these patterns are skipped; same syntax as `include`.
    */
   ignore?: string[];
@@ -359,6 +363,22 @@ export interface DiscoveryOptions {
    * Keep the index in `<root>/.codegraph/` so the next session starts warm (reads only files whose size or mtime changed). Off by default for the library; the CLI and MCP turn it on.
    */
   persist?: boolean;
+}
+/**
+ * The size of a change set a session takes in without being told to.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "RefreshLimits".
+ */
+export interface RefreshLimits {
+  /**
+   * … whose new sizes add up to at most this many bytes (default 2 MiB).
+   */
+  maxBytes?: number | null;
+  /**
+   * At most this many changed files (default 50).
+   */
+  maxFiles?: number | null;
 }
 /**
  * The first tool for a broad question in words: ranked anchors with evidence, how they connect, what depends on them, tests to run, and the calls to make next.
@@ -602,7 +622,7 @@ export interface Packet {
   startLine: number;
   symbolKind?: string | null;
   /**
-   * The handle (symbol) or path (file): pass it back to packet_get, refs, callers or get_file.
+   * The handle (symbol) or path (file): pass it back to `packet_get`, refs, callers or `get_file`.
    */
   target: string;
   usedBy: UsedBy;
@@ -782,6 +802,8 @@ export interface OrientResponse {
   tests: TestsSummary;
 }
 /**
+ * Files, lines, bytes and declarations of one language.
+ *
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
  * via the `definition` "LanguageSummary".
  */
@@ -1273,5 +1295,158 @@ export interface TestsSummary1 {
   files: number;
 }
 
-/** The request methods every engine exports, in order. */
+/** The request methods every engine answers through `call`, in order. */
 export const API_METHODS = ["orient","explore","search","packetGet","context","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","status","refresh"] as const;
+
+/** One request method of the core. */
+export type ApiMethod = (typeof API_METHODS)[number];
+
+/** The core's method table: each method's request and response types, and what its answer reads
+ *  (`true`: the index; `false`: live files; a field name: the index when that field is true;
+ *  `"session"`: the session itself). */
+export const METHOD_TABLE = [
+  {
+    "indexBacked": true,
+    "name": "orient",
+    "request": "OrientRequest",
+    "response": "OrientResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "explore",
+    "request": "ExploreRequest",
+    "response": "ExploreResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "search",
+    "request": "SearchRequest",
+    "response": "SearchResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "packetGet",
+    "request": "PacketGetRequest",
+    "response": "PacketGetResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "context",
+    "request": "ContextRequest",
+    "response": "ContextResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "workspaceSymbols",
+    "request": "WorkspaceSymbolsRequest",
+    "response": "WorkspaceSymbolsResponse"
+  },
+  {
+    "indexBacked": "includeGraphContext",
+    "name": "getFile",
+    "request": "GetFileRequest",
+    "response": "GetFileResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "getSymbol",
+    "request": "GetSymbolRequest",
+    "response": "GetSymbolResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "goto",
+    "request": "GotoRequest",
+    "response": "GotoResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "refs",
+    "request": "RefsRequest",
+    "response": "RefsResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "callers",
+    "request": "CallsRequest",
+    "response": "CallsResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "callees",
+    "request": "CallsRequest",
+    "response": "CallsResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "deps",
+    "request": "DepsRequest",
+    "response": "DepsResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "rdeps",
+    "request": "DepsRequest",
+    "response": "DepsResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "path",
+    "request": "PathRequest",
+    "response": "PathResponse"
+  },
+  {
+    "indexBacked": "session",
+    "name": "status",
+    "request": "StatusRequest",
+    "response": "StatusResponse"
+  },
+  {
+    "indexBacked": "session",
+    "name": "refresh",
+    "request": "RefreshRequest",
+    "response": "RefreshResponse"
+  }
+] as const;
+
+/** The request type of each method. */
+export interface ApiRequests {
+  orient: OrientRequest;
+  explore: ExploreRequest;
+  search: SearchRequest;
+  packetGet: PacketGetRequest;
+  context: ContextRequest;
+  workspaceSymbols: WorkspaceSymbolsRequest;
+  getFile: GetFileRequest;
+  getSymbol: GetSymbolRequest;
+  goto: GotoRequest;
+  refs: RefsRequest;
+  callers: CallsRequest;
+  callees: CallsRequest;
+  deps: DepsRequest;
+  rdeps: DepsRequest;
+  path: PathRequest;
+  status: StatusRequest;
+  refresh: RefreshRequest;
+}
+
+/** The response type of each method. */
+export interface ApiResponses {
+  orient: OrientResponse;
+  explore: ExploreResponse;
+  search: SearchResponse;
+  packetGet: PacketGetResponse;
+  context: ContextResponse;
+  workspaceSymbols: WorkspaceSymbolsResponse;
+  getFile: GetFileResponse;
+  getSymbol: GetSymbolResponse;
+  goto: GotoResponse;
+  refs: RefsResponse;
+  callers: CallsResponse;
+  callees: CallsResponse;
+  deps: DepsResponse;
+  rdeps: DepsResponse;
+  path: PathResponse;
+  status: StatusResponse;
+  refresh: RefreshResponse;
+}

@@ -43,23 +43,24 @@ export function formatJson(value: unknown, unit: string, indent: string, eol: st
 /** A new file holding only the entry (and `extra` top-level properties). */
 export function newJsonFile(keyPath: string[], entry: unknown, extra: Record<string, unknown> = {}): string {
   let value: unknown = entry;
-  for (let i = keyPath.length - 1; i >= 0; i--) value = { [keyPath[i]]: value };
+  for (let i = keyPath.length - 1; i >= 0; i--) value = { [keyPath[i]!]: value };
   return `${formatJson({ ...extra, ...(value as Record<string, unknown>) }, "  ", "", "\n")}\n`;
 }
 
 function lineColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset).split("\n");
-  return { line: before.length, column: before[before.length - 1].length + 1 };
+  return { line: before.length, column: before[before.length - 1]!.length + 1 };
 }
 
 /** Parses a JSONC document; a syntax error is a clear InstallError naming the place. */
 export function parseJsonDocument(path: string, text: string): { value: unknown; tree: Node | undefined } {
   const errors: ParseError[] = [];
   const value = parse(text, errors, PARSE_OPTIONS);
-  if (errors.length > 0) {
-    const { line, column } = lineColumn(text, errors[0].offset);
+  const error = errors[0];
+  if (error) {
+    const { line, column } = lineColumn(text, error.offset);
     throw new InstallError(
-      `${path} is not valid JSON (line ${line}, column ${column}: ${printParseErrorCode(errors[0].error)}); fix it and run again — nothing was written`,
+      `${path} is not valid JSON (line ${line}, column ${column}: ${printParseErrorCode(error.error)}); fix it and run again — nothing was written`,
       "MALFORMED_CONFIG",
       path,
     );
@@ -80,7 +81,7 @@ function valueAt(path: string, root: unknown, keyPath: string[]): unknown {
       const where = i === 0 ? "the top level" : keyPath.slice(0, i).join(".");
       throw new InstallError(`${path}: ${where} is not a JSON object; fix it and run again — nothing was written`, "UNSUPPORTED_CONFIG", path);
     }
-    value = value[keyPath[i]];
+    value = value[keyPath[i]!];
   }
   return value;
 }
@@ -136,7 +137,7 @@ function insertProperty(text: string, object: Node, key: string, value: unknown,
   const property = `${JSON.stringify(key)}: ${formatJson(value, style.unit, indent, style.eol)}`;
   const children = object.children ?? [];
   if (children.length > 0) {
-    const last = children[children.length - 1];
+    const last = children[children.length - 1]!;
     const at = last.offset + last.length;
     return text.slice(0, at) + `,${style.eol}${indent}${property}` + text.slice(at);
   }
@@ -170,7 +171,7 @@ function withBom(file: string | undefined, planText: (text: string | undefined) 
 
 function planInstallText(spec: JsonEntrySpec, text: string | undefined, force: boolean): PlannedEdit {
   const label = spec.keyPath.join(".");
-  const preview = formatJson({ [spec.keyPath[spec.keyPath.length - 1]]: spec.entry }, "  ", "", "\n");
+  const preview = formatJson({ [spec.keyPath[spec.keyPath.length - 1]!]: spec.entry }, "  ", "", "\n");
   const base = { target: spec.target, path: spec.path, before: text ?? null, preview };
   if (text === undefined) {
     return { ...base, kind: "create", after: newJsonFile(spec.keyPath, spec.entry, spec.newFileProperties), description: `create the file with ${label}`, backup: false };
@@ -188,8 +189,8 @@ function planInstallText(spec: JsonEntrySpec, text: string | undefined, force: b
       while (depth > 0 && findNodeAtLocation(tree, spec.keyPath.slice(0, depth)) === undefined) depth--;
       const container = depth === 0 ? tree : findNodeAtLocation(tree, spec.keyPath.slice(0, depth))!;
       let value: unknown = spec.entry;
-      for (let i = spec.keyPath.length - 1; i > depth; i--) value = { [spec.keyPath[i]]: value };
-      after = insertProperty(text, container, spec.keyPath[depth], value, style);
+      for (let i = spec.keyPath.length - 1; i > depth; i--) value = { [spec.keyPath[i]!]: value };
+      after = insertProperty(text, container, spec.keyPath[depth]!, value, style);
     }
     return { ...base, kind: "modify", after, description: `add ${label}`, backup: true };
   }
@@ -232,7 +233,7 @@ function planUninstallText(spec: JsonEntrySpec, text: string | undefined, force:
   if (!owned && !force) {
     return leftAlone(base, "collision", `${label} was not written by codegraph install (its settings differ); left alone (--force removes it)`);
   }
-  const preview = formatJson({ [spec.keyPath[spec.keyPath.length - 1]]: existing }, "  ", "", "\n");
+  const preview = formatJson({ [spec.keyPath[spec.keyPath.length - 1]!]: existing }, "  ", "", "\n");
   // A file that is exactly what a fresh install writes was created by the installer: delete it.
   if (owned && text === newJsonFile(spec.keyPath, existing, spec.newFileProperties)) {
     return { ...base, kind: "remove", after: null, description: `delete the file (it holds only ${label})`, preview, backup: false };

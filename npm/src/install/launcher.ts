@@ -68,7 +68,7 @@ export function isCodegraphLaunch(command: unknown, args: unknown, root = "."): 
   const prefix = args.slice(0, args.length - tail.length);
   if (args.slice(prefix.length).some((a, i) => a !== tail[i])) return false;
   if (prefix.length === 0) return /^codegraph(\.cmd|\.exe|\.ps1)?$/i.test(baseName(command));
-  if (prefix.length === 1) return /^node(\.exe)?$/i.test(baseName(command)) && /^codegraph(\.[cm]?js)?$/i.test(baseName(prefix[0]));
+  if (prefix.length === 1) return /^node(\.exe)?$/i.test(baseName(command)) && /^codegraph(\.[cm]?js)?$/i.test(baseName(prefix[0]!));
   return false;
 }
 

@@ -74,14 +74,15 @@ function findBlock(path: string, text: string): BlockRange | undefined {
     offset += line.length + 1;
   }
   if (starts.length === 0 && ends.length === 0) return undefined;
-  if (starts.length !== 1 || ends.length !== 1 || ends[0] < starts[0]) {
+  const [start, end] = [starts[0], ends[0]];
+  if (starts.length !== 1 || ends.length !== 1 || start === undefined || end === undefined || end < start) {
     throw new InstallError(
       `${path} has damaged codegraph markers (expected one "${BLOCK_START}" line followed by one "${BLOCK_END}" line); fix them by hand — nothing was written`,
       "MALFORMED_CONFIG",
       path,
     );
   }
-  return { start: starts[0], end: Math.min(ends[0], text.length) };
+  return { start, end: Math.min(end, text.length) };
 }
 
 function valueAt(root: Record<string, unknown>, keyPath: string[]): unknown {

@@ -57,7 +57,7 @@ export function isLoopback(host: string): boolean {
   if (isIP(bare) === 4) return bare.split(".")[0] === "127";
   if (isIP(bare) === 6) {
     const mapped = /^(?:0{0,4}:){0,4}:?(?:0{0,4}:)?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
-    if (mapped) return isLoopback(mapped[1]);
+    if (mapped) return isLoopback(mapped[1]!);
     return expandIpv6(bare) === "0000:0000:0000:0000:0000:0000:0000:0001";
   }
   return false;

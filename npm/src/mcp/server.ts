@@ -13,26 +13,19 @@ export interface McpOptions {
   session: Session;
   version: string;
   packageJsonPath: string;
-  /** Minimum time between two change checks before index-backed calls (default 1000 ms). */
-  freshnessIntervalMs?: number;
-  /** Automatic refresh limits (defaults 50 files, 2 MiB). */
-  refreshMaxFiles?: number;
-  refreshMaxBytes?: number;
   driftIntervalMs?: number;
   warn?: (message: string) => void;
   now?: () => number;
 }
 
-/** Shared state of every server made from one set of options: the session, the drift checker and
- * the freshness rate limiter. */
+/** Shared state of every server made from one set of options: the session (opened with the core's
+ * autoRefresh policy, so every index-backed answer looks for changed files first) and the drift
+ * checker. */
 export class CodegraphMcp {
   readonly drift: VersionDrift;
-  private lastCheck = Number.NEGATIVE_INFINITY;
-  private readonly now: () => number;
   private readonly tools = TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: inputSchema(t) }));
 
   constructor(readonly options: McpOptions) {
-    this.now = options.now ?? Date.now;
     this.drift = new VersionDrift({
       packageJsonPath: options.packageJsonPath,
       runningVersion: options.version,
@@ -56,26 +49,11 @@ export class CodegraphMcp {
     const tool = TOOLS.find((t) => t.name === name);
     if (!tool) return failure("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(name)}; tools: ${TOOLS.map((t) => t.name).join(", ")}`);
     try {
-      const session = this.options.session;
-      if (tool.name === "refresh_index") {
-        const answer = session.refresh({ force: true });
-        this.lastCheck = this.now();
-        return success(answer);
-      }
-      if (tool.indexBacked(args)) this.checkFreshness();
-      return success(session.raw[tool.method](args));
+      return success(this.options.session.call(tool.method, (tool.fixed ?? args) as never));
     } catch (e) {
       const err = e as Error & { code?: string };
       return failure(err.code ?? "INTERNAL", err.message);
     }
-  }
-
-  /** A cheap stat check, at most once per interval: small change sets refresh, large ones go stale. */
-  private checkFreshness(): void {
-    const now = this.now();
-    if (now - this.lastCheck < (this.options.freshnessIntervalMs ?? 1000)) return;
-    this.lastCheck = now;
-    this.options.session.refresh({ maxFiles: this.options.refreshMaxFiles ?? null, maxBytes: this.options.refreshMaxBytes ?? null });
   }
 
   /** A new SDK server (one per transport/client session) answering from this shared state. */

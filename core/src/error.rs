@@ -34,3 +34,8 @@ impl Error {
         }
     }
 }
+
+/// Decodes a JSON request; serde's message names the offending field.
+pub fn decode<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, Error> {
+    serde_json::from_value(value).map_err(|e| Error::InvalidArgument(format!("invalid request: {e}")))
+}

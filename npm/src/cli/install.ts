@@ -3,18 +3,16 @@
 // nothing to do, or --dry-run), 1 a collision, a malformed config, a failed write or a declined
 // prompt, 2 bad usage or a non-interactive run without --yes.
 
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import * as readline from "node:readline";
 import { parseArgs } from "node:util";
 
-import { applyPlan, nodeFileOps, type AppliedEdit, type ApplyOptions } from "./apply";
-import { launchArgs } from "./launcher";
-import { configSnippet, detectTargets, FIRST_QUESTION, nextSteps, plan } from "./plan";
-import { InstallError, TARGET_IDS, type FileView, type InstallEnvironment, type Plan, type PlannedEdit, type Scope, type TargetId } from "./types";
+import { applyPlan, type AppliedEdit, type ApplyOptions } from "../install/apply";
+import { nodeFileView, processEnvironment } from "../install/environment";
+import { launchArgs } from "../install/launcher";
+import { configSnippet, detectTargets, FIRST_QUESTION, nextSteps, plan } from "../install/plan";
+import { InstallError, TARGET_IDS, type FileView, type InstallEnvironment, type Plan, type PlannedEdit, type Scope, type TargetId } from "../install/types";
 
-import { INSTALL_USAGE, PRINT_CONFIG_USAGE, UNINSTALL_USAGE } from "../cli/usage";
+import { INSTALL_USAGE, PRINT_CONFIG_USAGE, UNINSTALL_USAGE } from "./usage";
 
 export { INSTALL_USAGE, PRINT_CONFIG_USAGE, UNINSTALL_USAGE };
 
@@ -29,24 +27,6 @@ export interface InstallIo {
   ask?(question: string): Promise<string>;
   apply?: ApplyOptions;
 }
-
-/** The environment of this process: its HOME, working directory and the running executable. */
-export function processEnvironment(): InstallEnvironment {
-  const script = process.argv[1];
-  return {
-    home: os.homedir(),
-    cwd: process.cwd(),
-    platform: process.platform,
-    env: process.env,
-    executablePath: script ? path.resolve(script) : null,
-    nodePath: process.execPath,
-  };
-}
-
-export const nodeFileView: FileView = {
-  readFile: (p) => nodeFileOps.readFile(p),
-  exists: (p) => fs.existsSync(p),
-};
 
 function askOnTerminal(question: string): Promise<string> {
   return new Promise((resolve) => {

@@ -1,0 +1,125 @@
+//! Doc comments: the comment block written right above a declaration (or a Python docstring opening
+//! its body, or a file's leading comment), cleaned of comment markers and cut to a few lines. What
+//! marks a comment is data per language (`syntax`); every grammar is cleaned by the same code.
+
+use tree_sitter::Node;
+
+use crate::lang::Language;
+
+/// A doc keeps at most this many lines (then ` …`).
+pub(crate) const MAX_DOC_LINES: usize = 6;
+
+/// How a language writes comments.
+struct CommentSyntax {
+    /// Line-comment markers, longest first (`///` before `//`).
+    line: &'static [&'static str],
+    /// Block-comment delimiters, longest opening first (`/**` before `/*`).
+    block: &'static [(&'static str, &'static str)],
+}
+
+const C_LIKE: CommentSyntax =
+    CommentSyntax { line: &["///", "//!", "//"], block: &[("/**", "*/"), ("/*!", "*/"), ("/*", "*/")] };
+const HASH: CommentSyntax = CommentSyntax { line: &["#"], block: &[] };
+
+fn syntax(language: Language) -> &'static CommentSyntax {
+    match language {
+        Language::Python => &HASH,
+        Language::TypeScript
+        | Language::Tsx
+        | Language::JavaScript
+        | Language::Rust
+        | Language::Go
+        | Language::Java => &C_LIKE,
+    }
+}
+
+/// The text lines of one comment, without its markers (a block's leading `*` too).
+fn comment_lines(language: Language, text: &str) -> Vec<String> {
+    let syntax = syntax(language);
+    let text = text.trim();
+    if let Some((open, close)) = syntax.block.iter().find(|(open, _)| text.starts_with(open)) {
+        let inner = text[open.len()..].strip_suffix(close).unwrap_or(&text[open.len()..]);
+        return inner.lines().map(|l| l.trim().trim_start_matches('*').trim().to_string()).collect();
+    }
+    text.lines()
+        .map(|l| {
+            let l = l.trim();
+            let marker = syntax.line.iter().find(|m| l.starts_with(**m)).map_or(0, |m| m.len());
+            l[marker..].trim().to_string()
+        })
+        .collect()
+}
+
+/// A doc from cleaned lines: blank lines and tag lines (`@param`, `@returns`) dropped, at most
+/// `MAX_DOC_LINES` kept. None when nothing is left.
+fn finish(lines: impl Iterator<Item = String>) -> Option<String> {
+    let mut out: Vec<String> = lines.filter(|l| !l.is_empty() && !l.starts_with('@')).collect();
+    if out.is_empty() {
+        return None;
+    }
+    let more = out.len() > MAX_DOC_LINES;
+    out.truncate(MAX_DOC_LINES);
+    let mut doc = out.join("\n");
+    if more {
+        doc.push_str(" …");
+    }
+    Some(doc)
+}
+
+/// The doc written by a run of comments (their texts, in order).
+pub(crate) fn of_comments<'a>(language: Language, comments: impl Iterator<Item = &'a str>) -> Option<String> {
+    finish(comments.flat_map(|c| comment_lines(language, c)))
+}
+
+/// The doc a Python docstring holds: the string's text without its prefix and quotes.
+pub(crate) fn of_docstring(literal: &str) -> Option<String> {
+    let body = literal.trim_start_matches(|c: char| "rRuUbBfF".contains(c));
+    let quote = ["\"\"\"", "'''", "\"", "'"].into_iter().find(|q| body.starts_with(q))?;
+    let inner = body[quote.len()..].strip_suffix(quote).unwrap_or(&body[quote.len()..]);
+    finish(inner.lines().map(|l| l.trim().to_string()))
+}
+
+/// The docstring opening a Python block (a function's or class's body, or a module).
+pub(crate) fn docstring_node(block: Node) -> Option<Node> {
+    let first = block.named_child(0)?;
+    let string = if first.kind() == "expression_statement" { first.named_child(0)? } else { first };
+    (string.kind() == "string").then_some(string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_are_stripped_per_language() {
+        let c = |t| of_comments(Language::Rust, [t].into_iter());
+        assert_eq!(c("/// Sums the areas.").as_deref(), Some("Sums the areas."));
+        assert_eq!(c("//! Module doc.").as_deref(), Some("Module doc."));
+        assert_eq!(c("/**\n * Line one.\n * @param x ignored\n */").as_deref(), Some("Line one."));
+        assert_eq!(
+            of_comments(Language::Python, ["# a comment", "#  another"].into_iter()).as_deref(),
+            Some("a comment\nanother")
+        );
+    }
+
+    #[test]
+    fn docstrings_lose_only_their_prefix_and_quotes() {
+        // The words of the doc are kept whole: a leading `r` is a raw-string prefix only before the quote.
+        assert_eq!(of_docstring("\"\"\"rate limited per second\"\"\"").as_deref(), Some("rate limited per second"));
+        assert_eq!(of_docstring("r'''raw docstring'''").as_deref(), Some("raw docstring"));
+        assert_eq!(
+            of_docstring("\"\"\"\n    Returns the total.\n\n    ready to ship\n    \"\"\"").as_deref(),
+            Some("Returns the total.\nready to ship")
+        );
+        assert_eq!(of_docstring("'short'").as_deref(), Some("short"));
+        assert_eq!(of_docstring("\"\"\"\"\"\""), None);
+    }
+
+    #[test]
+    fn long_docs_are_cut() {
+        let lines: Vec<String> = (1..=9).map(|i| format!("/// line {i}")).collect();
+        let doc = of_comments(Language::Go, lines.iter().map(String::as_str)).unwrap();
+        assert_eq!(doc.lines().count(), MAX_DOC_LINES);
+        assert!(doc.ends_with(" …"));
+    }
+}

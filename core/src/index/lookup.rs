@@ -1,0 +1,144 @@
+//! Finding things in the index: a file by path, a declaration by handle or by name (the tiers of
+//! workspace-symbol matching), the declarations at a position, and the use sites of a declaration.
+
+use super::{FileId, Index, RefSite, SymId};
+use crate::error::Error;
+use crate::facts::Pos;
+use crate::text::identifier_tokens;
+
+impl Index {
+    /// The indexed file at a root-relative path; the error says how to find the right one.
+    pub(crate) fn file_id(&self, path: &str) -> Result<FileId, Error> {
+        let clean = path.trim_start_matches("./");
+        self.by_path.get(clean).copied().ok_or_else(|| {
+            Error::NotFound(format!(
+                "`{path}` is not an indexed file; give a root-relative path (see `codegraph status` for skipped files)"
+            ))
+        })
+    }
+
+    /// The declaration a portable handle names.
+    pub(crate) fn handle_id(&self, handle: &str) -> Result<SymId, Error> {
+        self.by_handle.get(handle).copied().ok_or_else(|| {
+            Error::NotFound(format!(
+                "no symbol with handle `{handle}`; find handles with workspace_symbols (`codegraph symbols NAME`)"
+            ))
+        })
+    }
+
+    /// The reference sites whose target is `id`, in (path, position) order.
+    pub(crate) fn sites_of(&self, id: SymId) -> &[RefSite] {
+        let refs = &self.graph.refs;
+        let start = refs.partition_point(|r| r.target < id);
+        let end = refs.partition_point(|r| r.target <= id);
+        &refs[start..end]
+    }
+
+    /// Declarations at a position: the symbol whose name is there, or the targets of the reference.
+    pub(crate) fn at_position(&self, file: FileId, line: u32, column: Option<u32>) -> (Option<String>, Vec<SymId>) {
+        let f = &self.files[file as usize];
+        let covers =
+            |pos: Pos, len: u32| pos.line == line && column.is_none_or(|c| pos.col <= c && c < pos.col + len.max(1));
+        for (i, s) in f.facts.symbols.iter().enumerate() {
+            if covers(s.name_pos, s.name.chars().count() as u32) && column.is_some() {
+                return (Some(s.name.clone()), vec![f.sym_base + i as u32]);
+            }
+        }
+        let mut found: Option<Pos> = None;
+        let mut targets = Vec::new();
+        for &i in &self.graph.refs_by_file[file as usize] {
+            let r = &self.graph.refs[i as usize];
+            if covers(r.pos, r.len) && found.is_none_or(|p| p == r.pos) {
+                found = Some(r.pos);
+                if !targets.contains(&r.target) {
+                    targets.push(r.target);
+                }
+            }
+        }
+        if let Some(pos) = found {
+            let name = f
+                .facts
+                .refs
+                .iter()
+                .flat_map(|c| c.segments.iter())
+                .chain(
+                    f.facts
+                        .imports
+                        .iter()
+                        .flat_map(|i| i.items.iter().map(|it| (&it.name, &it.pos)))
+                        .map(|(n, p)| (n.clone(), *p))
+                        .collect::<Vec<_>>()
+                        .iter(),
+                )
+                .find(|(_, p)| *p == pos)
+                .map(|(n, _)| n.clone());
+            return (name, targets);
+        }
+        // Not resolved: still name what is there.
+        let name = f
+            .facts
+            .refs
+            .iter()
+            .flat_map(|c| c.segments.iter())
+            .find(|(n, p)| covers(*p, n.chars().count() as u32))
+            .map(|(n, _)| n.clone());
+        (name, Vec::new())
+    }
+
+    /// Use sites of a declaration.
+    pub(crate) fn uses(&self, id: SymId) -> usize {
+        self.sites_of(id).len()
+    }
+}
+
+/// A workspace-symbols query, prepared once.
+pub(crate) struct SymbolQuery<'q> {
+    raw: &'q str,
+    lower: String,
+    /// The query with `.` read as `::` (`Circle.area` → `Circle::area`), when it is qualified.
+    qualified: Option<String>,
+    tokens: Vec<String>,
+}
+
+impl<'q> SymbolQuery<'q> {
+    pub(crate) fn new(raw: &'q str) -> SymbolQuery<'q> {
+        let qualified = (raw.contains("::") || raw.contains('.')).then(|| raw.replace('.', "::"));
+        SymbolQuery { raw, lower: raw.to_lowercase(), qualified, tokens: identifier_tokens(raw) }
+    }
+
+    /// How a symbol matches; lower is better.
+    pub(crate) fn tier(&self, index: &Index, id: SymId) -> Option<(u8, &'static str)> {
+        if index.handles[id as usize] == self.raw {
+            return Some((0, "handle"));
+        }
+        if let Some(q) = &self.qualified {
+            let qualified = &index.qualified[id as usize];
+            if qualified == q
+                || (qualified.ends_with(q.as_str()) && qualified[..qualified.len() - q.len()].ends_with("::"))
+            {
+                return Some((1, "qualifiedName"));
+            }
+        }
+        if index.symbol(id).name == self.raw {
+            return Some((2, "name"));
+        }
+        let name_lower = &index.names_lower[id as usize];
+        if *name_lower == self.lower {
+            return Some((3, "nameIgnoreCase"));
+        }
+        if name_lower.starts_with(&self.lower) {
+            return Some((4, "prefix"));
+        }
+        // Every query token must occur in the name before tokenising it is worth the allocation.
+        if !self.tokens.is_empty() && self.tokens.iter().all(|t| name_lower.contains(t.as_str())) {
+            let tokens = identifier_tokens(&index.symbol(id).name);
+            if tokens.windows(self.tokens.len()).any(|w| w == self.tokens.as_slice()) {
+                return Some((5, "token"));
+            }
+        }
+        if name_lower.contains(&self.lower) {
+            return Some((6, "substring"));
+        }
+        None
+    }
+}

@@ -1,0 +1,313 @@
+// The CLI commands that ask the core one question each: the method of the core's table they call,
+// how their arguments become its request, and the typed formatter of its answer. `apiCommand` closes
+// over the method's types, so each command is checked against its own request and response.
+
+import type { ParseArgsConfig } from "node:util";
+
+import type { ApiMethod, ApiRequests, ApiResponses } from "../generated/types";
+import type { Session } from "../index";
+import * as F from "./format";
+
+/** A usage error: printed as one line, exit code 2. */
+export class UsageError extends Error {}
+
+export type Values = Record<string, string | boolean | string[] | undefined>;
+export type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** How commands are grouped in `--help`, in the order people look for them. */
+export const FAMILIES = ["start", "navigate", "change", "report", "serve", "manage"] as const;
+export type Family = (typeof FAMILIES)[number];
+
+/** What every command shows in `--help`. */
+export interface CommandInfo {
+  family: Family;
+  /** The arguments after the name, as `--help` lists them (`QUESTION...`, `HANDLE`). */
+  synopsis: string;
+  /** The full usage line (`<name> <synopsis> [--flags]`). */
+  usage: string;
+  summary: string;
+}
+
+/** A command answered by one core request. */
+export interface ApiCommand extends CommandInfo {
+  kind: "api";
+  options: Options;
+  /** Asks the session; `found` is false when the answer is empty (exit 1). */
+  ask(session: Session, args: string[], values: Values): { answer: unknown; text: () => string; found: boolean };
+}
+
+interface ApiSpec<M extends ApiMethod> extends CommandInfo {
+  method: M;
+  options?: Options;
+  request(args: string[], values: Values): ApiRequests[M];
+  format(answer: ApiResponses[M]): string;
+  /** Whether the answer found anything (default: yes). */
+  found?(answer: ApiResponses[M]): boolean;
+}
+
+function apiCommand<M extends ApiMethod>(spec: ApiSpec<M>): ApiCommand {
+  return {
+    kind: "api",
+    family: spec.family,
+    synopsis: spec.synopsis,
+    usage: spec.usage,
+    summary: spec.summary,
+    options: spec.options ?? {},
+    ask(session, args, values) {
+      const answer = (session.call as (m: M, r: ApiRequests[M]) => ApiResponses[M])(spec.method, spec.request(args, values));
+      return { answer, text: () => spec.format(F.forTerminal(answer)), found: spec.found?.(answer) ?? true };
+    },
+  };
+}
+
+function int(values: Values, name: string): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} needs a whole number (got ${JSON.stringify(raw)})`);
+  return n;
+}
+
+function need(args: string[], count: number, what: string): string[] {
+  if (args.length < count) throw new UsageError(`missing ${what}`);
+  return args;
+}
+
+function first(args: string[], what: string): string {
+  return need(args, 1, what)[0]!;
+}
+
+/** `path:line[:column]` → parts; undefined when the text is not a position. */
+export function parsePosition(text: string): { file: string; line: number; column?: number } | undefined {
+  const m = /^(.+?):(\d+)(?::(\d+))?$/.exec(text);
+  if (!m || m[1]!.includes("::")) return undefined;
+  return { file: m[1]!, line: Number(m[2]), column: m[3] === undefined ? undefined : Number(m[3]) };
+}
+
+function position(text: string): { file: string; line: number; column?: number } {
+  const pos = parsePosition(text);
+  if (!pos) throw new UsageError(`expected a position path:line[:column], got ${JSON.stringify(text)}`);
+  return pos;
+}
+
+const LIMIT: Options = { limit: { type: "string" } };
+
+/** `index`, `init` and `sync`: build or bring up to date the persisted index, then report on it. */
+function statusLike(summary: string): ApiCommand {
+  return apiCommand({ family: "manage", method: "status", synopsis: "", usage: "", summary, request: () => ({}), format: F.formatStatus });
+}
+
+export const API_COMMANDS: Record<string, ApiCommand> = {
+  orient: apiCommand({
+    family: "start",
+    method: "orient",
+    synopsis: "",
+    usage: "orient [--limit N]",
+    summary: "compact map of the repository: languages, layout, entry points, public API, most depended-on files",
+    options: LIMIT,
+    request: (_a, v) => ({ limit: int(v, "limit") }),
+    format: F.formatOrient,
+  }),
+  explore: apiCommand({
+    family: "start",
+    method: "explore",
+    synopsis: "QUESTION...",
+    usage: "explore QUESTION... [--limit N] [--packets N] [--list-limit N] [--source|--no-source]",
+    summary: "the first question in words: ranked anchors with evidence, paths, blast radius, tests, next calls",
+    options: { ...LIMIT, packets: { type: "string" }, "list-limit": { type: "string" }, source: { type: "boolean" }, "no-source": { type: "boolean" } },
+    request: (a, v) => ({
+      query: need(a, 1, "QUESTION").join(" "),
+      limit: int(v, "limit"),
+      packets: int(v, "packets"),
+      listLimit: int(v, "list-limit"),
+      includeSource: v.source ? true : v["no-source"] ? false : null,
+    }),
+    format: F.formatExplore,
+    found: (r) => r.anchors.length > 0 || r.fileView !== undefined,
+  }),
+  search: apiCommand({
+    family: "start",
+    method: "search",
+    synopsis: "QUERY...",
+    usage: "search QUERY... [--limit N]",
+    summary: "ranked search over paths, declarations and their code, for words or identifiers",
+    options: LIMIT,
+    request: (a, v) => ({ query: need(a, 1, "QUERY").join(" "), limit: int(v, "limit") }),
+    format: F.formatSearch,
+    found: (r) => r.hits.length > 0,
+  }),
+  packet: apiCommand({
+    family: "start",
+    method: "packetGet",
+    synopsis: "TARGET",
+    usage: "packet TARGET [--limit N] [--no-source]",
+    summary: "a bounded evidence packet for a handle, file path or declaration name",
+    options: { ...LIMIT, "no-source": { type: "boolean" } },
+    request: (a, v) => ({ target: need(a, 1, "TARGET").join(" "), limit: int(v, "limit"), includeSource: !v["no-source"] }),
+    format: F.formatPacket,
+  }),
+  symbols: apiCommand({
+    family: "navigate",
+    method: "workspaceSymbols",
+    synopsis: "QUERY",
+    usage: "symbols QUERY [--kind K]... [--exported] [--imports] [--file-glob G] [--limit N]",
+    summary: "find declarations by name, qualified name or handle",
+    options: { ...LIMIT, kind: { type: "string", multiple: true }, exported: { type: "boolean" }, imports: { type: "boolean" }, "file-glob": { type: "string" } },
+    request: (a, v) => ({
+      query: need(a, 1, "QUERY").join(" "),
+      kinds: (v.kind as string[] | undefined) ?? [],
+      exportedOnly: Boolean(v.exported),
+      includeImports: Boolean(v.imports),
+      fileGlob: (v["file-glob"] as string | undefined) ?? null,
+      limit: int(v, "limit"),
+    }),
+    format: F.formatSymbols,
+    found: (r) => r.symbols.length > 0,
+  }),
+  symbol: apiCommand({
+    family: "navigate",
+    method: "getSymbol",
+    synopsis: "HANDLE",
+    usage: "symbol HANDLE",
+    summary: "one declaration by handle (e.g. src/geo.rs::Circle::area), with members and relations",
+    request: (a) => ({ handle: first(a, "HANDLE") }),
+    format: F.formatSymbol,
+  }),
+  goto: apiCommand({
+    family: "navigate",
+    method: "goto",
+    synopsis: "PATH:LINE[:COLUMN]",
+    usage: "goto PATH:LINE[:COLUMN]",
+    summary: "the definition of the name at a position",
+    request: (a) => position(first(a, "PATH:LINE[:COLUMN]")),
+    format: F.formatGoto,
+    found: (r) => r.definitions.length > 0,
+  }),
+  refs: apiCommand({
+    family: "navigate",
+    method: "refs",
+    synopsis: "HANDLE|PATH:LINE[:COLUMN]",
+    usage: "refs HANDLE|PATH:LINE[:COLUMN] [--limit N]",
+    summary: "every use site of a declaration (imports, calls, references)",
+    options: LIMIT,
+    request: (a, v) => {
+      const target = first(a, "HANDLE or PATH:LINE[:COLUMN]");
+      const pos = parsePosition(target);
+      return pos ? { ...pos, limit: int(v, "limit") } : { handle: target, limit: int(v, "limit") };
+    },
+    format: F.formatRefs,
+  }),
+  callers: apiCommand({
+    family: "navigate",
+    method: "callers",
+    synopsis: "HANDLE",
+    usage: "callers HANDLE [--depth N] [--limit N]",
+    summary: "who calls a function or method, grouped by caller with exact call sites",
+    options: { ...LIMIT, depth: { type: "string" } },
+    request: (a, v) => ({ handle: first(a, "HANDLE"), depth: int(v, "depth"), limit: int(v, "limit") }),
+    format: F.formatCallers,
+  }),
+  callees: apiCommand({
+    family: "navigate",
+    method: "callees",
+    synopsis: "HANDLE",
+    usage: "callees HANDLE [--depth N] [--limit N]",
+    summary: "what a function or method calls, with exact call sites",
+    options: { ...LIMIT, depth: { type: "string" } },
+    request: (a, v) => ({ handle: first(a, "HANDLE"), depth: int(v, "depth"), limit: int(v, "limit") }),
+    format: F.formatCallees,
+  }),
+  deps: apiCommand({
+    family: "navigate",
+    method: "deps",
+    synopsis: "FILE",
+    usage: "deps FILE [--limit N]",
+    summary: "files a file imports",
+    options: LIMIT,
+    request: (a, v) => ({ file: first(a, "FILE"), limit: int(v, "limit") }),
+    format: F.formatDeps,
+  }),
+  rdeps: apiCommand({
+    family: "navigate",
+    method: "rdeps",
+    synopsis: "FILE",
+    usage: "rdeps FILE [--limit N]",
+    summary: "files that import a file",
+    options: LIMIT,
+    request: (a, v) => ({ file: first(a, "FILE"), limit: int(v, "limit") }),
+    format: F.formatRdeps,
+  }),
+  path: apiCommand({
+    family: "navigate",
+    method: "path",
+    synopsis: "FROM TO",
+    usage: "path FROM TO",
+    summary: "a shortest import chain from one file to another",
+    request: (a) => {
+      const [from, to] = need(a, 2, "FROM and TO files") as [string, string];
+      return { from, to };
+    },
+    format: F.formatPath,
+    found: (r) => r.path != null,
+  }),
+  file: apiCommand({
+    family: "navigate",
+    method: "getFile",
+    synopsis: "PATH",
+    usage: "file PATH [--offset N] [--limit N] [--max-bytes N] [--graph] [--allow-sensitive]",
+    summary: "read a file page with numbered lines",
+    options: { ...LIMIT, offset: { type: "string" }, "max-bytes": { type: "string" }, graph: { type: "boolean" }, "allow-sensitive": { type: "boolean" } },
+    request: (a, v) => ({
+      file: first(a, "PATH"),
+      offset: int(v, "offset"),
+      limit: int(v, "limit"),
+      maxBytes: int(v, "max-bytes"),
+      includeGraphContext: Boolean(v.graph),
+      allowSensitive: Boolean(v["allow-sensitive"]),
+    }),
+    format: F.formatFile,
+  }),
+  context: apiCommand({
+    family: "change",
+    method: "context",
+    synopsis: "[PATH...]",
+    usage: "context [PATH...] [--budget 32k] [--symbol NAME]... [--diff SPEC] [--compress MODE] [--markdown] [--profile NAME] [--list-profiles]",
+    summary: "pack files (or declarations) under a token budget for a model, changed files first",
+    options: {
+      budget: { type: "string" },
+      symbol: { type: "string", multiple: true },
+      diff: { type: "string" },
+      compress: { type: "string" },
+      markdown: { type: "boolean" },
+      format: { type: "string" },
+      profile: { type: "string" },
+      "list-profiles": { type: "boolean" },
+    },
+    request: (a, v) => {
+      const budget = v.budget as string | undefined;
+      return {
+        focus: a,
+        focusSymbol: (v.symbol as string[] | undefined) ?? [],
+        budget: budget === undefined ? null : /^\d+$/.test(budget) ? Number(budget) : budget,
+        diff: (v.diff as string | undefined) ?? null,
+        compress: (v.compress as string | undefined) ?? null,
+        format: v.markdown ? "markdown" : ((v.format as string | undefined) ?? null),
+        profile: (v.profile as string | undefined) ?? null,
+        listProfiles: Boolean(v["list-profiles"]),
+      };
+    },
+    format: F.formatContext,
+  }),
+  status: apiCommand({
+    family: "report",
+    method: "status",
+    synopsis: "",
+    usage: "status",
+    summary: "indexed files by language, skipped files with reasons, the persisted snapshot, build timings",
+    request: () => ({}),
+    format: F.formatStatus,
+  }),
+  index: { ...statusLike("build or refresh the index and persist it in .codegraph/ (reads only files that changed)"), usage: "index" },
+  init: { ...statusLike("create .codegraph/ (with its own .gitignore) and build the persisted index"), usage: "init" },
+  sync: { ...statusLike("bring the persisted index up to date with the files on disk"), usage: "sync" },
+};

@@ -1,0 +1,36 @@
+// Which agent clients have codegraph configured, per scope, as `codegraph doctor` reports them:
+// planning an uninstall of every target shows what exists without writing anything.
+
+import * as path from "node:path";
+
+import { nodeFileView, processEnvironment } from "./environment";
+import { plan } from "./plan";
+import { TARGET_IDS, type Scope, type TargetId } from "./types";
+
+export interface ConfiguredClient {
+  target: TargetId;
+  scope: Scope;
+  state: "configured by codegraph install" | "has a codegraph entry not written by the installer" | "unreadable config";
+  path?: string;
+  error?: string;
+}
+
+/** The clients configured for this process's HOME and for the project at `root`. */
+export function configuredClients(root: string | undefined): ConfiguredClient[] {
+  const environment = { ...processEnvironment(), cwd: path.resolve(root ?? ".") };
+  const out: ConfiguredClient[] = [];
+  for (const scope of ["user", "project"] as const) {
+    for (const target of TARGET_IDS) {
+      try {
+        const edits = plan({ action: "uninstall", targets: [target], scope, environment, files: nodeFileView }).edits;
+        const owned = edits.find((e) => e.kind === "remove" || e.kind === "modify");
+        const foreign = edits.find((e) => e.kind === "collision");
+        if (owned) out.push({ target, scope, state: "configured by codegraph install", path: owned.path });
+        else if (foreign) out.push({ target, scope, state: "has a codegraph entry not written by the installer", path: foreign.path });
+      } catch (e) {
+        out.push({ target, scope, state: "unreadable config", error: (e as Error).message });
+      }
+    }
+  }
+  return out;
+}
