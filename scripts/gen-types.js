@@ -13,11 +13,11 @@ const outDir = path.join(root, "npm/src/generated");
 
 async function main() {
   const check = process.argv.includes("--check");
-  const schemaText = execFileSync(
-    "cargo",
-    ["run", "--quiet", "-p", "codegraph-core", "--features", "schema", "--example", "schema"],
-    { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
-  );
+  const schemaText = execFileSync("cargo", ["run", "--quiet", "-p", "codegraph-core", "--features", "schema", "--example", "schema"], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const schema = JSON.parse(schemaText);
   const methods = schema["x-methods"];
   delete schema["x-methods"];
@@ -39,7 +39,7 @@ async function main() {
     "",
     "/** The core's method table: each method's request and response types, and what its answer reads",
     " *  (`true`: the index; `false`: live files; a field name: the index when that field is true;",
-    " *  `\"session\"`: the session itself). */",
+    ' *  `"session"`: the session itself). */',
     `export const METHOD_TABLE = ${JSON.stringify(methods, null, 2)} as const;`,
     "",
     "/** The request type of each method. */",

@@ -61,9 +61,20 @@ function copyInto(dest, rel) {
 }
 
 function npmPack(dir, out) {
-  const json = execFileSync("npm", ["pack", "--json", "--pack-destination", out], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const json = execFileSync("npm", ["pack", "--json", "--pack-destination", out], {
+    cwd: dir,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const [info] = JSON.parse(json);
-  return { name: info.name, version: info.version, file: path.join(out, info.filename), size: info.size, unpackedSize: info.unpackedSize, files: info.files.map((f) => f.path).sort() };
+  return {
+    name: info.name,
+    version: info.version,
+    file: path.join(out, info.filename),
+    size: info.size,
+    unpackedSize: info.unpackedSize,
+    files: info.files.map((f) => f.path).sort(),
+  };
 }
 
 function main() {
@@ -96,7 +107,15 @@ function main() {
   for (const rel of rootPkg.files) copyInto(main, rel.replace(/\/$/, ""));
   for (const rel of ["README.md", "LICENSE"]) if (fs.existsSync(path.join(repo, rel))) copyInto(main, rel);
   const wasmPath = "npm/wasm/codegraph_wasm_bg.wasm";
-  const artifacts = [{ kind: "wasm", target: "wasm32-unknown-unknown", path: wasmPath, blake3: blake3File(path.join(main, wasmPath)), size: fs.statSync(path.join(main, wasmPath)).size }];
+  const artifacts = [
+    {
+      kind: "wasm",
+      target: "wasm32-unknown-unknown",
+      path: wasmPath,
+      blake3: blake3File(path.join(main, wasmPath)),
+      size: fs.statSync(path.join(main, wasmPath)).size,
+    },
+  ];
   const built = [];
   for (const p of PLATFORMS) {
     const file = path.join(values.artifacts, nativeFileName(p.target));
@@ -105,7 +124,14 @@ function main() {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "package.json"), platformManifest(p, version));
     fs.copyFileSync(file, path.join(dir, nativeFileName(p.target)));
-    artifacts.push({ kind: "native", target: p.target, package: platformPackageName(p.target), path: nativeFileName(p.target), blake3: blake3File(file), size: fs.statSync(file).size });
+    artifacts.push({
+      kind: "native",
+      target: p.target,
+      package: platformPackageName(p.target),
+      path: nativeFileName(p.target),
+      blake3: blake3File(file),
+      size: fs.statSync(file).size,
+    });
     built.push(dir);
   }
   const manifest = { name: rootPkg.name, version, artifacts };
@@ -116,12 +142,16 @@ function main() {
   pkg.optionalDependencies = Object.fromEntries(PLATFORMS.map((p) => [platformPackageName(p.target), version]));
   fs.writeFileSync(path.join(main, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
 
-  console.log(`staged codegraph ${version} in ${path.relative(process.cwd(), out) || "."}: ${artifacts.map((a) => `${a.target} ${a.blake3.slice(0, 12)}`).join(", ")}`);
+  console.log(
+    `staged codegraph ${version} in ${path.relative(process.cwd(), out) || "."}: ${artifacts.map((a) => `${a.target} ${a.blake3.slice(0, 12)}`).join(", ")}`,
+  );
   if (values["no-tarballs"]) return;
   const packed = [npmPack(main, out), ...built.map((dir) => npmPack(dir, out))];
   fs.writeFileSync(path.join(out, "pack.json"), `${JSON.stringify({ manifest, packed }, null, 2)}\n`);
   for (const p of packed) {
-    console.log(`${path.relative(process.cwd(), p.file)}  ${(p.size / 1e6).toFixed(2)} MB packed, ${(p.unpackedSize / 1e6).toFixed(2)} MB unpacked, ${p.files.length} files`);
+    console.log(
+      `${path.relative(process.cwd(), p.file)}  ${(p.size / 1e6).toFixed(2)} MB packed, ${(p.unpackedSize / 1e6).toFixed(2)} MB unpacked, ${p.files.length} files`,
+    );
   }
 }
 

@@ -157,7 +157,10 @@ function fromPlatformPackage(attempts: LoadAttempt[]): { module: EngineModule; o
       } catch {
         // Pruning is housekeeping; it never stands in the way of a load.
       }
-      return { module, origin: { mode: "cache", ...origin, loadedPath: entry.file, cacheKey: entry.key, updateSafeForCurrentProcess: true } };
+      return {
+        module,
+        origin: { mode: "cache", ...origin, loadedPath: entry.file, cacheKey: entry.key, updateSafeForCurrentProcess: true },
+      };
     }
   } else {
     cacheError = "disabled by CODEGRAPH_NATIVE_CACHE=0";
@@ -190,7 +193,11 @@ export function loadEngine(options: { prefer?: EngineKind; fresh?: boolean } = {
       if (mod) return remember({ kind: "native", module: mod, path: file, attempts, origin }, options);
     }
     const packaged = fromPlatformPackage(attempts);
-    if (packaged) return remember({ kind: "native", module: packaged.module, path: packaged.origin.loadedPath, attempts, origin: packaged.origin }, options);
+    if (packaged)
+      return remember(
+        { kind: "native", module: packaged.module, path: packaged.origin.loadedPath, attempts, origin: packaged.origin },
+        options,
+      );
     const dev = path.join(packageRoot, "npm", "native", nativeFileName(target));
     const mod = tryLoad(attempts, "native", "workspace build", dev);
     const origin: NativeOrigin = { mode: "workspace", target, sourcePath: dev, loadedPath: dev, updateSafeForCurrentProcess: false };

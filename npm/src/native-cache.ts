@@ -73,7 +73,14 @@ interface EntryRecord {
  * Returns a verified cached copy of `source` (whose expected blake3 is `hash`), filling or repairing
  * the entry when needed. Throws when the cache can't be written or the source doesn't match `hash`.
  */
-export function cachedCopy(opts: { root: string; source: string; hash: string; version: string; target: string; now?: number }): CacheEntry {
+export function cachedCopy(opts: {
+  root: string;
+  source: string;
+  hash: string;
+  version: string;
+  target: string;
+  now?: number;
+}): CacheEntry {
   const { root, source, hash, version, target } = opts;
   const key = `${target}/${version}-${hash.slice(0, 16)}`;
   const dir = path.join(root, target, `${version}-${hash.slice(0, 16)}`);

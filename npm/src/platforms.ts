@@ -16,9 +16,23 @@ export interface Platform {
 
 export const PLATFORMS: readonly Platform[] = [
   { target: "linux-x64-gnu", rustTarget: "x86_64-unknown-linux-gnu", os: "linux", cpu: "x64", libc: "glibc", runner: "ubuntu-22.04" },
-  { target: "linux-arm64-gnu", rustTarget: "aarch64-unknown-linux-gnu", os: "linux", cpu: "arm64", libc: "glibc", runner: "ubuntu-22.04-arm" },
+  {
+    target: "linux-arm64-gnu",
+    rustTarget: "aarch64-unknown-linux-gnu",
+    os: "linux",
+    cpu: "arm64",
+    libc: "glibc",
+    runner: "ubuntu-22.04-arm",
+  },
   { target: "linux-x64-musl", rustTarget: "x86_64-unknown-linux-musl", os: "linux", cpu: "x64", libc: "musl", runner: "ubuntu-22.04" },
-  { target: "linux-arm64-musl", rustTarget: "aarch64-unknown-linux-musl", os: "linux", cpu: "arm64", libc: "musl", runner: "ubuntu-22.04-arm" },
+  {
+    target: "linux-arm64-musl",
+    rustTarget: "aarch64-unknown-linux-musl",
+    os: "linux",
+    cpu: "arm64",
+    libc: "musl",
+    runner: "ubuntu-22.04-arm",
+  },
   { target: "darwin-x64", rustTarget: "x86_64-apple-darwin", os: "darwin", cpu: "x64", runner: "macos-13" },
   { target: "darwin-arm64", rustTarget: "aarch64-apple-darwin", os: "darwin", cpu: "arm64", runner: "macos-14" },
   { target: "win32-x64-msvc", rustTarget: "x86_64-pc-windows-msvc", os: "win32", cpu: "x64", runner: "windows-2022" },

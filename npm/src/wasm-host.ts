@@ -112,7 +112,13 @@ export function createNodeHost(root: string) {
         if (value !== undefined) childEnv[key] = value;
       }
       try {
-        return execFileSync("git", args, { cwd: root, env: childEnv, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 << 20 });
+        return execFileSync("git", args, {
+          cwd: root,
+          env: childEnv,
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "pipe"],
+          maxBuffer: 256 << 20,
+        });
       } catch (e) {
         const err = e as { stderr?: string; message: string };
         throw new Error((err.stderr ?? "").trim() || err.message);

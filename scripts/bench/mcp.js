@@ -38,7 +38,13 @@ async function timeCalls(client, name, argsList) {
 async function firstAnswer(extra) {
   const t0 = Date.now();
   const client = new Client({ name: "bench", version: "0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, "mcp", "serve", "--root", root, "--stdio", ...extra], stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, "mcp", "serve", "--root", root, "--stdio", ...extra],
+      stderr: "ignore",
+    }),
+  );
   const initialized = Date.now() - t0;
   await client.callTool({ name: "workspace_symbols", arguments: { query: "spawn_blocking" } });
   const answered = Date.now() - t0;
@@ -58,7 +64,28 @@ async function main() {
   const coldMs = Date.now() - t0;
   const { tools } = await client.listTools();
   const toolsListBytes = Buffer.byteLength(JSON.stringify({ tools }));
-  const names = ["spawn", "block", "read", "write", "new", "poll", "parse", "map", "Error", "Builder", "serialize", "Regex", "Command", "Runtime", "Handle", "channel", "lock", "task", "buf", "drop"];
+  const names = [
+    "spawn",
+    "block",
+    "read",
+    "write",
+    "new",
+    "poll",
+    "parse",
+    "map",
+    "Error",
+    "Builder",
+    "serialize",
+    "Regex",
+    "Command",
+    "Runtime",
+    "Handle",
+    "channel",
+    "lock",
+    "task",
+    "buf",
+    "drop",
+  ];
   const handles = [];
   for (const query of names) {
     const r = await client.callTool({ name: "workspace_symbols", arguments: { query, limit: 20 } });
@@ -86,12 +113,32 @@ async function main() {
     toolsListBytes,
     toolsListTokens: Math.ceil(toolsListBytes / 4),
     firstSearchMs,
-    search: await timeCalls(client, "search", words.map((query) => ({ query }))),
-    explore: await timeCalls(client, "explore", words.map((query) => ({ query }))),
+    search: await timeCalls(
+      client,
+      "search",
+      words.map((query) => ({ query })),
+    ),
+    explore: await timeCalls(
+      client,
+      "explore",
+      words.map((query) => ({ query })),
+    ),
     exploreTokens: { p50: Math.ceil(pct(exploreBytes, 50) / 4), max: Math.ceil(exploreBytes[exploreBytes.length - 1] / 4) },
-    workspace_symbols: await timeCalls(client, "workspace_symbols", names.concat(names).map((query) => ({ query }))),
-    refs: await timeCalls(client, "refs", sample.map((handle) => ({ handle }))),
-    callers: await timeCalls(client, "callers", sample.map((handle) => ({ handle }))),
+    workspace_symbols: await timeCalls(
+      client,
+      "workspace_symbols",
+      names.concat(names).map((query) => ({ query })),
+    ),
+    refs: await timeCalls(
+      client,
+      "refs",
+      sample.map((handle) => ({ handle })),
+    ),
+    callers: await timeCalls(
+      client,
+      "callers",
+      sample.map((handle) => ({ handle })),
+    ),
     withoutWarmup: await firstAnswer([]),
     withWarmup: await firstAnswer(["--warmup"]),
   };

@@ -20,7 +20,9 @@ const DEPTH = Number(process.env.NAV_DEPTH ?? 20);
 
 // The baseline's stop words: the question words every question shares.
 const BASELINE_STOP = new Set(
-  "a an the and or of to in on for by with from at as is are was be it its this that what where which who how why when does do did can get gets into".split(" "),
+  "a an the and or of to in on for by with from at as is are was be it its this that what where which who how why when does do did can get gets into".split(
+    " ",
+  ),
 );
 
 function baselineIndex(root, files) {
@@ -29,7 +31,14 @@ function baselineIndex(root, files) {
 
 /** Files ranked by the number of distinct query words they contain (ties: more occurrences, then path). */
 function baseline(docs, query) {
-  const words = [...new Set(query.toLowerCase().split(/[^a-z0-9_]+/).filter((w) => w.length > 2 && !BASELINE_STOP.has(w)))];
+  const words = [
+    ...new Set(
+      query
+        .toLowerCase()
+        .split(/[^a-z0-9_]+/)
+        .filter((w) => w.length > 2 && !BASELINE_STOP.has(w)),
+    ),
+  ];
   const scored = [];
   for (const d of docs) {
     let distinct = 0;
@@ -118,7 +127,9 @@ function main() {
       for (const k of Object.keys(rows)) rows[k].push({ q: q.q, ...score(ranked[k], q.files) });
       if (values.verbose) {
         const r = rows.search[rows.search.length - 1].rank;
-        console.log(`${r === 0 ? "  " : r < 0 ? "xx" : `${r + 1} `.padStart(2)} ${q.q}\n     want ${q.files.join(", ")}\n     got  ${ranked.search.slice(0, 3).join(", ")}`);
+        console.log(
+          `${r === 0 ? "  " : r < 0 ? "xx" : `${r + 1} `.padStart(2)} ${q.q}\n     want ${q.files.join(", ")}\n     got  ${ranked.search.slice(0, 3).join(", ")}`,
+        );
       }
     }
     results[corpus] = {
@@ -139,7 +150,9 @@ function main() {
     };
   }
   const f = (x) => x.toFixed(2);
-  console.log("corpus questions  search hit@1 hit@5 MRR | explore hit@1 hit@5 MRR | baseline hit@1 hit@5 MRR | search p50/p99 ms | explore p50/p99 ms | explore tokens mean/max | text index ms");
+  console.log(
+    "corpus questions  search hit@1 hit@5 MRR | explore hit@1 hit@5 MRR | baseline hit@1 hit@5 MRR | search p50/p99 ms | explore p50/p99 ms | explore tokens mean/max | text index ms",
+  );
   for (const [c, r] of Object.entries(results)) {
     console.log(
       [

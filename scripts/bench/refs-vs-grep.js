@@ -15,7 +15,10 @@ const EXTENSIONS = /\.(rs|ts|tsx|js|jsx|mjs|cjs|py|go|java)$/;
 const COMMENT = /^\s*(\/\/|#|\*|\/\*)/;
 
 function main() {
-  const { values, positionals } = parseArgs({ options: { root: { type: "string", default: "." }, engine: { type: "string" } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    options: { root: { type: "string", default: "." }, engine: { type: "string" } },
+    allowPositionals: true,
+  });
   const name = positionals[0];
   if (!name) throw new Error("usage: refs-vs-grep.js NAME [--root DIR] [--engine native|wasm]");
   const root = path.resolve(values.root);
@@ -43,7 +46,9 @@ function main() {
     }
   })(root);
   const both = [...ours].filter((x) => grep.has(x));
-  console.log(JSON.stringify({ name, definitions: defs.map((d) => d.handle), proven: ours.size, grep: grep.size, both: both.length }, null, 2));
+  console.log(
+    JSON.stringify({ name, definitions: defs.map((d) => d.handle), proven: ours.size, grep: grep.size, both: both.length }, null, 2),
+  );
   console.log("grep only (read each: a missed site, or text that is not a call of these):");
   for (const x of [...grep].filter((x) => !ours.has(x)).sort()) console.log(`  ${x}`);
   console.log("proven only (read each: an alias or re-export grep can't see, or a mistake):");

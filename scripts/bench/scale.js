@@ -162,7 +162,15 @@ function child(root, engine) {
   const status = s.status();
   const probe = s.workspaceSymbols({ query: "helper1", limit: 1 }).symbols[0];
   const callers = probe ? s.callers({ handle: probe.handle }).total : 0;
-  process.stdout.write(JSON.stringify({ ms, files: status.files, timings: status.timings, callersOfProbe: callers, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+  process.stdout.write(
+    JSON.stringify({
+      ms,
+      files: status.files,
+      timings: status.timings,
+      callersOfProbe: callers,
+      maxRssMb: process.resourceUsage().maxRSS / 1024,
+    }),
+  );
 }
 
 function main() {
@@ -184,7 +192,10 @@ function main() {
       const g0 = Date.now();
       generate(root, n);
       process.stderr.write(`scale: generated ${n} files in ${((Date.now() - g0) / 1000).toFixed(1)} s; indexing …\n`);
-      const r = spawnSync(process.execPath, [__filename, "--child", root, "--engine", values.engine], { encoding: "utf8", maxBuffer: 16 << 20 });
+      const r = spawnSync(process.execPath, [__filename, "--child", root, "--engine", values.engine], {
+        encoding: "utf8",
+        maxBuffer: 16 << 20,
+      });
       if (r.status !== 0) throw new Error(`index of ${n} files failed: ${r.stderr}`);
       const m = JSON.parse(r.stdout);
       rows.push({ n, ...m, msPerFile: m.ms / m.files });

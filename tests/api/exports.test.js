@@ -8,7 +8,9 @@ const assert = require("node:assert/strict");
 const { loadEngine, API_METHODS, Session } = require("../../npm/dist/index.js");
 
 function sessionMethods(module) {
-  return Object.getOwnPropertyNames(module.Session.prototype).filter((n) => n !== "constructor" && typeof module.Session.prototype[n] === "function");
+  return Object.getOwnPropertyNames(module.Session.prototype).filter(
+    (n) => n !== "constructor" && typeof module.Session.prototype[n] === "function",
+  );
 }
 
 test("native and wasm export the same list as the core API", () => {

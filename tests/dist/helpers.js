@@ -46,7 +46,10 @@ function install(dir, staged) {
 
 /** Runs `codegraph doctor --json` with the given environment; returns the parsed report. */
 function doctor(cli, env, extraArgs = []) {
-  const r = spawnSync(process.execPath, [cli, "doctor", "--json", ...extraArgs], { encoding: "utf8", env: { ...process.env, CODEGRAPH_NATIVE_PATH: "", CODEGRAPH_FORCE_WASM: "", CODEGRAPH_NATIVE_CACHE: "", ...env } });
+  const r = spawnSync(process.execPath, [cli, "doctor", "--json", ...extraArgs], {
+    encoding: "utf8",
+    env: { ...process.env, CODEGRAPH_NATIVE_PATH: "", CODEGRAPH_FORCE_WASM: "", CODEGRAPH_NATIVE_CACHE: "", ...env },
+  });
   if (r.status !== 0) throw new Error(`doctor exited ${r.status}: ${r.stderr}`);
   return JSON.parse(r.stdout);
 }

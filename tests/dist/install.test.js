@@ -31,7 +31,11 @@ function barePath(dir) {
 
 function npm(args, cwd = work) {
   // The shared npm cache keeps the registry traffic down; HOME, prefix and PATH are the test's own.
-  const r = spawnSync("npm", [...args, "--cache", realNpmCache, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel", "error"], { cwd, env, encoding: "utf8" });
+  const r = spawnSync("npm", [...args, "--cache", realNpmCache, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel", "error"], {
+    cwd,
+    env,
+    encoding: "utf8",
+  });
   assert.equal(r.status, 0, `npm ${args.join(" ")}: ${r.stderr}`);
   return r.stdout;
 }
@@ -46,7 +50,16 @@ before(() => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), "codegraph-e2e-"));
   const bin = barePath(work);
   fs.mkdirSync(path.join(work, "home"));
-  env = { ...process.env, HOME: path.join(work, "home"), PATH: `${path.join(work, "prefix", "bin")}${path.delimiter}${bin}`, XDG_CACHE_HOME: "", CODEGRAPH_NATIVE_PATH: "", CODEGRAPH_FORCE_WASM: "", CODEGRAPH_NATIVE_CACHE: "", npm_config_prefix: path.join(work, "prefix") };
+  env = {
+    ...process.env,
+    HOME: path.join(work, "home"),
+    PATH: `${path.join(work, "prefix", "bin")}${path.delimiter}${bin}`,
+    XDG_CACHE_HOME: "",
+    CODEGRAPH_NATIVE_PATH: "",
+    CODEGRAPH_FORCE_WASM: "",
+    CODEGRAPH_NATIVE_CACHE: "",
+    npm_config_prefix: path.join(work, "prefix"),
+  };
   v1 = pack(path.join(work, "pack-v1"));
 });
 after(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -58,9 +71,22 @@ function tarballs(staged) {
 test("the tarballs hold exactly what is needed", () => {
   const [main, platform] = v1.packed;
   assert.equal(main.name, "codegraph");
-  const unexpected = main.files.filter((f) => !/^(package\.json|README\.md|LICENSE|build-manifest\.json|bin\/codegraph\.js|npm\/dist\/.+\.(js|mjs|d\.ts|json)|npm\/wasm\/codegraph_wasm(\.js|\.d\.ts|_bg\.wasm))$/.test(f));
+  const unexpected = main.files.filter(
+    (f) =>
+      !/^(package\.json|README\.md|LICENSE|build-manifest\.json|bin\/codegraph\.js|npm\/dist\/.+\.(js|mjs|d\.ts|json)|npm\/wasm\/codegraph_wasm(\.js|\.d\.ts|_bg\.wasm))$/.test(
+        f,
+      ),
+  );
   assert.deepStrictEqual(unexpected, []);
-  for (const f of ["bin/codegraph.js", "build-manifest.json", "npm/dist/index.js", "npm/dist/index.mjs", "npm/dist/index.d.ts", "npm/wasm/codegraph_wasm_bg.wasm"]) assert.ok(main.files.includes(f), f);
+  for (const f of [
+    "bin/codegraph.js",
+    "build-manifest.json",
+    "npm/dist/index.js",
+    "npm/dist/index.mjs",
+    "npm/dist/index.d.ts",
+    "npm/wasm/codegraph_wasm_bg.wasm",
+  ])
+    assert.ok(main.files.includes(f), f);
   assert.ok(!main.files.some((f) => f.endsWith(".node")), "no addon in the main package");
   assert.ok(main.size < 5e6, `main tarball ${main.size} bytes`);
   assert.equal(platform.name, `@codegraph/${target}`);
@@ -94,19 +120,39 @@ test("a project install: ESM, CJS and TypeScript consumers, and npx codegraph mc
   fs.mkdirSync(project);
   fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true }));
   npm(["i", ...tarballs(v1)], project);
-  fs.writeFileSync(path.join(project, "esm.mjs"), `import { openSession } from "codegraph";\nconst s = openSession({ root: ${JSON.stringify(fixture)} });\nconsole.log(s.engine, s.orient({}).files);\n`);
-  fs.writeFileSync(path.join(project, "cjs.cjs"), `const { openSession } = require("codegraph");\nconst s = openSession({ root: ${JSON.stringify(fixture)} });\nconsole.log(s.engine, s.callers({ handle: "rust/src/jobs.rs::spawn_job" }).total);\n`);
+  fs.writeFileSync(
+    path.join(project, "esm.mjs"),
+    `import { openSession } from "codegraph";\nconst s = openSession({ root: ${JSON.stringify(fixture)} });\nconsole.log(s.engine, s.orient({}).files);\n`,
+  );
+  fs.writeFileSync(
+    path.join(project, "cjs.cjs"),
+    `const { openSession } = require("codegraph");\nconst s = openSession({ root: ${JSON.stringify(fixture)} });\nconsole.log(s.engine, s.callers({ handle: "rust/src/jobs.rs::spawn_job" }).total);\n`,
+  );
   assert.equal(run("node", ["esm.mjs"], { cwd: project }).trim(), "native 41");
   assert.match(run("node", ["cjs.cjs"], { cwd: project }).trim(), /^native [1-9]\d*$/);
   fs.writeFileSync(
     path.join(project, "consumer.ts"),
     `import { openSession, type CallsResponse, type Session } from "codegraph";\nconst s: Session = openSession({ root: "." });\nconst r: CallsResponse = s.callers({ handle: "a.ts::f", depth: 2 });\nconst n: number = r.total;\n// @ts-expect-error depth is a number\ns.callers({ handle: "a.ts::f", depth: "2" });\nexport { n };\n`,
   );
-  fs.writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "node16", moduleResolution: "node16", types: [] }, files: ["consumer.ts"] }));
+  fs.writeFileSync(
+    path.join(project, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, module: "node16", moduleResolution: "node16", types: [] },
+      files: ["consumer.ts"],
+    }),
+  );
   run("node", [path.join(repo, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: project });
 
   const client = new Client({ name: "e2e", version: "0" });
-  await client.connect(new StdioClientTransport({ command: "npx", args: ["codegraph", "mcp", "serve", "--root", fixture, "--no-persist", "--stdio"], cwd: project, env, stderr: "pipe" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: "npx",
+      args: ["codegraph", "mcp", "serve", "--root", fixture, "--no-persist", "--stdio"],
+      cwd: project,
+      env,
+      stderr: "pipe",
+    }),
+  );
   try {
     assert.equal(client.getServerVersion().version, "0.1.0");
     const { tools } = await client.listTools();
@@ -119,7 +165,14 @@ test("a project install: ESM, CJS and TypeScript consumers, and npx codegraph mc
 test("an upgrade under a running server: the old server keeps answering; doctor sees the new version", async () => {
   const cliPath = path.join(work, "prefix", "lib", "node_modules", "codegraph", "bin", "codegraph.js");
   const client = new Client({ name: "e2e", version: "0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, "mcp", "serve", "--root", fixture, "--no-persist", "--stdio"], env, stderr: "pipe" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cliPath, "mcp", "serve", "--root", fixture, "--no-persist", "--stdio"],
+      env,
+      stderr: "pipe",
+    }),
+  );
   try {
     const before = await client.callTool({ name: "callers", arguments: { handle: "rust/src/jobs.rs::spawn_job" } });
     assert.ok(!before.isError);

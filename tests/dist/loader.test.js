@@ -23,7 +23,13 @@ function setup(t) {
   const dir = tmpdir(t, "codegraph-loader-");
   const cli = install(path.join(dir, "app"), staged);
   const cache = path.join(dir, "cache");
-  return { dir, cli, cache, env: { XDG_CACHE_HOME: cache }, pkgNode: path.join(dir, "app/node_modules/@codegraph", target, `codegraph.${target}.node`) };
+  return {
+    dir,
+    cli,
+    cache,
+    env: { XDG_CACHE_HOME: cache },
+    pkgNode: path.join(dir, "app/node_modules/@codegraph", target, `codegraph.${target}.node`),
+  };
 }
 
 function nativeArtifact() {
@@ -87,13 +93,17 @@ test("a cache entry tampered with after the copy is detected and replaced", (t) 
 
 test("ten processes starting at once with an empty cache: all load, one valid entry", async (t) => {
   const { cli, cache, env } = setup(t);
-  const runs = Array.from({ length: 10 }, () =>
-    new Promise((resolve) => {
-      const p = spawn(process.execPath, [cli, "doctor", "--json"], { env: { ...process.env, CODEGRAPH_NATIVE_PATH: "", CODEGRAPH_FORCE_WASM: "", ...env } });
-      let out = "";
-      p.stdout.on("data", (d) => (out += d));
-      p.on("close", (code) => resolve({ code, out }));
-    }),
+  const runs = Array.from(
+    { length: 10 },
+    () =>
+      new Promise((resolve) => {
+        const p = spawn(process.execPath, [cli, "doctor", "--json"], {
+          env: { ...process.env, CODEGRAPH_NATIVE_PATH: "", CODEGRAPH_FORCE_WASM: "", ...env },
+        });
+        let out = "";
+        p.stdout.on("data", (d) => (out += d));
+        p.on("close", (code) => resolve({ code, out }));
+      }),
   );
   const results = await Promise.all(runs);
   for (const r of results) {

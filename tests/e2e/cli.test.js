@@ -23,7 +23,24 @@ const { withoutClock } = require("../parity/questions.js");
 const VERSION = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")).version;
 
 const ENGINES = ["native", "wasm"];
-const COMMAND_NAMES = ["orient", "explore", "packet", "context", "search", "symbols", "file", "symbol", "goto", "refs", "callers", "callees", "deps", "rdeps", "path", "status"];
+const COMMAND_NAMES = [
+  "orient",
+  "explore",
+  "packet",
+  "context",
+  "search",
+  "symbols",
+  "file",
+  "symbol",
+  "goto",
+  "refs",
+  "callers",
+  "callees",
+  "deps",
+  "rdeps",
+  "path",
+  "status",
+];
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -127,7 +144,10 @@ const CASES = [
     check(r) {
       const langs = r.languages.map((l) => l.language);
       for (const l of FIVE_LANGUAGES) assert.ok(langs.includes(l), `orient misses ${l}`);
-      assert.equal(r.files, r.languages.reduce((n, l) => n + l.files, 0));
+      assert.equal(
+        r.files,
+        r.languages.reduce((n, l) => n + l.files, 0),
+      );
       for (const p of ["ts/src/main.ts", "py/shop/cli.py", "go/main.go"]) assert.ok(r.entryPoints.includes(p), `entry point ${p}`);
     },
   },
@@ -213,7 +233,10 @@ const CASES = [
     human: "ts/src/geo/circle.ts:3",
     check(r) {
       const exp = byKey(EXPECTED.goto, "from", "ts/src/main.ts:7:17");
-      assert.deepEqual(r.definitions.map((d) => `${d.path}:${d.line}`), [exp.to]);
+      assert.deepEqual(
+        r.definitions.map((d) => `${d.path}:${d.line}`),
+        [exp.to],
+      );
     },
   },
   {
@@ -286,7 +309,10 @@ const CASES = [
     check(r) {
       const langs = r.languages.map((l) => l.language);
       for (const l of FIVE_LANGUAGES) assert.ok(langs.includes(l), `status misses ${l}`);
-      assert.equal(r.files, r.languages.reduce((n, l) => n + l.files, 0));
+      assert.equal(
+        r.files,
+        r.languages.reduce((n, l) => n + l.files, 0),
+      );
       assert.deepEqual(r.skipped, []);
     },
   },
@@ -369,7 +395,12 @@ for (const engine of ENGINES) {
       fails(run(engine, ["deps", "ts/src/main.ts", "--bogus"]), 2, "deps", ["--bogus"]);
     });
 
-    for (const [command, what] of [["goto", "PATH:LINE"], ["refs", "HANDLE"], ["callers", "HANDLE"], ["path", "FROM and TO"]]) {
+    for (const [command, what] of [
+      ["goto", "PATH:LINE"],
+      ["refs", "HANDLE"],
+      ["callers", "HANDLE"],
+      ["path", "FROM and TO"],
+    ]) {
       test(`${command} with a missing argument exits 2`, () => {
         const args = command === "path" ? [command, "ts/src/main.ts"] : [command];
         fails(run(engine, args), 2, command, ["missing", what]);

@@ -13,7 +13,10 @@ const bin = path.resolve(__dirname, "../../bin/codegraph.js");
 const fixture = path.resolve(__dirname, "../fixtures/polyglot");
 
 function doctor(args, env) {
-  return spawnSync(process.execPath, [bin, "doctor", ...args], { encoding: "utf8", env: { ...process.env, CODEGRAPH_FORCE_WASM: "", ...env } });
+  return spawnSync(process.execPath, [bin, "doctor", ...args], {
+    encoding: "utf8",
+    env: { ...process.env, CODEGRAPH_FORCE_WASM: "", ...env },
+  });
 }
 
 test("doctor reports broken surroundings section by section and exits 0", (t) => {
@@ -58,7 +61,10 @@ test("a client configured by codegraph install is listed; bad flags are usage er
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "codegraph-doctor-home-"));
   t.after(() => fs.rmSync(home, { recursive: true, force: true }));
   const env = { HOME: home, USERPROFILE: home, CODEX_HOME: "" };
-  const install = spawnSync(process.execPath, [bin, "install", "--target", "codex", "--yes"], { encoding: "utf8", env: { ...process.env, ...env } });
+  const install = spawnSync(process.execPath, [bin, "install", "--target", "codex", "--yes"], {
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+  });
   assert.equal(install.status, 0, install.stderr);
   const report = JSON.parse(doctor(["--json", "--root", fixture], env).stdout);
   const codex = report.clients.clients.find((c) => c.target === "codex" && c.scope === "user");

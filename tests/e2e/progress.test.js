@@ -43,7 +43,10 @@ test("a throwing progress callback does not break the build", () => {
 test("the reporter is silent for half a second, throttles, and clears what it drew", () => {
   let clock = 0;
   const lines = [];
-  const p = progressReporter((l) => lines.push(l), () => clock);
+  const p = progressReporter(
+    (l) => lines.push(l),
+    () => clock,
+  );
   p.report("parse", 512, 4000);
   clock = 400;
   p.report("parse", 1024, 4000);
@@ -62,7 +65,10 @@ test("the reporter is silent for half a second, throttles, and clears what it dr
     "indexing: resolving references across 4000 files",
     "",
   ]);
-  const quiet = progressReporter((l) => lines.push(l), () => 0);
+  const quiet = progressReporter(
+    (l) => lines.push(l),
+    () => 0,
+  );
   quiet.report("parse", 1, 1);
   quiet.finish();
   assert.equal(lines.length, 4, "a build that never showed progress clears nothing");

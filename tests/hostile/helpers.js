@@ -73,7 +73,12 @@ function runBounded(args, { timeoutMs = 60_000, maxRssMib = 1536, input, env, on
 function mcpCalls(root, engine, calls, bounds = {}) {
   const ids = calls.map((_, i) => i + 2);
   const lines = [
-    { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hostile", version: "0" } } },
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "hostile", version: "0" } },
+    },
     { jsonrpc: "2.0", method: "notifications/initialized" },
     ...calls.map(([name, args], i) => ({ jsonrpc: "2.0", id: i + 2, method: "tools/call", params: { name, arguments: args } })),
   ];

@@ -33,50 +33,64 @@ test("chains of 100,000 names in every grammar: the CLI and MCP answer on both e
     assert.equal(status.code, 0, status.stderr);
     const parsed = JSON.parse(status.stdout);
     assert.equal(parsed.files, Object.keys(forms).length, JSON.stringify(parsed.skipped));
-    const mcp = await mcpCalls(root, engine, [["search", { query: "b" }], ["goto", { file: "rs/calls.rs", line: 3, column: 16 }], ["orient", {}]], {
-      timeoutMs: 120_000,
-      args: ["--no-persist"],
-    });
+    const mcp = await mcpCalls(
+      root,
+      engine,
+      [
+        ["search", { query: "b" }],
+        ["goto", { file: "rs/calls.rs", line: 3, column: 16 }],
+        ["orient", {}],
+      ],
+      {
+        timeoutMs: 120_000,
+        args: ["--no-persist"],
+      },
+    );
     assertEnded(mcp, `${engine} mcp`);
-    for (const id of [2, 3, 4]) assert.ok(mcp.answers[id]?.result && !mcp.answers[id].result.isError, `${engine} answer ${id}: ${JSON.stringify(mcp.answers[id])}`);
+    for (const id of [2, 3, 4])
+      assert.ok(mcp.answers[id]?.result && !mcp.answers[id].result.isError, `${engine} answer ${id}: ${JSON.stringify(mcp.answers[id])}`);
     answers[engine] = { status: withoutClock(parsed), calls: [2, 3, 4].map((id) => mcp.answers[id].result.structuredContent) };
   }
   assert.deepStrictEqual(answers.wasm, answers.native);
 });
 
-test("ignore, config and index files that are FIFOs, /dev/zero or sparse giants are not read", { skip: !unix && "needs FIFOs and symlinks" }, async (t) => {
-  const root = tempRepo(t);
-  write(root, "src/ok.ts", "export function fine() { return 1; }\nfine();\n");
-  fs.symlinkSync("/dev/zero", path.join(root, ".gitignore"));
-  mkfifo(path.join(root, ".codegraphignore"));
-  sparse(path.join(root, "src/.gitignore"), 8 * 2 ** 30);
-  fs.symlinkSync("/dev/zero", path.join(root, "package.json"));
-  mkfifo(path.join(root, "tsconfig.json"));
-  sparse(path.join(root, "go.mod"), 8 * 2 ** 30);
-  mkfifo(path.join(root, "src/pipe.ts"));
-  mkfifo(path.join(root, ".codegraph/text.bin"));
-  fs.symlinkSync("/dev/zero", path.join(root, ".codegraph/index.bin"));
-  mkfifo(path.join(root, ".codegraph/config"));
-  for (const engine of ENGINES) {
-    const status = await runBounded(["status", "--json", "--root", root, "--engine", engine], { maxRssMib: 600 });
-    assertEnded(status, `${engine} status`);
-    assert.equal(status.code, 0, status.stderr);
-    const parsed = JSON.parse(status.stdout);
-    assert.equal(parsed.files, 1);
-    const reasons = Object.fromEntries(parsed.skipped.map((s) => [s.path, s.reason]));
-    assert.match(reasons[".gitignore"], /symlink/);
-    assert.match(reasons[".codegraphignore"], /not a regular file/);
-    assert.match(reasons["src/.gitignore"], /read limit/);
-    assert.match(reasons["src/pipe.ts"], /not a regular file/);
-    const search = await runBounded(["search", "fine", "--json", "--root", root, "--engine", engine], { maxRssMib: 600 });
-    assertEnded(search, `${engine} search`);
-    assert.equal(JSON.parse(search.stdout).hits[0].path, "src/ok.ts");
-    const context = await runBounded(["context", "--json", "--root", root, "--engine", engine], { maxRssMib: 600 });
-    assertEnded(context, `${engine} context`);
-    assert.equal(context.code, 2, "a config that is a FIFO is a clear usage error");
-    assert.match(context.stderr, /\.codegraph\/config/);
-  }
-});
+test(
+  "ignore, config and index files that are FIFOs, /dev/zero or sparse giants are not read",
+  { skip: !unix && "needs FIFOs and symlinks" },
+  async (t) => {
+    const root = tempRepo(t);
+    write(root, "src/ok.ts", "export function fine() { return 1; }\nfine();\n");
+    fs.symlinkSync("/dev/zero", path.join(root, ".gitignore"));
+    mkfifo(path.join(root, ".codegraphignore"));
+    sparse(path.join(root, "src/.gitignore"), 8 * 2 ** 30);
+    fs.symlinkSync("/dev/zero", path.join(root, "package.json"));
+    mkfifo(path.join(root, "tsconfig.json"));
+    sparse(path.join(root, "go.mod"), 8 * 2 ** 30);
+    mkfifo(path.join(root, "src/pipe.ts"));
+    mkfifo(path.join(root, ".codegraph/text.bin"));
+    fs.symlinkSync("/dev/zero", path.join(root, ".codegraph/index.bin"));
+    mkfifo(path.join(root, ".codegraph/config"));
+    for (const engine of ENGINES) {
+      const status = await runBounded(["status", "--json", "--root", root, "--engine", engine], { maxRssMib: 600 });
+      assertEnded(status, `${engine} status`);
+      assert.equal(status.code, 0, status.stderr);
+      const parsed = JSON.parse(status.stdout);
+      assert.equal(parsed.files, 1);
+      const reasons = Object.fromEntries(parsed.skipped.map((s) => [s.path, s.reason]));
+      assert.match(reasons[".gitignore"], /symlink/);
+      assert.match(reasons[".codegraphignore"], /not a regular file/);
+      assert.match(reasons["src/.gitignore"], /read limit/);
+      assert.match(reasons["src/pipe.ts"], /not a regular file/);
+      const search = await runBounded(["search", "fine", "--json", "--root", root, "--engine", engine], { maxRssMib: 600 });
+      assertEnded(search, `${engine} search`);
+      assert.equal(JSON.parse(search.stdout).hits[0].path, "src/ok.ts");
+      const context = await runBounded(["context", "--json", "--root", root, "--engine", engine], { maxRssMib: 600 });
+      assertEnded(context, `${engine} context`);
+      assert.equal(context.code, 2, "a config that is a FIFO is a clear usage error");
+      assert.match(context.stderr, /\.codegraph\/config/);
+    }
+  },
+);
 
 test("a .codegraph that is a symlink is neither read nor written through", { skip: !unix && "needs symlinks" }, async (t) => {
   const root = tempRepo(t);
@@ -130,7 +144,8 @@ test("secrets behind innocent names stay out of every answer", { skip: !unix && 
 
 test("context --diff never runs a command the repository's git config names, on either engine", { skip: !unix && "uses sh" }, async (t) => {
   const root = tempRepo(t);
-  const git = (...args) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd: root });
+  const git = (...args) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd: root });
   write(root, "a.py", "x = 1\n");
   write(root, ".gitattributes", "*.py filter=evil diff=evil\n");
   git("init", "-q");
@@ -154,5 +169,8 @@ test("context --diff never runs a command the repository's git config names, on 
       assert.equal(r.code, 0, r.stderr);
     }
   }
-  assert.deepStrictEqual(fs.readdirSync(root).filter((n) => n.startsWith("PWNED")), []);
+  assert.deepStrictEqual(
+    fs.readdirSync(root).filter((n) => n.startsWith("PWNED")),
+    [],
+  );
 });

@@ -71,7 +71,17 @@ describe("safety gates", () => {
     assert.deepEqual(files, {});
   });
 
-  for (const [answer, applied] of [["y", true], ["yes", true], ["Y\n", true], [" YES ", true], ["", false], ["n", false], ["no", false], ["yes please", false], ["ok", false]]) {
+  for (const [answer, applied] of [
+    ["y", true],
+    ["yes", true],
+    ["Y\n", true],
+    [" YES ", true],
+    ["", false],
+    ["n", false],
+    ["no", false],
+    ["yes please", false],
+    ["ok", false],
+  ]) {
     test(`the prompt: ${JSON.stringify(answer)} ${applied ? "applies" : "declines (exit 1, nothing written)"}`, async (t) => {
       const box = sandbox(t);
       const questions = [];
@@ -144,7 +154,10 @@ describe("--json, --detect, usage", () => {
     assert.deepEqual(doc.server.args, ["mcp", "serve", "--root", ".", "--stdio"]);
     assert.deepEqual(
       doc.edits.map((e) => [e.target, e.kind, e.status]),
-      [["claude", "modify", "written"], ["cursor", "create", "written"]],
+      [
+        ["claude", "modify", "written"],
+        ["cursor", "create", "written"],
+      ],
     );
     assert.ok(doc.edits[0].backup.includes(".codegraph-backup-"));
     assert.equal(doc.nextSteps.length, 2);
@@ -168,7 +181,10 @@ describe("--json, --detect, usage", () => {
     fs.mkdirSync(path.join(box.home, ".gemini"));
     const r = await run("install", ["--detect", "--yes", "--json"], box.environment);
     assert.equal(r.code, 0, r.err);
-    assert.deepEqual(JSON.parse(r.out).edits.map((e) => e.target), ["codex", "gemini"]);
+    assert.deepEqual(
+      JSON.parse(r.out).edits.map((e) => e.target),
+      ["codex", "gemini"],
+    );
   });
 
   for (const [args, message] of [

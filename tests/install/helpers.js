@@ -96,4 +96,22 @@ function childEnv(home) {
   return env;
 }
 
-module.exports = { repo, bin, dist, command, environment, planner, apply, EXECUTABLE, sandbox, run, snapshot, write, read, golden, fixture, memoryFiles, childEnv };
+module.exports = {
+  repo,
+  bin,
+  dist,
+  command,
+  environment,
+  planner,
+  apply,
+  EXECUTABLE,
+  sandbox,
+  run,
+  snapshot,
+  write,
+  read,
+  golden,
+  fixture,
+  memoryFiles,
+  childEnv,
+};

@@ -44,15 +44,18 @@ describe("locations", () => {
   });
 
   test("macOS, user scope (the clients use the same dot-folders, not ~/Library)", () => {
-    assert.deepEqual(paths("darwin", "user").map(([, p]) => p.replace("/Users/me/", "~/")), [
-      "~/.codex/config.toml",
-      "~/.claude.json",
-      "~/.cursor/mcp.json",
-      "~/.gemini/settings.json",
-      "~/.config/opencode/opencode.json",
-      "~/.agents/skills/codegraph/.codegraph-install",
-      "~/.agents/skills/codegraph/SKILL.md",
-    ]);
+    assert.deepEqual(
+      paths("darwin", "user").map(([, p]) => p.replace("/Users/me/", "~/")),
+      [
+        "~/.codex/config.toml",
+        "~/.claude.json",
+        "~/.cursor/mcp.json",
+        "~/.gemini/settings.json",
+        "~/.config/opencode/opencode.json",
+        "~/.agents/skills/codegraph/.codegraph-install",
+        "~/.agents/skills/codegraph/SKILL.md",
+      ],
+    );
   });
 
   test("Windows, user scope", () => {
@@ -68,15 +71,18 @@ describe("locations", () => {
   });
 
   test("project scope, Linux and Windows", () => {
-    assert.deepEqual(paths("linux", "project").map(([, p]) => p), [
-      "/src/app/.codex/config.toml",
-      "/src/app/.mcp.json",
-      "/src/app/.cursor/mcp.json",
-      "/src/app/.gemini/settings.json",
-      "/src/app/opencode.json",
-      "/src/app/.agents/skills/codegraph/.codegraph-install",
-      "/src/app/.agents/skills/codegraph/SKILL.md",
-    ]);
+    assert.deepEqual(
+      paths("linux", "project").map(([, p]) => p),
+      [
+        "/src/app/.codex/config.toml",
+        "/src/app/.mcp.json",
+        "/src/app/.cursor/mcp.json",
+        "/src/app/.gemini/settings.json",
+        "/src/app/opencode.json",
+        "/src/app/.agents/skills/codegraph/.codegraph-install",
+        "/src/app/.agents/skills/codegraph/SKILL.md",
+      ],
+    );
     assert.equal(paths("win32", "project")[1][1], "D:\\src\\app\\.mcp.json");
   });
 
@@ -88,7 +94,11 @@ describe("locations", () => {
   });
 
   test("detection looks at config folders only", () => {
-    const files = memoryFiles({ "/home/me/.cursor/extensions.json": "[]", "/home/me/.claude.json": "{}", "/home/me/.config/opencode/x": "" });
+    const files = memoryFiles({
+      "/home/me/.cursor/extensions.json": "[]",
+      "/home/me/.claude.json": "{}",
+      "/home/me/.config/opencode/x": "",
+    });
     assert.deepEqual(planner.detectTargets("user", environment("linux"), files), ["claude", "cursor", "opencode"]);
     assert.deepEqual(planner.detectTargets("project", environment("linux"), files), []);
   });
@@ -146,5 +156,8 @@ test("planning is pure: it reads through the file view and never needs the paths
   const p = planner.plan({ action: "install", targets: ALL, scope: "user", environment: env, files });
   assert.ok(p.edits.every((e) => e.kind === "create"));
   assert.ok(reads.length >= 6 && reads.every((r) => r.startsWith("/nonexistent/home/")));
-  assert.deepEqual(planner.plan({ action: "uninstall", targets: ALL, scope: "user", environment: env, files }).edits.map((e) => e.kind), Array(6).fill("unchanged"));
+  assert.deepEqual(
+    planner.plan({ action: "uninstall", targets: ALL, scope: "user", environment: env, files }).edits.map((e) => e.kind),
+    Array(6).fill("unchanged"),
+  );
 });

@@ -20,7 +20,11 @@ const NOT_TOOLS = new Set(["freshness", "fresh", "refreshed", "stale"]);
 /** The tool names the server's tools/list returns. */
 let listed;
 before(async () => {
-  const mcp = new CodegraphMcp({ session: openSession({ root: fixture }), version: "0", packageJsonPath: path.join(__dirname, "../../package.json") });
+  const mcp = new CodegraphMcp({
+    session: openSession({ root: fixture }),
+    version: "0",
+    packageJsonPath: path.join(__dirname, "../../package.json"),
+  });
   const client = await inProcessClient(mcp);
   listed = new Set((await client.listTools()).tools.map((t) => t.name));
   await client.close();
@@ -35,11 +39,27 @@ test("every identifier in backticks is a tool the server lists", () => {
   const unknown = named.filter((word) => /^[a-z][a-z_]*$/.test(word) && !listed.has(word) && !NOT_TOOLS.has(word));
   assert.deepEqual(unknown, [], `SKILL.md names tools the server does not list: ${unknown.join(", ")}`);
   // Every span in backticks is either a tool or one of the few field words: nothing else hides there.
-  assert.deepEqual(named.filter((w) => !listed.has(w) && !NOT_TOOLS.has(w)), []);
+  assert.deepEqual(
+    named.filter((w) => !listed.has(w) && !NOT_TOOLS.has(w)),
+    [],
+  );
 });
 
 test("the skill teaches the intended workflow with tools that exist", () => {
-  for (const tool of ["orient", "search", "workspace_symbols", "get_file", "refs", "goto", "callers", "callees", "deps", "rdeps", "path", "refresh_index"]) {
+  for (const tool of [
+    "orient",
+    "search",
+    "workspace_symbols",
+    "get_file",
+    "refs",
+    "goto",
+    "callers",
+    "callees",
+    "deps",
+    "rdeps",
+    "path",
+    "refresh_index",
+  ]) {
     assert.ok(listed.has(tool), `${tool} is listed by the server`);
     assert.ok(prose.includes(`\`${tool}\``), `SKILL.md mentions ${tool}`);
   }
@@ -50,7 +70,19 @@ test("the skill teaches the intended workflow with tools that exist", () => {
 
 test("no tool name outside backticks refers to a tool the server lacks", () => {
   // Tools of the wider design that this server may not list must not be recommended by name.
-  const designed = ["explore", "packet_get", "rename_preview", "refactor_plan", "supertypes", "subtypes", "implementations", "impact", "review", "query_sqlite", "artifact_build"];
+  const designed = [
+    "explore",
+    "packet_get",
+    "rename_preview",
+    "refactor_plan",
+    "supertypes",
+    "subtypes",
+    "implementations",
+    "impact",
+    "review",
+    "query_sqlite",
+    "artifact_build",
+  ];
   for (const name of designed.filter((n) => !listed.has(n))) {
     assert.ok(!new RegExp(`\\b${name}\\b`).test(SKILL_MD), `SKILL.md mentions ${name}, which the server does not list`);
   }
@@ -70,7 +102,10 @@ test("front matter: name matches the folder, description within the Agent Skills
   const description = /^description: (.*)$/m.exec(front)[1];
   assert.ok(description.length >= 1 && description.length <= 1024);
   // A plain YAML scalar: no `: ` or ` #` inside, no leading indicator character.
-  assert.ok(!description.includes(": ") && !description.includes(" #") && /^[A-Za-z]/.test(description), "the description is a plain YAML scalar");
+  assert.ok(
+    !description.includes(": ") && !description.includes(" #") && /^[A-Za-z]/.test(description),
+    "the description is a plain YAML scalar",
+  );
 });
 
 test("the marker records the hash of the SKILL.md it goes with", () => {

@@ -20,7 +20,12 @@ const TARGETS = {
   claude: { file: ".claude.json", fixture: "claude.claude.json", ext: "json" },
   cursor: { file: ".cursor/mcp.json", fixture: "cursor.mcp.json", ext: "json" },
   gemini: { file: ".gemini/settings.json", fixture: "gemini.settings.json", ext: "json" },
-  opencode: { file: ".config/opencode/opencode.jsonc", freshFile: ".config/opencode/opencode.json", fixture: "opencode.opencode.jsonc", ext: "jsonc" },
+  opencode: {
+    file: ".config/opencode/opencode.jsonc",
+    freshFile: ".config/opencode/opencode.json",
+    fixture: "opencode.opencode.jsonc",
+    ext: "jsonc",
+  },
 };
 
 function parses(ext, text) {
@@ -134,10 +139,19 @@ describe("install into an existing config, per target", () => {
 
 describe("byte-identical round trips on awkward inputs", () => {
   const cases = {
-    codex: ["", "\uFEFFmodel = \"o3\"\n", "model = \"o3\"", "model = \"o3\"\n", "model = \"o3\"\r\n\r\n[x]\r\ny = 1\r\n", "# only a comment\n\n\n"],
-    claude: ['{"numStartups":1}', '{\n  "mcpServers": {\n    "a": {"command": "a"}\n  }\n}\n', '{\r\n\t"x": [1, 2],\r\n\t"mcpServers": {"a": {}}\r\n}'],
+    codex: ["", '\uFEFFmodel = "o3"\n', 'model = "o3"', 'model = "o3"\n', 'model = "o3"\r\n\r\n[x]\r\ny = 1\r\n', "# only a comment\n\n\n"],
+    claude: [
+      '{"numStartups":1}',
+      '{\n  "mcpServers": {\n    "a": {"command": "a"}\n  }\n}\n',
+      '{\r\n\t"x": [1, 2],\r\n\t"mcpServers": {"a": {}}\r\n}',
+    ],
     // Cursor's own skeleton, `{"mcpServers": {}}`, in two layouts.
-    cursor: ['// c\n{ "a": 1 }\n', '{\n  "mcpServers": {\n    "a": {"command": "a"}, // one\n    // two\n  } /* three */\n}\n', '{\n  "mcpServers": {}\n}', '{"mcpServers":{}}'],
+    cursor: [
+      '// c\n{ "a": 1 }\n',
+      '{\n  "mcpServers": {\n    "a": {"command": "a"}, // one\n    // two\n  } /* three */\n}\n',
+      '{\n  "mcpServers": {}\n}',
+      '{"mcpServers":{}}',
+    ],
     gemini: ['{"theme":"x",}', '{\n    "theme": "x"\n}', '\uFEFF{\r\n  "theme": "x"\r\n}\r\n'],
     opencode: ['{\n  "$schema": "https://opencode.ai/config.json",\n}\n', '{"mcp":{"x":{"type":"remote","url":"u"}}}'],
   };
@@ -201,7 +215,15 @@ describe("collisions", () => {
 
   test("an entry written by an earlier install with another executable path is updated, not a collision", async (t) => {
     const box = sandbox(t);
-    assert.equal((await run("install", ["--target", "claude,codex,opencode", "--yes"], { ...box.environment, executablePath: "/old/prefix/bin/codegraph" })).code, 0);
+    assert.equal(
+      (
+        await run("install", ["--target", "claude,codex,opencode", "--yes"], {
+          ...box.environment,
+          executablePath: "/old/prefix/bin/codegraph",
+        })
+      ).code,
+      0,
+    );
     const r = await run("install", ["--target", "claude,codex,opencode", "--yes"], box.environment);
     assert.equal(r.code, 0, r.out + r.err);
     for (const id of ["claude", "codex"]) assert.equal(entryOf(id, read(path.join(box.home, TARGETS[id].file))).command, EXECUTABLE);
@@ -292,7 +314,11 @@ describe("scopes and locations", () => {
 
   test("CODEX_HOME, CLAUDE_CONFIG_DIR and XDG_CONFIG_HOME move the user files", async (t) => {
     const box = sandbox(t);
-    const env = { CODEX_HOME: path.join(box.root, "codex"), CLAUDE_CONFIG_DIR: path.join(box.root, "claude"), XDG_CONFIG_HOME: path.join(box.root, "xdg") };
+    const env = {
+      CODEX_HOME: path.join(box.root, "codex"),
+      CLAUDE_CONFIG_DIR: path.join(box.root, "claude"),
+      XDG_CONFIG_HOME: path.join(box.root, "xdg"),
+    };
     const r = await run("install", ["--target", "codex,claude,opencode", "--yes"], { ...box.environment, env });
     assert.equal(r.code, 0, r.err);
     assert.ok(read(path.join(box.root, "codex/config.toml")));

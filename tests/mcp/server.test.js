@@ -27,8 +27,23 @@ test("tools/list: every tool, flat schemas that reject unknown fields, small", a
   const { tools } = await client.listTools();
   const names = tools.map((t) => t.name);
   assert.deepStrictEqual(names, [
-    "orient", "explore", "search", "packet_get", "workspace_symbols", "get_file", "get_symbol", "goto", "refs",
-    "callers", "callees", "deps", "rdeps", "path", "context", "status", "refresh_index",
+    "orient",
+    "explore",
+    "search",
+    "packet_get",
+    "workspace_symbols",
+    "get_file",
+    "get_symbol",
+    "goto",
+    "refs",
+    "callers",
+    "callees",
+    "deps",
+    "rdeps",
+    "path",
+    "context",
+    "status",
+    "refresh_index",
   ]);
   for (const t of tools) {
     assert.equal(t.inputSchema.type, "object", t.name);
@@ -114,7 +129,10 @@ test("freshness: one edit refreshes, a burst over the limit is stale with counts
   const refreshed = await callers();
   assert.equal(refreshed.freshness.state, "refreshed");
   assert.equal(refreshed.freshness.changedFileCount, 1);
-  assert.deepStrictEqual(refreshed.groups.map((g) => g.handle), ["a.py::beta", "b.py"]);
+  assert.deepStrictEqual(
+    refreshed.groups.map((g) => g.handle),
+    ["a.py::beta", "b.py"],
+  );
   for (let i = 0; i < 8; i++) fs.writeFileSync(path.join(root, `n${i}.py`), `def f${i}():\n    pass\n`);
   const stale = await callers();
   assert.equal(stale.freshness.state, "stale");

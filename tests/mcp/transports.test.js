@@ -17,7 +17,11 @@ const { repo, bin, fixture, body, startHttp } = require("./helpers.js");
 const version = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8")).version;
 
 test("stdio: initialize advertises the version and tools answer", async () => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "mcp", "serve", "--root", fixture, "--no-persist", "--stdio"], stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, "mcp", "serve", "--root", fixture, "--no-persist", "--stdio"],
+    stderr: "pipe",
+  });
   const client = new Client({ name: "e2e", version: "0" });
   await client.connect(transport);
   assert.deepStrictEqual(client.getServerVersion(), { name: "codegraph", version });
@@ -30,7 +34,12 @@ test("stdio: a malformed line is answered or ignored, the server stays up, stdou
   const child = spawn(process.execPath, [bin, "mcp", "serve", "--root", fixture, "--no-persist"], { stdio: ["pipe", "pipe", "pipe"] });
   let out = "";
   child.stdout.on("data", (d) => (out += d));
-  const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } };
+  const init = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+  };
   child.stdin.write("this is not json\n");
   child.stdin.write(JSON.stringify(init) + "\n");
   child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
@@ -74,8 +83,17 @@ test("http: foreign Origin → 403, malformed JSON → 400, oversized body → 4
   const server = await startHttp(["--root", fixture, "--no-persist"]);
   t.after(() => server.child.kill("SIGTERM"));
   const post = (headers, bodyText) =>
-    fetch(server.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: bodyText });
-  const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "0" } } });
+    fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: bodyText,
+    });
+  const init = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "0" } },
+  });
   assert.equal((await post({ origin: "http://evil.example" }, init)).status, 403);
   assert.equal((await post({ origin: "http://localhost:3000" }, init)).status, 200);
   assert.equal((await post({}, "{not json")).status, 400);
@@ -83,7 +101,11 @@ test("http: foreign Origin → 403, malformed JSON → 400, oversized body → 4
 });
 
 test("http: beyond loopback a token is required (401 without it)", async (t) => {
-  const refused = spawnSync(process.execPath, [bin, "mcp", "serve", "--root", fixture, "--no-persist", "--host", "0.0.0.0", "--port", "0"], { encoding: "utf8", env: { ...process.env, CODEGRAPH_MCP_TOKEN: "" } });
+  const refused = spawnSync(
+    process.execPath,
+    [bin, "mcp", "serve", "--root", fixture, "--no-persist", "--host", "0.0.0.0", "--port", "0"],
+    { encoding: "utf8", env: { ...process.env, CODEGRAPH_MCP_TOKEN: "" } },
+  );
   assert.equal(refused.status, 2);
   assert.match(refused.stderr, /--auth-token/);
   const server = await startHttp(["--root", fixture, "--no-persist", "--host", "0.0.0.0", "--auth-token", "s3cret"]);
@@ -146,11 +168,14 @@ function rawRequest(url, { method = "GET", headers = {}, body } = {}) {
   const http = require("node:http");
   const u = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method, headers, setHost: !("host" in headers) }, (res) => {
-      let data = "";
-      res.on("data", (d) => (data += d));
-      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: data }));
-    });
+    const req = http.request(
+      { host: u.hostname, port: u.port, path: u.pathname, method, headers, setHost: !("host" in headers) },
+      (res) => {
+        let data = "";
+        res.on("data", (d) => (data += d));
+        res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: data }));
+      },
+    );
     req.on("error", reject);
     if (body !== undefined) req.write(body);
     req.end();
@@ -166,13 +191,26 @@ test("http: Host and Origin look-alikes of loopback are refused (DNS rebinding)"
   t.after(() => server.child.kill("SIGTERM"));
   const port = new URL(server.url).port;
   const health = server.url.replace(/\/mcp$/, "/health");
-  for (const host of [`127.attacker.example:${port}`, `127.0.0.1.nip.io:${port}`, `localhost.evil.com:${port}`, `127.0.0.1@evil.com:${port}`, "", `evil.com`]) {
+  for (const host of [
+    `127.attacker.example:${port}`,
+    `127.0.0.1.nip.io:${port}`,
+    `localhost.evil.com:${port}`,
+    `127.0.0.1@evil.com:${port}`,
+    "",
+    `evil.com`,
+  ]) {
     assert.equal((await rawRequest(health, { headers: { host } })).status, 403, `Host ${JSON.stringify(host)}`);
   }
   for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `127.1.2.3:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`]) {
     assert.equal((await rawRequest(health, { headers: { host } })).status, 200, `Host ${JSON.stringify(host)}`);
   }
-  for (const origin of ["http://127.1.2.3.evil.com", "http://127.attacker.example:7331", "http://localhost.evil.com", "null", "http://[::2]"]) {
+  for (const origin of [
+    "http://127.1.2.3.evil.com",
+    "http://127.attacker.example:7331",
+    "http://localhost.evil.com",
+    "null",
+    "http://[::2]",
+  ]) {
     assert.equal((await rawRequest(health, { headers: { origin } })).status, 403, `Origin ${origin}`);
   }
   for (const origin of ["http://127.0.0.1:3000", "http://localhost", "http://[::1]:8080", "http://127.9.9.9"]) {
@@ -192,9 +230,18 @@ test("http: sessions are capped, the longest idle one makes room, and a huge ini
   const health = await (await fetch(server.url.replace(/\/mcp$/, "/health"))).json();
   assert.equal(health.sessions, 3);
   const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
-  const call = (id) => rawRequest(server.url, { method: "POST", headers: { ...MCP_HEADERS, "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" }, body: JSON.stringify(list) });
+  const call = (id) =>
+    rawRequest(server.url, {
+      method: "POST",
+      headers: { ...MCP_HEADERS, "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" },
+      body: JSON.stringify(list),
+    });
   assert.equal((await call(ids[0])).status, 404, "the oldest idle session was evicted");
   assert.equal((await call(ids[4])).status, 200);
-  const huge = await rawRequest(server.url, { method: "POST", headers: MCP_HEADERS, body: INIT({ name: "x".repeat(3 * 1024 * 1024), version: "0" }) });
+  const huge = await rawRequest(server.url, {
+    method: "POST",
+    headers: MCP_HEADERS,
+    body: INIT({ name: "x".repeat(3 * 1024 * 1024), version: "0" }),
+  });
   assert.equal(huge.status, 413);
 });

@@ -20,7 +20,10 @@ function writeHostileRepo(root) {
   fs.writeFileSync(path.join(src, "nul.py"), Buffer.from("def f():\n    return 1\0\n"));
   fs.writeFileSync(path.join(src, "latin1.rs"), Buffer.from([...Buffer.from("fn caf"), 0xe9, ...Buffer.from("() {}\n")]));
   const unit = "var a=b(c,d)+e[f]*g.h(i);";
-  fs.writeFileSync(path.join(src, "bundle.min.js"), "export function big(){" + unit.repeat(Math.ceil((5 * 1024 * 1024) / unit.length)) + "}");
+  fs.writeFileSync(
+    path.join(src, "bundle.min.js"),
+    "export function big(){" + unit.repeat(Math.ceil((5 * 1024 * 1024) / unit.length)) + "}",
+  );
   const n = 10000;
   const open = (c) => c.repeat(n);
   fs.writeFileSync(path.join(src, "deep.ts"), `export const x = ${open("[")}1${open("]")};\n`);
@@ -57,9 +60,16 @@ test("both engines survive hostile input and agree", { skip: process.platform ==
     assert.match(reasons["src/outside.ts"], /symlink/);
     assert.equal(status.files, 6);
     for (const file of ["../etc/passwd", "/etc/passwd", "src/outside.ts", "src/../../x"]) {
-      assert.equal(code(() => s.getFile({ file })), "OUTSIDE_ROOT", `${engine} getFile ${file}`);
+      assert.equal(
+        code(() => s.getFile({ file })),
+        "OUTSIDE_ROOT",
+        `${engine} getFile ${file}`,
+      );
     }
-    assert.equal(code(() => s.getFile({ file: "src/binary.js" })), "UNREADABLE");
+    assert.equal(
+      code(() => s.getFile({ file: "src/binary.js" })),
+      "UNREADABLE",
+    );
     answers[engine] = {
       status: withoutClock(status),
       orient: s.orient(),

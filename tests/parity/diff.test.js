@@ -16,7 +16,10 @@ test("context diff specs: native and wasm read the same change set through git",
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "codegraph-diff-"));
   fs.cpSync(fixture, root, { recursive: true });
   const git = (...args) =>
-    execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args], { cwd: root, stdio: "pipe" });
+    execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args], {
+      cwd: root,
+      stdio: "pipe",
+    });
   git("init", "-q");
   git("add", "-A");
   git("commit", "-qm", "base");
@@ -36,12 +39,21 @@ test("context diff specs: native and wasm read the same change set through git",
     const a = native.context({ diff, budget: "4k", compress: "signatures" });
     const b = wasm.context({ diff, budget: "4k", compress: "signatures" });
     assert.deepStrictEqual(b, a, diff);
-    const first = a.entries.filter((e) => e.reason === "diff").map((e) => e.path).sort();
+    const first = a.entries
+      .filter((e) => e.reason === "diff")
+      .map((e) => e.path)
+      .sort();
     assert.deepStrictEqual(first, files, diff);
   }
   for (const s of [native, wasm]) {
-    assert.throws(() => s.context({ diff: "--output=/tmp/x" }), (e) => e.code === "INVALID_ARGUMENT");
-    assert.throws(() => s.context({ diff: "no-such-ref" }), (e) => e.code === "INVALID_ARGUMENT" && /no-such-ref/.test(e.message));
+    assert.throws(
+      () => s.context({ diff: "--output=/tmp/x" }),
+      (e) => e.code === "INVALID_ARGUMENT",
+    );
+    assert.throws(
+      () => s.context({ diff: "no-such-ref" }),
+      (e) => e.code === "INVALID_ARGUMENT" && /no-such-ref/.test(e.message),
+    );
   }
   fs.rmSync(root, { recursive: true, force: true });
 });

@@ -40,7 +40,11 @@ test("native and wasm answer every fixture question identically", () => {
 
 const corpusRoot = process.env.CODEGRAPH_CORPUS ?? path.join(os.homedir(), ".cache", "codegraph-corpus");
 const tsCorpus = path.join(corpusRoot, "ts");
-test("native and wasm answer identically on the TypeScript corpus", { skip: !fs.existsSync(tsCorpus) && "corpus not built (../shared/corpus/make-corpus.sh)" }, () => {
-  const n = compare(tsCorpus, (s) => corpusQuestions(s), "ts corpus");
-  assert.ok(n > 1000, `asked ${n} questions`);
-});
+test(
+  "native and wasm answer identically on the TypeScript corpus",
+  { skip: !fs.existsSync(tsCorpus) && "corpus not built (../shared/corpus/make-corpus.sh)" },
+  () => {
+    const n = compare(tsCorpus, (s) => corpusQuestions(s), "ts corpus");
+    assert.ok(n > 1000, `asked ${n} questions`);
+  },
+);

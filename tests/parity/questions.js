@@ -63,7 +63,10 @@ function fixtureQuestions(root) {
 
 /** Questions for any repository: every file's deps/rdeps and every symbol's refs/callers/callees. */
 function corpusQuestions(session, { maxSymbols = 1500 } = {}) {
-  const qs = [["orient", { limit: 50 }], ["status", {}]];
+  const qs = [
+    ["orient", { limit: 50 }],
+    ["status", {}],
+  ];
   const status = session.status({});
   const handles = new Set();
   for (const query of ["a", "e", "i", "o", "s", "t"]) {
@@ -78,7 +81,12 @@ function corpusQuestions(session, { maxSymbols = 1500 } = {}) {
     qs.push(["getSymbol", { handle: h }], ["refs", { handle: h, limit: 2000 }], ["callers", { handle: h }], ["callees", { handle: h }]);
   }
   qs.push(["search", { query: "subscribe observable" }], ["workspaceSymbols", { query: "pipe", limit: 500 }]);
-  for (const query of ["where does a failed stream get resubscribed a limited number of times?", "emit the latest value after a quiet period", "share one subscription between many subscribers", "Subscription"]) {
+  for (const query of [
+    "where does a failed stream get resubscribed a limited number of times?",
+    "emit the latest value after a quiet period",
+    "share one subscription between many subscribers",
+    "Subscription",
+  ]) {
     qs.push(["search", { query, limit: 100 }], ["explore", { query, includeSource: true, packets: 10 }]);
   }
   qs.push(["context", { compress: "skeleton", budget: "50k" }], ["context", { compress: "signatures", format: "markdown" }]);

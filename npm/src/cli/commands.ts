@@ -114,7 +114,13 @@ export const API_COMMANDS: Record<string, ApiCommand> = {
     synopsis: "QUESTION...",
     usage: "explore QUESTION... [--limit N] [--packets N] [--list-limit N] [--source|--no-source]",
     summary: "the first question in words: ranked anchors with evidence, paths, blast radius, tests, next calls",
-    options: { ...LIMIT, packets: { type: "string" }, "list-limit": { type: "string" }, source: { type: "boolean" }, "no-source": { type: "boolean" } },
+    options: {
+      ...LIMIT,
+      packets: { type: "string" },
+      "list-limit": { type: "string" },
+      source: { type: "boolean" },
+      "no-source": { type: "boolean" },
+    },
     request: (a, v) => ({
       query: need(a, 1, "QUESTION").join(" "),
       limit: int(v, "limit"),
@@ -152,7 +158,13 @@ export const API_COMMANDS: Record<string, ApiCommand> = {
     synopsis: "QUERY",
     usage: "symbols QUERY [--kind K]... [--exported] [--imports] [--file-glob G] [--limit N]",
     summary: "find declarations by name, qualified name or handle",
-    options: { ...LIMIT, kind: { type: "string", multiple: true }, exported: { type: "boolean" }, imports: { type: "boolean" }, "file-glob": { type: "string" } },
+    options: {
+      ...LIMIT,
+      kind: { type: "string", multiple: true },
+      exported: { type: "boolean" },
+      imports: { type: "boolean" },
+      "file-glob": { type: "string" },
+    },
     request: (a, v) => ({
       query: need(a, 1, "QUERY").join(" "),
       kinds: (v.kind as string[] | undefined) ?? [],
@@ -256,7 +268,13 @@ export const API_COMMANDS: Record<string, ApiCommand> = {
     synopsis: "PATH",
     usage: "file PATH [--offset N] [--limit N] [--max-bytes N] [--graph] [--allow-sensitive]",
     summary: "read a file page with numbered lines",
-    options: { ...LIMIT, offset: { type: "string" }, "max-bytes": { type: "string" }, graph: { type: "boolean" }, "allow-sensitive": { type: "boolean" } },
+    options: {
+      ...LIMIT,
+      offset: { type: "string" },
+      "max-bytes": { type: "string" },
+      graph: { type: "boolean" },
+      "allow-sensitive": { type: "boolean" },
+    },
     request: (a, v) => ({
       file: first(a, "PATH"),
       offset: int(v, "offset"),
@@ -271,7 +289,8 @@ export const API_COMMANDS: Record<string, ApiCommand> = {
     family: "change",
     method: "context",
     synopsis: "[PATH...]",
-    usage: "context [PATH...] [--budget 32k] [--symbol NAME]... [--diff SPEC] [--compress MODE] [--markdown] [--profile NAME] [--list-profiles]",
+    usage:
+      "context [PATH...] [--budget 32k] [--symbol NAME]... [--diff SPEC] [--compress MODE] [--markdown] [--profile NAME] [--list-profiles]",
     summary: "pack files (or declarations) under a token budget for a model, changed files first",
     options: {
       budget: { type: "string" },

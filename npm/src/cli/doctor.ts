@@ -41,14 +41,25 @@ function launchedAs(): string {
     const owner = path.dirname(parent);
     // A global prefix holds node_modules directly under lib/ (POSIX) or the prefix itself (Windows).
     if (path.basename(owner) === "lib" || fs.existsSync(path.join(owner, "node.exe"))) return "global install";
-    return script.includes(`${path.sep}node_modules${path.sep}.bin${path.sep}`) ? "project dependency (via node_modules/.bin)" : "project dependency";
+    return script.includes(`${path.sep}node_modules${path.sep}.bin${path.sep}`)
+      ? "project dependency (via node_modules/.bin)"
+      : "project dependency";
   }
   return "unknown";
 }
 
 export function doctorReport(root: string | undefined) {
   const runningVersion = packageVersion();
-  const pkg = check(() => ({ name: "codegraph", version: runningVersion, installPath: packageRoot, launchedAs: launchedAs(), argv: process.argv.slice(1), node: process.version, platform: `${process.platform}-${process.arch}`, target: platformTarget() }));
+  const pkg = check(() => ({
+    name: "codegraph",
+    version: runningVersion,
+    installPath: packageRoot,
+    launchedAs: launchedAs(),
+    argv: process.argv.slice(1),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    target: platformTarget(),
+  }));
   let loaded: LoadedEngine | undefined;
   const engine = check(() => {
     loaded = loadEngine({ fresh: true });
@@ -98,7 +109,13 @@ export function doctorReport(root: string | undefined) {
     const expected = readBuildManifest()?.artifacts.find((a) => a.kind === "wasm")?.blake3;
     const hash = expected ? blake3File(file) : undefined;
     const w = loadEngine({ prefer: "wasm" });
-    return { path: file, size, loads: true, version: w.module.version(), ...(expected ? { hash, hashMatchesManifest: hash === expected } : {}) };
+    return {
+      path: file,
+      size,
+      loads: true,
+      version: w.module.version(),
+      ...(expected ? { hash, hashMatchesManifest: hash === expected } : {}),
+    };
   });
   const index = check(() => {
     const dir = path.resolve(root ?? ".");
@@ -107,7 +124,14 @@ export function doctorReport(root: string | undefined) {
     if (!persisted) return { root: dir, snapshot: "none (run `codegraph init` or `codegraph index`)" };
     const s = openSession({ root: dir, persist: true });
     const st = s.status();
-    return { root: dir, snapshot: st.snapshot, files: st.files, languages: st.languages, freshness: st.freshness, skipped: st.skipped.length };
+    return {
+      root: dir,
+      snapshot: st.snapshot,
+      files: st.files,
+      languages: st.languages,
+      freshness: st.freshness,
+      skipped: st.skipped.length,
+    };
   });
   const clients = check(() => ({ clients: configuredClients(root) }));
   return { package: pkg, engine, native, languages, wasm, index, clients };
@@ -121,7 +145,11 @@ function human(report: ReturnType<typeof doctorReport>): string {
     else lines.push(...body(s as Record<string, unknown>).map((l) => `  ${l}`));
     lines.push("");
   };
-  section("package", report.package, (p) => [`codegraph ${p.version} at ${p.installPath}`, `launched as: ${p.launchedAs}`, `node ${p.node} on ${p.platform} (target ${p.target})`]);
+  section("package", report.package, (p) => [
+    `codegraph ${p.version} at ${p.installPath}`,
+    `launched as: ${p.launchedAs}`,
+    `node ${p.node} on ${p.platform} (target ${p.target})`,
+  ]);
   section("engine", report.engine, (e) => [
     `${e.kind} ${e.version} from ${e.path}`,
     ...(e.attempts as Array<{ ok: boolean; engine: string; source: string; path: string; error?: string }>).map(
@@ -138,22 +166,32 @@ function human(report: ReturnType<typeof doctorReport>): string {
       ...(o?.hash ? [`blake3 ${o.hash} (verified against build-manifest.json)`] : []),
       ...(o?.cacheKey ? [`cache key: ${o.cacheKey}`] : []),
       ...(o?.cacheError ? [`cache not used: ${o.cacheError}`] : []),
-      cache.dir ? `cache: ${cache.dir} (${cache.entries?.length ?? 0} entries${cache.entries?.length ? `: ${cache.entries.map((e) => e.key).join(", ")}` : ""})` : `cache: ${cache.error}`,
+      cache.dir
+        ? `cache: ${cache.dir} (${cache.entries?.length ?? 0} entries${cache.entries?.length ? `: ${cache.entries.map((e) => e.key).join(", ")}` : ""})`
+        : `cache: ${cache.error}`,
       `update: running ${u.runningVersion}, installed ${u.installedVersion}${u.restartRequired ? " — RESTART REQUIRED" : ""}; ${u.reason}`,
-      ...((u.staleRetirementPaths as string[]).length ? [`leftover folders from earlier updates (safe to delete): ${(u.staleRetirementPaths as string[]).join(", ")}`] : []),
+      ...((u.staleRetirementPaths as string[]).length
+        ? [`leftover folders from earlier updates (safe to delete): ${(u.staleRetirementPaths as string[]).join(", ")}`]
+        : []),
     ];
   });
   section("languages", report.languages, (l) => [(l.languages as string[]).join(", ")]);
-  section("wasm", report.wasm, (w) => [`${w.path} (${w.size} bytes), loads${w.hash ? `, blake3 ${w.hashMatchesManifest ? "matches" : "DOES NOT MATCH"} the build manifest` : ""}`]);
+  section("wasm", report.wasm, (w) => [
+    `${w.path} (${w.size} bytes), loads${w.hash ? `, blake3 ${w.hashMatchesManifest ? "matches" : "DOES NOT MATCH"} the build manifest` : ""}`,
+  ]);
   section("index", report.index, (i) => {
     const snap = i.snapshot as string | { state: string; bytes?: number; ageMs?: number };
     if (typeof snap === "string") return [`${i.root}: ${snap}`];
     const fresh = i.freshness as { state: string; changedFileCount?: number };
-    return [`${i.root}: ${i.files} files, snapshot ${snap.state}${snap.bytes ? ` (${snap.bytes} bytes)` : ""}, ${fresh.state}${fresh.changedFileCount ? ` (${fresh.changedFileCount} files changed)` : ""}, ${i.skipped} skipped`];
+    return [
+      `${i.root}: ${i.files} files, snapshot ${snap.state}${snap.bytes ? ` (${snap.bytes} bytes)` : ""}, ${fresh.state}${fresh.changedFileCount ? ` (${fresh.changedFileCount} files changed)` : ""}, ${i.skipped} skipped`,
+    ];
   });
   section("clients", report.clients, (c) => {
     const list = c.clients as Array<{ target: string; scope: string; state: string; path?: string; error?: string }>;
-    return list.length ? list.map((x) => `${x.target} (${x.scope}): ${x.state}${x.path ? ` — ${x.path}` : ""}${x.error ? `: ${x.error}` : ""}`) : ["none configured (codegraph install --target …)"];
+    return list.length
+      ? list.map((x) => `${x.target} (${x.scope}): ${x.state}${x.path ? ` — ${x.path}` : ""}${x.error ? `: ${x.error}` : ""}`)
+      : ["none configured (codegraph install --target …)"];
   });
   return lines.join("\n").trimEnd();
 }
@@ -162,7 +200,11 @@ function human(report: ReturnType<typeof doctorReport>): string {
 export function runDoctor(argv: string[], io: { out(t: string): void; err(t: string): void }): number {
   let values: { json?: boolean; root?: string; help?: boolean };
   try {
-    values = parseArgs({ args: argv, options: { json: { type: "boolean" }, root: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true }).values;
+    values = parseArgs({
+      args: argv,
+      options: { json: { type: "boolean" }, root: { type: "string" }, help: { type: "boolean", short: "h" } },
+      strict: true,
+    }).values;
   } catch (e) {
     io.err(`codegraph doctor: ${(e as Error).message}; usage: codegraph ${DOCTOR_USAGE}`);
     return 2;

@@ -13,7 +13,9 @@ function symbolLine(s: T.SymbolInfo): string {
 
 function omissions(o: T.Omitted): string[] {
   const parts = [
-    ...Object.entries(o.byLimit ?? {}).map(([k, n]) => (k === "budget" ? `${n} entries over the budget (raise --budget)` : `${n} more ${k} (raise --limit)`)),
+    ...Object.entries(o.byLimit ?? {}).map(([k, n]) =>
+      k === "budget" ? `${n} entries over the budget (raise --budget)` : `${n} more ${k} (raise --limit)`,
+    ),
     ...Object.entries(o.other ?? {}).map(([k, n]) => `${k}: ${n}`),
   ];
   return parts.length ? [`omitted: ${parts.join("; ")}`] : [];
@@ -21,44 +23,60 @@ function omissions(o: T.Omitted): string[] {
 
 export function formatOrient(r: T.OrientResponse): string {
   return [
-      `${r.files} files, ${r.symbols} symbols${r.otherFiles ? ` (${r.otherFiles} other files not parsed)` : ""}`,
-      "",
-      "languages:",
-      ...r.languages.map((l) => `  ${l.language.padEnd(11)} ${String(l.files).padStart(6)} files ${String(l.lines).padStart(8)} lines ${String(l.symbols).padStart(7)} symbols`),
-      "",
-      "layout:",
-      ...r.layout.map((d) => `  ${d.dir.padEnd(30)} ${String(d.files).padStart(6)} files  ${d.languages.join(", ")}`),
-      "",
-      "entry points:",
-      ...(r.entryPoints.length ? r.entryPoints.map((p) => `  ${p}`) : ["  (none found)"]),
-      "",
-      "public API (most used):",
-      ...(r.publicApi.length ? r.publicApi.map((a) => `  ${a.kind.padEnd(9)} ${a.handle} (${a.uses} uses)`) : ["  (no exported declarations)"]),
-      "",
-      `tests: ${r.tests.files} files${r.tests.dirs.length ? ` in ${r.tests.dirs.map((d) => `${d.dir} (${d.files})`).join(", ")}` : ""}`,
-      "",
-      "most depended-on files:",
-      ...(r.mostDependedOn.length ? r.mostDependedOn.map((f) => `  ${f.path} (${f.dependents} dependents)`) : ["  (no import edges)"]),
-      "",
-      `references: ${r.resolution.resolvedReferences} resolved, ${r.resolution.unresolvedReferences} unresolved; ${r.resolution.importEdges} file dependencies`,
-      ...(r.skippedFileCount ? [`skipped ${r.skippedFileCount} files, e.g.:`, ...r.skippedSample.map((s) => `  ${s.path}: ${s.reason}`)] : []),
-      ...omissions(r.omitted),
-    ].join("\n");
+    `${r.files} files, ${r.symbols} symbols${r.otherFiles ? ` (${r.otherFiles} other files not parsed)` : ""}`,
+    "",
+    "languages:",
+    ...r.languages.map(
+      (l) =>
+        `  ${l.language.padEnd(11)} ${String(l.files).padStart(6)} files ${String(l.lines).padStart(8)} lines ${String(l.symbols).padStart(7)} symbols`,
+    ),
+    "",
+    "layout:",
+    ...r.layout.map((d) => `  ${d.dir.padEnd(30)} ${String(d.files).padStart(6)} files  ${d.languages.join(", ")}`),
+    "",
+    "entry points:",
+    ...(r.entryPoints.length ? r.entryPoints.map((p) => `  ${p}`) : ["  (none found)"]),
+    "",
+    "public API (most used):",
+    ...(r.publicApi.length
+      ? r.publicApi.map((a) => `  ${a.kind.padEnd(9)} ${a.handle} (${a.uses} uses)`)
+      : ["  (no exported declarations)"]),
+    "",
+    `tests: ${r.tests.files} files${r.tests.dirs.length ? ` in ${r.tests.dirs.map((d) => `${d.dir} (${d.files})`).join(", ")}` : ""}`,
+    "",
+    "most depended-on files:",
+    ...(r.mostDependedOn.length ? r.mostDependedOn.map((f) => `  ${f.path} (${f.dependents} dependents)`) : ["  (no import edges)"]),
+    "",
+    `references: ${r.resolution.resolvedReferences} resolved, ${r.resolution.unresolvedReferences} unresolved; ${r.resolution.importEdges} file dependencies`,
+    ...(r.skippedFileCount
+      ? [`skipped ${r.skippedFileCount} files, e.g.:`, ...r.skippedSample.map((s) => `  ${s.path}: ${s.reason}`)]
+      : []),
+    ...omissions(r.omitted),
+  ].join("\n");
 }
 
 export function formatExplore(r: T.ExploreResponse): string {
   return [
-      ...(r.anchors.length ? ["anchors:"] : [`nothing in the repository matches ${JSON.stringify(r.query)}`]),
-      ...r.anchors.map((a) => `  ${a.kind === "file" ? "file     " : (a.symbolKind ?? "").padEnd(9)} ${a.handle ?? a.path}${a.line ? `  (${a.path}:${a.line})` : ""}  [${a.matched.join(", ")}]`),
-      ...(r.unknownWords?.length ? [`words found nowhere: ${r.unknownWords.join(", ")}`] : []),
-      ...r.packets.flatMap((p) => ["", packet(p)]),
-      ...(r.paths.length ? ["", "import paths:", ...r.paths.map((p) => `  ${p.files.join(" → ")}`)] : []),
-      ...(r.blastRadius.total ? ["", `blast radius: ${r.blastRadius.total} files within two imports`, ...r.blastRadius.files.map((d) => `  ${d.path} (${d.distance})`)] : []),
-      ...(r.candidateTests.length ? ["", "candidate tests:", ...r.candidateTests.map((t) => `  ${t.path}  (${t.reason})`)] : []),
-      ...(r.followUps.length ? ["", "next:", ...r.followUps.map((f) => `  ${f.tool} ${JSON.stringify(f.arguments)}  — ${f.why}`)] : []),
-      ...(r.fileView ? ["", `${r.fileView.file}:`, r.fileView.content] : []),
-      ...omissions(r.omitted),
-    ].join("\n");
+    ...(r.anchors.length ? ["anchors:"] : [`nothing in the repository matches ${JSON.stringify(r.query)}`]),
+    ...r.anchors.map(
+      (a) =>
+        `  ${a.kind === "file" ? "file     " : (a.symbolKind ?? "").padEnd(9)} ${a.handle ?? a.path}${a.line ? `  (${a.path}:${a.line})` : ""}  [${a.matched.join(", ")}]`,
+    ),
+    ...(r.unknownWords?.length ? [`words found nowhere: ${r.unknownWords.join(", ")}`] : []),
+    ...r.packets.flatMap((p) => ["", packet(p)]),
+    ...(r.paths.length ? ["", "import paths:", ...r.paths.map((p) => `  ${p.files.join(" → ")}`)] : []),
+    ...(r.blastRadius.total
+      ? [
+          "",
+          `blast radius: ${r.blastRadius.total} files within two imports`,
+          ...r.blastRadius.files.map((d) => `  ${d.path} (${d.distance})`),
+        ]
+      : []),
+    ...(r.candidateTests.length ? ["", "candidate tests:", ...r.candidateTests.map((t) => `  ${t.path}  (${t.reason})`)] : []),
+    ...(r.followUps.length ? ["", "next:", ...r.followUps.map((f) => `  ${f.tool} ${JSON.stringify(f.arguments)}  — ${f.why}`)] : []),
+    ...(r.fileView ? ["", `${r.fileView.file}:`, r.fileView.content] : []),
+    ...omissions(r.omitted),
+  ].join("\n");
 }
 
 export function formatPacket(r: T.PacketGetResponse): string {
@@ -66,69 +84,71 @@ export function formatPacket(r: T.PacketGetResponse): string {
 }
 
 export function formatContext(r: T.ContextResponse): string {
-    if (r.profiles) {
-      return r.profiles.length
-        ? r.profiles.map((p) => `${p.name}: ${JSON.stringify({ ...p, name: undefined })}`).join("\n")
-        : "no profiles (add [profiles.NAME.context] to .codegraph/config)";
-    }
-    if (r.markdown != null) return r.markdown;
-    return [
-      `${r.entries.length} entries, ${r.usedTokens} of ${r.budget} tokens (${r.tokenizer}), compress ${r.compress}`,
-      ...(r.diff ? [`diff ${r.diff.spec}: ${r.diff.changed} changed paths, ${r.diff.indexed} indexed files packed first`] : []),
-      ...r.entries.map((e) => `  ${e.reason.padEnd(11)} ${e.handle ?? e.path}`),
-      ...omissions(r.omitted),
-    ].join("\n");
+  if (r.profiles) {
+    return r.profiles.length
+      ? r.profiles.map((p) => `${p.name}: ${JSON.stringify({ ...p, name: undefined })}`).join("\n")
+      : "no profiles (add [profiles.NAME.context] to .codegraph/config)";
   }
+  if (r.markdown != null) return r.markdown;
+  return [
+    `${r.entries.length} entries, ${r.usedTokens} of ${r.budget} tokens (${r.tokenizer}), compress ${r.compress}`,
+    ...(r.diff ? [`diff ${r.diff.spec}: ${r.diff.changed} changed paths, ${r.diff.indexed} indexed files packed first`] : []),
+    ...r.entries.map((e) => `  ${e.reason.padEnd(11)} ${e.handle ?? e.path}`),
+    ...omissions(r.omitted),
+  ].join("\n");
+}
 
 export function formatSearch(r: T.SearchResponse): string {
   return [
-      ...(r.hits.length ? [] : [`no results for ${JSON.stringify(r.query)}`]),
-      ...r.hits.map((h) => (h.symbol ? `${symbolLine(h.symbol)}  [${h.matched.join(", ")}]` : `file      ${h.path}  [${h.matched.join(", ")}]`)),
-      ...omissions(r.omitted),
-    ].join("\n");
+    ...(r.hits.length ? [] : [`no results for ${JSON.stringify(r.query)}`]),
+    ...r.hits.map((h) =>
+      h.symbol ? `${symbolLine(h.symbol)}  [${h.matched.join(", ")}]` : `file      ${h.path}  [${h.matched.join(", ")}]`,
+    ),
+    ...omissions(r.omitted),
+  ].join("\n");
 }
 
 export function formatSymbols(r: T.WorkspaceSymbolsResponse): string {
   return [
-      ...(r.symbols.length ? [] : [`no symbols match ${JSON.stringify(r.query)}`]),
-      ...r.symbols.map((s) => `${symbolLine(s)}${s.importOf ? `  → ${s.importOf}` : ""}`),
-      ...omissions(r.omitted),
-    ].join("\n");
+    ...(r.symbols.length ? [] : [`no symbols match ${JSON.stringify(r.query)}`]),
+    ...r.symbols.map((s) => `${symbolLine(s)}${s.importOf ? `  → ${s.importOf}` : ""}`),
+    ...omissions(r.omitted),
+  ].join("\n");
 }
 
 export function formatFile(r: T.GetFileResponse): string {
-    if (r.sensitive?.redacted) return `${r.file}: sensitive (${r.sensitive.kind}); content withheld, pass --allow-sensitive to read it`;
-    const lines = [r.content];
-    if (r.page) lines.push(`… ${r.totalLines} lines in all; continue with --offset ${r.page.nextOffset}`);
-    if (r.graphContext) {
-      lines.push("", `imports: ${r.graphContext.imports.join(", ") || "(none)"}`, `used by: ${r.graphContext.usedBy.join(", ") || "(none)"}`);
-    }
-    return lines.join("\n");
+  if (r.sensitive?.redacted) return `${r.file}: sensitive (${r.sensitive.kind}); content withheld, pass --allow-sensitive to read it`;
+  const lines = [r.content];
+  if (r.page) lines.push(`… ${r.totalLines} lines in all; continue with --offset ${r.page.nextOffset}`);
+  if (r.graphContext) {
+    lines.push("", `imports: ${r.graphContext.imports.join(", ") || "(none)"}`, `used by: ${r.graphContext.usedBy.join(", ") || "(none)"}`);
   }
+  return lines.join("\n");
+}
 
 export function formatSymbol(r: T.GetSymbolResponse): string {
   return [
-      symbolLine(r.symbol),
-      `  ${r.symbol.signature}`,
-      `  ${r.referenceCount} references, ${r.callerCount} callers`,
-      ...(r.supertypes.length ? [`  supertypes: ${r.supertypes.join(", ")}`] : []),
-      ...(r.subtypes.length ? [`  subtypes: ${r.subtypes.join(", ")}`] : []),
-      ...(r.members.length ? ["  members:", ...r.members.map((m) => `    ${symbolLine(m)}`)] : []),
-    ].join("\n");
+    symbolLine(r.symbol),
+    `  ${r.symbol.signature}`,
+    `  ${r.referenceCount} references, ${r.callerCount} callers`,
+    ...(r.supertypes.length ? [`  supertypes: ${r.supertypes.join(", ")}`] : []),
+    ...(r.subtypes.length ? [`  subtypes: ${r.subtypes.join(", ")}`] : []),
+    ...(r.members.length ? ["  members:", ...r.members.map((m) => `    ${symbolLine(m)}`)] : []),
+  ].join("\n");
 }
 
 export function formatGoto(r: T.GotoResponse): string {
   return r.definitions.length
-      ? r.definitions.map((d) => `${where(d)}  ${d.kind} ${d.handle}\n  ${d.signature}`).join("\n")
-      : `\`${r.name}\` does not resolve to a declaration in this repository`;
+    ? r.definitions.map((d) => `${where(d)}  ${d.kind} ${d.handle}\n  ${d.signature}`).join("\n")
+    : `\`${r.name}\` does not resolve to a declaration in this repository`;
 }
 
 export function formatRefs(r: T.RefsResponse): string {
   return [
-      `${r.total} references to ${r.symbol.handle}`,
-      ...r.refs.map((s) => `  ${where(s).padEnd(50)} ${s.kind.padEnd(9)} ${s.enclosing ?? ""}`),
-      ...omissions(r.omitted),
-    ].join("\n");
+    `${r.total} references to ${r.symbol.handle}`,
+    ...r.refs.map((s) => `  ${where(s).padEnd(50)} ${s.kind.padEnd(9)} ${s.enclosing ?? ""}`),
+    ...omissions(r.omitted),
+  ].join("\n");
 }
 
 export function formatCallers(r: T.CallsResponse): string {
@@ -148,20 +168,24 @@ export function formatRdeps(r: T.DepsResponse): string {
 }
 
 export function formatPath(r: T.PathResponse): string {
-  return (r.path ? r.path.join("\n  → ") : `no import path from ${r.from} to ${r.to}`);
+  return r.path ? r.path.join("\n  → ") : `no import path from ${r.from} to ${r.to}`;
 }
 
 export function formatStatus(r: T.StatusResponse): string {
   return [
-      `${r.files} files indexed`,
-      `snapshot: ${r.snapshot.state}, ${r.snapshot.reusedFiles} files reused unread, ${r.snapshot.readFiles} read${r.snapshot.written ? ", written to .codegraph/index.bin" : ""}`,
-      ...(r.snapshot.bytes != null ? [`  .codegraph/index.bin: ${bytes(r.snapshot.bytes)}, written ${age(r.snapshot.ageMs ?? 0)} ago`] : []),
-      ...(r.snapshot.note ? [`note: ${r.snapshot.note}`] : []),
-      ...(r.freshness.state === "stale" ? [`stale: ${r.freshness.changedFileCount} files changed on disk since (${(r.freshness.changedFiles ?? []).slice(0, 5).join(", ")}${(r.freshness.changedFileCount ?? 0) > 5 ? ", …" : ""})`] : []),
-      `build: ${ms(r.timings.totalMs)} (walk ${ms(r.timings.walkMs)}, snapshot load ${ms(r.timings.snapshotLoadMs)}, read ${ms(r.timings.readMs)}, parse ${ms(r.timings.parseMs)}, snapshot save ${ms(r.timings.snapshotSaveMs)}, resolve ${ms(r.timings.resolveMs)})`,
-      ...r.languages.map((l) => `  ${l.language.padEnd(11)} ${l.files} files, ${l.lines} lines`),
-      ...(r.skipped.length ? [`skipped ${r.skipped.length} files:`, ...r.skipped.map((s) => `  ${s.path}: ${s.reason}`)] : []),
-    ].join("\n");
+    `${r.files} files indexed`,
+    `snapshot: ${r.snapshot.state}, ${r.snapshot.reusedFiles} files reused unread, ${r.snapshot.readFiles} read${r.snapshot.written ? ", written to .codegraph/index.bin" : ""}`,
+    ...(r.snapshot.bytes != null ? [`  .codegraph/index.bin: ${bytes(r.snapshot.bytes)}, written ${age(r.snapshot.ageMs ?? 0)} ago`] : []),
+    ...(r.snapshot.note ? [`note: ${r.snapshot.note}`] : []),
+    ...(r.freshness.state === "stale"
+      ? [
+          `stale: ${r.freshness.changedFileCount} files changed on disk since (${(r.freshness.changedFiles ?? []).slice(0, 5).join(", ")}${(r.freshness.changedFileCount ?? 0) > 5 ? ", …" : ""})`,
+        ]
+      : []),
+    `build: ${ms(r.timings.totalMs)} (walk ${ms(r.timings.walkMs)}, snapshot load ${ms(r.timings.snapshotLoadMs)}, read ${ms(r.timings.readMs)}, parse ${ms(r.timings.parseMs)}, snapshot save ${ms(r.timings.snapshotSaveMs)}, resolve ${ms(r.timings.resolveMs)})`,
+    ...r.languages.map((l) => `  ${l.language.padEnd(11)} ${l.files} files, ${l.lines} lines`),
+    ...(r.skipped.length ? [`skipped ${r.skipped.length} files:`, ...r.skipped.map((s) => `  ${s.path}: ${s.reason}`)] : []),
+  ].join("\n");
 }
 function packet(p: T.Packet): string {
   return [
@@ -171,7 +195,14 @@ function packet(p: T.Packet): string {
     ...(p.declarations?.length ? [`  declares: ${p.declarations.join(", ")}`] : []),
     ...(p.imports?.length ? [`  imports: ${p.imports.join(", ")}`] : []),
     `  used: ${p.usedBy.total}${p.usedBy.symbols?.length ? ` by ${p.usedBy.symbols.join(", ")}` : p.usedBy.files.length ? ` in ${p.usedBy.files.join(", ")}` : ""}`,
-    ...(p.excerpt ? [p.excerpt.text.split("\n").map((l, i) => `  ${String(p.excerpt!.startLine + i).padStart(5)}  ${l}`).join("\n")] : []),
+    ...(p.excerpt
+      ? [
+          p.excerpt.text
+            .split("\n")
+            .map((l, i) => `  ${String(p.excerpt!.startLine + i).padStart(5)}  ${l}`)
+            .join("\n"),
+        ]
+      : []),
   ].join("\n");
 }
 
@@ -185,7 +216,13 @@ function bytes(n: number): string {
 
 function age(msAgo: number): string {
   const s = Math.round(msAgo / 1000);
-  return s < 60 ? `${s} s` : s < 3600 ? `${Math.round(s / 60)} min` : s < 86400 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86400)} d`;
+  return s < 60
+    ? `${s} s`
+    : s < 3600
+      ? `${Math.round(s / 60)} min`
+      : s < 86400
+        ? `${Math.round(s / 3600)} h`
+        : `${Math.round(s / 86400)} d`;
 }
 
 function calls(title: string, r: T.CallsResponse): string {

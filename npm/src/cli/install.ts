@@ -10,7 +10,16 @@ import { applyPlan, type AppliedEdit, type ApplyOptions } from "../install/apply
 import { nodeFileView, processEnvironment } from "../install/environment";
 import { launchArgs } from "../install/launcher";
 import { configSnippet, detectTargets, FIRST_QUESTION, nextSteps, plan } from "../install/plan";
-import { InstallError, TARGET_IDS, type FileView, type InstallEnvironment, type Plan, type PlannedEdit, type Scope, type TargetId } from "../install/types";
+import {
+  InstallError,
+  TARGET_IDS,
+  type FileView,
+  type InstallEnvironment,
+  type Plan,
+  type PlannedEdit,
+  type Scope,
+  type TargetId,
+} from "../install/types";
 
 import { INSTALL_USAGE, PRINT_CONFIG_USAGE, UNINSTALL_USAGE } from "./usage";
 
@@ -69,16 +78,23 @@ interface Values {
 
 function targetId(name: string): TargetId {
   const id = name.trim().toLowerCase();
-  if (!(TARGET_IDS as readonly string[]).includes(id)) throw new UsageError(`unknown target ${JSON.stringify(name)}; targets: ${TARGET_IDS.join(", ")}`);
+  if (!(TARGET_IDS as readonly string[]).includes(id))
+    throw new UsageError(`unknown target ${JSON.stringify(name)}; targets: ${TARGET_IDS.join(", ")}`);
   return id as TargetId;
 }
 
 function selectTargets(values: Values, scope: Scope, environment: InstallEnvironment, files: FileView): TargetId[] {
   const chosen = [values.target !== undefined, Boolean(values.all), Boolean(values.detect)].filter(Boolean).length;
-  if (chosen !== 1) throw new UsageError(chosen === 0 ? "choose the clients: --target T[,T...], --all or --detect" : "--target, --all and --detect are exclusive");
+  if (chosen !== 1)
+    throw new UsageError(
+      chosen === 0 ? "choose the clients: --target T[,T...], --all or --detect" : "--target, --all and --detect are exclusive",
+    );
   if (values.all) return [...TARGET_IDS];
   if (values.detect) return detectTargets(scope, environment, files);
-  const ids = values.target!.flatMap((t) => t.split(",")).filter((t) => t.trim() !== "").map(targetId);
+  const ids = values
+    .target!.flatMap((t) => t.split(","))
+    .filter((t) => t.trim() !== "")
+    .map(targetId);
   if (ids.length === 0) throw new UsageError("--target needs at least one of " + TARGET_IDS.join(", "));
   return [...new Set(ids)];
 }
@@ -169,17 +185,21 @@ export async function runInstallCommand(action: "install" | "uninstall", argv: s
   const files = io.files ?? nodeFileView;
   try {
     const scope = (values.scope ?? "user") as Scope;
-    if (scope !== "user" && scope !== "project") throw new UsageError(`--scope must be user or project (got ${JSON.stringify(values.scope)})`);
+    if (scope !== "user" && scope !== "project")
+      throw new UsageError(`--scope must be user or project (got ${JSON.stringify(values.scope)})`);
     if (values["print-config"] !== undefined) {
       if (action === "uninstall") throw new UsageError("--print-config belongs to install");
-      if (values.target !== undefined || values.all || values.detect) throw new UsageError("--print-config takes one target and no --target/--all/--detect");
+      if (values.target !== undefined || values.all || values.detect)
+        throw new UsageError("--print-config takes one target and no --target/--all/--detect");
       const snippet = configSnippet(targetId(values["print-config"]), environment);
       io.out(snippet.text.replace(/\n$/, ""));
       return 0;
     }
     const targets = selectTargets(values, scope, environment, files);
     if (targets.length === 0) {
-      io.err(`codegraph ${action}: no supported client found (${scope} scope: none of their config folders exist); name them with --target ${TARGET_IDS.join(",")}`);
+      io.err(
+        `codegraph ${action}: no supported client found (${scope} scope: none of their config folders exist); name them with --target ${TARGET_IDS.join(",")}`,
+      );
       return 1;
     }
     const p = plan({ action, targets, scope, environment, files, force: values.force });
@@ -225,7 +245,12 @@ async function carryOut(p: Plan, values: Values, io: InstallIo, environment: Ins
     if (json) report(false);
     else {
       const what = p.action === "install" ? "already installed" : "nothing of codegraph's to remove";
-      io.out([collisions ? "nothing written." : `nothing to do: ${what}.`, ...(p.action === "install" ? nextStepLines(installedTargets(p, undefined), p.scope) : [])].join("\n"));
+      io.out(
+        [
+          collisions ? "nothing written." : `nothing to do: ${what}.`,
+          ...(p.action === "install" ? nextStepLines(installedTargets(p, undefined), p.scope) : []),
+        ].join("\n"),
+      );
     }
     return collisions ? 1 : 0;
   }
@@ -233,7 +258,9 @@ async function carryOut(p: Plan, values: Values, io: InstallIo, environment: Ins
     const interactive = io.interactive ?? process.stdin.isTTY === true;
     if (!interactive) {
       if (json) report(false);
-      io.err(`codegraph ${p.action}: not run from a terminal, so nothing was written; run again with --yes to apply this plan (or --dry-run to only print it)`);
+      io.err(
+        `codegraph ${p.action}: not run from a terminal, so nothing was written; run again with --yes to apply this plan (or --dry-run to only print it)`,
+      );
       return 2;
     }
     const answer = await (io.ask ?? askOnTerminal)("Apply these changes? [y/N] ");
@@ -259,7 +286,9 @@ async function carryOut(p: Plan, values: Values, io: InstallIo, environment: Ins
         continue;
       }
       const did = r.edit.kind === "create" ? "created" : r.edit.kind === "remove" ? "deleted" : "updated";
-      lines.push(`${did.padEnd(8)} ${r.edit.target.padEnd(width)}  ${where}${r.backup ? `  (backup: ${shown(r.backup, environment)})` : ""}`);
+      lines.push(
+        `${did.padEnd(8)} ${r.edit.target.padEnd(width)}  ${where}${r.backup ? `  (backup: ${shown(r.backup, environment)})` : ""}`,
+      );
     }
     if (p.action === "install") lines.push(...nextStepLines(installedTargets(p, results), p.scope));
     else lines.push("", "restart the clients to drop the codegraph server.");
@@ -277,4 +306,3 @@ export function runInstall(argv: string[], io: InstallIo): Promise<number> {
 export function runUninstall(argv: string[], io: InstallIo): Promise<number> {
   return runInstallCommand("uninstall", argv, io);
 }
-

@@ -90,7 +90,11 @@ const GLOBAL_OPTIONS = {
 function uninit(rest: string[], io: Io): number {
   let values: Values;
   try {
-    values = parseArgs({ args: rest, options: { root: { type: "string" }, force: { type: "boolean" }, json: { type: "boolean" } }, strict: true }).values as Values;
+    values = parseArgs({
+      args: rest,
+      options: { root: { type: "string" }, force: { type: "boolean" }, json: { type: "boolean" } },
+      strict: true,
+    }).values as Values;
   } catch (e) {
     io.err(`codegraph uninit: ${(e as Error).message}; usage: codegraph ${PROGRAMS.uninit!.usage}`);
     return 2;
@@ -127,7 +131,11 @@ function wrap(text: string, width: number): string[] {
 export function helpText(): string {
   const WIDTH = 80;
   const NAME = 26;
-  const lines = [`codegraph ${packageVersion()} — code intelligence for coding agents`, "", "usage: codegraph <command> [arguments] [--root DIR] [--json]"];
+  const lines = [
+    `codegraph ${packageVersion()} — code intelligence for coding agents`,
+    "",
+    "usage: codegraph <command> [arguments] [--root DIR] [--json]",
+  ];
   for (const family of FAMILIES) {
     lines.push("", `${family}:`);
     for (const [name, c] of Object.entries(COMMANDS).filter(([, c]) => c.family === family)) {
@@ -171,7 +179,11 @@ export function progressReporter(show: (line: string) => void, now: () => number
       last = t;
       shown = true;
       const rate = done / Math.max((t - start) / 1000, 0.001);
-      show(phase === "parse" ? `indexing: ${done}/${total} files parsed (${Math.round(rate)} files/s)` : `indexing: resolving references across ${total} files`);
+      show(
+        phase === "parse"
+          ? `indexing: ${done}/${total} files parsed (${Math.round(rate)} files/s)`
+          : `indexing: resolving references across ${total} files`,
+      );
     },
     finish(): void {
       if (shown) show("");

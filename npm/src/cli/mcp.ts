@@ -59,7 +59,8 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
   let maxSessions: number | undefined;
   if (values["max-sessions"] !== undefined) {
     maxSessions = Number(values["max-sessions"]);
-    if (!Number.isInteger(maxSessions) || maxSessions < 1) return fail(`--max-sessions needs a positive whole number (got ${JSON.stringify(values["max-sessions"])})`);
+    if (!Number.isInteger(maxSessions) || maxSessions < 1)
+      return fail(`--max-sessions needs a positive whole number (got ${JSON.stringify(values["max-sessions"])})`);
   }
   const engine = values.engine as string | undefined;
   if (engine !== undefined && engine !== "native" && engine !== "wasm") return fail(`--engine must be native or wasm`);

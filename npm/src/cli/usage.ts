@@ -3,8 +3,7 @@
 
 export const MCP_USAGE =
   "mcp serve [--root DIR] [--stdio | --port N [--host H] [--auth-token T] [--max-sessions N]] [--warmup] [--warmup-symbols] [--allow-build]";
-export const INSTALL_USAGE =
-  "install --target T[,T...] | --all | --detect [--scope user|project] [--dry-run] [--yes] [--force] [--json]";
+export const INSTALL_USAGE = "install --target T[,T...] | --all | --detect [--scope user|project] [--dry-run] [--yes] [--force] [--json]";
 export const PRINT_CONFIG_USAGE = "install --print-config T";
 export const UNINSTALL_USAGE =
   "uninstall --target T[,T...] | --all | --detect [--scope user|project] [--dry-run] [--yes] [--force] [--json]";

@@ -91,7 +91,10 @@ export interface AppliedEdit {
 
 /** `<file>.codegraph-backup-<UTC timestamp>`, with a counter when that name is taken. */
 function backupPath(file: string, now: Date, ops: FileOps): string {
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   let candidate = `${file}.codegraph-backup-${stamp}`;
   for (let i = 1; ops.exists(candidate); i++) candidate = `${file}.codegraph-backup-${stamp}-${i}`;
   return candidate;

@@ -3,7 +3,17 @@
 // jsonc-parser finds the nodes; the inserted text is formatted here, in the file's own indentation,
 // because jsonc-parser's formatter would also reformat the neighbouring lines it touches.
 
-import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, visit, type Node, type ParseError } from "jsonc-parser";
+import {
+  applyEdits,
+  findNodeAtLocation,
+  modify,
+  parse,
+  parseTree,
+  printParseErrorCode,
+  visit,
+  type Node,
+  type ParseError,
+} from "jsonc-parser";
 
 import { InstallError, leftAlone, type PlannedEdit, type TargetId } from "./types";
 
@@ -79,7 +89,11 @@ function valueAt(path: string, root: unknown, keyPath: string[]): unknown {
     if (value === undefined) return undefined;
     if (!isPlainObject(value)) {
       const where = i === 0 ? "the top level" : keyPath.slice(0, i).join(".");
-      throw new InstallError(`${path}: ${where} is not a JSON object; fix it and run again — nothing was written`, "UNSUPPORTED_CONFIG", path);
+      throw new InstallError(
+        `${path}: ${where} is not a JSON object; fix it and run again — nothing was written`,
+        "UNSUPPORTED_CONFIG",
+        path,
+      );
     }
     value = value[keyPath[i]!];
   }
@@ -174,7 +188,13 @@ function planInstallText(spec: JsonEntrySpec, text: string | undefined, force: b
   const preview = formatJson({ [spec.keyPath[spec.keyPath.length - 1]!]: spec.entry }, "  ", "", "\n");
   const base = { target: spec.target, path: spec.path, before: text ?? null, preview };
   if (text === undefined) {
-    return { ...base, kind: "create", after: newJsonFile(spec.keyPath, spec.entry, spec.newFileProperties), description: `create the file with ${label}`, backup: false };
+    return {
+      ...base,
+      kind: "create",
+      after: newJsonFile(spec.keyPath, spec.entry, spec.newFileProperties),
+      description: `create the file with ${label}`,
+      backup: false,
+    };
   }
   const { value, tree } = parseJsonDocument(spec.path, text);
   const existing = valueAt(spec.path, value, spec.keyPath);
@@ -204,7 +224,9 @@ function planInstallText(spec: JsonEntrySpec, text: string | undefined, force: b
   const node = findNodeAtLocation(tree!, spec.keyPath)!;
   const indent = lineIndent(text, node.parent!.offset);
   const after = text.slice(0, node.offset) + formatJson(spec.entry, style.unit, indent, style.eol) + text.slice(node.offset + node.length);
-  const description = owned ? `update ${label} (written by an earlier install with another command)` : `replace the existing ${label} (--force)`;
+  const description = owned
+    ? `update ${label} (written by an earlier install with another command)`
+    : `replace the existing ${label} (--force)`;
   // A file holding nothing but the installer's own entry needs no backup.
   const onlyOurs = owned && text === newJsonFile(spec.keyPath, existing, spec.newFileProperties);
   return { ...base, kind: "modify", after, description, backup: !onlyOurs };
@@ -231,7 +253,11 @@ function planUninstallText(spec: JsonEntrySpec, text: string | undefined, force:
   if (existing === undefined) return leftAlone(base, "unchanged", `not installed (no ${label})`);
   const owned = spec.isOwned(existing);
   if (!owned && !force) {
-    return leftAlone(base, "collision", `${label} was not written by codegraph install (its settings differ); left alone (--force removes it)`);
+    return leftAlone(
+      base,
+      "collision",
+      `${label} was not written by codegraph install (its settings differ); left alone (--force removes it)`,
+    );
   }
   const preview = formatJson({ [spec.keyPath[spec.keyPath.length - 1]!]: existing }, "  ", "", "\n");
   // A file that is exactly what a fresh install writes was created by the installer: delete it.

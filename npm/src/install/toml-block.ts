@@ -143,7 +143,14 @@ export function planTomlInstall(spec: TomlBlockSpec, text: string | undefined, f
   const preview = renderBlock(spec);
   if (text === undefined) {
     const created = renderBlock(spec, eol, true);
-    return { ...base, kind: "create", after: check(created), description: `create the file with ${label} in a codegraph block`, preview: renderBlock(spec, "\n", true), backup: false };
+    return {
+      ...base,
+      kind: "create",
+      after: check(created),
+      description: `create the file with ${label} in a codegraph block`,
+      preview: renderBlock(spec, "\n", true),
+      backup: false,
+    };
   }
   const parsed = parseToml(spec.path, text);
   const range = findBlock(spec.path, text);
@@ -157,7 +164,11 @@ export function planTomlInstall(spec: TomlBlockSpec, text: string | undefined, f
   }
   if (valueAt(parsed, spec.keyPath) !== undefined) {
     if (!force) {
-      return leftAlone(base, "collision", `${label} already exists outside a codegraph block; left alone (--force replaces it, keeping a backup)`);
+      return leftAlone(
+        base,
+        "collision",
+        `${label} already exists outside a codegraph block; left alone (--force replaces it, keeping a backup)`,
+      );
     }
     const without = removeTables(text, spec.keyPath);
     if (valueAt(parseToml(spec.path, without, "could not be edited"), spec.keyPath) !== undefined) {
@@ -167,9 +178,23 @@ export function planTomlInstall(spec: TomlBlockSpec, text: string | undefined, f
         spec.path,
       );
     }
-    return { ...base, kind: "modify", after: check(appendBlock(without, block, eol)), description: `replace the existing ${label} with a codegraph block (--force)`, preview, backup: true };
+    return {
+      ...base,
+      kind: "modify",
+      after: check(appendBlock(without, block, eol)),
+      description: `replace the existing ${label} with a codegraph block (--force)`,
+      preview,
+      backup: true,
+    };
   }
-  return { ...base, kind: "modify", after: check(appendBlock(text, block, eol)), description: `add ${label} in a codegraph block`, preview, backup: true };
+  return {
+    ...base,
+    kind: "modify",
+    after: check(appendBlock(text, block, eol)),
+    description: `add ${label} in a codegraph block`,
+    preview,
+    backup: true,
+  };
 }
 
 /** Plans removing the block; a file left empty (the installer created it) is deleted. */
@@ -182,20 +207,43 @@ export function planTomlUninstall(spec: TomlBlockSpec, text: string | undefined,
   if (!range) {
     if (valueAt(parsed, spec.keyPath) === undefined) return leftAlone(base, "unchanged", "not installed (no codegraph block)");
     if (!force) {
-      return leftAlone(base, "collision", `${label} was not written by codegraph install (no codegraph block); left alone (--force removes it)`);
+      return leftAlone(
+        base,
+        "collision",
+        `${label} was not written by codegraph install (no codegraph block); left alone (--force removes it)`,
+      );
     }
     const after = removeTables(text, spec.keyPath);
     if (valueAt(parseToml(spec.path, after, "could not be edited"), spec.keyPath) !== undefined) {
-      throw new InstallError(`${spec.path}: ${label} is not a plain table; remove it by hand — nothing was written`, "UNSUPPORTED_CONFIG", spec.path);
+      throw new InstallError(
+        `${spec.path}: ${label} is not a plain table; remove it by hand — nothing was written`,
+        "UNSUPPORTED_CONFIG",
+        spec.path,
+      );
     }
     return { ...base, kind: "modify", after, description: `remove ${label} (--force; it was not in a codegraph block)`, backup: true };
   }
   const preview = text.slice(range.start, range.end).replace(/\r\n/g, "\n");
   const after = cutBlock(text, range);
   if (after === "" && preview.includes(CREATED_NOTE)) {
-    return { ...base, kind: "remove", after: null, description: "delete the file (codegraph install created it for the block alone)", preview, backup: false };
+    return {
+      ...base,
+      kind: "remove",
+      after: null,
+      description: "delete the file (codegraph install created it for the block alone)",
+      preview,
+      backup: false,
+    };
   }
-  if (after === "") return { ...base, kind: "modify", after, description: "remove the codegraph block (the file is left empty, as it was)", preview, backup: false };
+  if (after === "")
+    return {
+      ...base,
+      kind: "modify",
+      after,
+      description: "remove the codegraph block (the file is left empty, as it was)",
+      preview,
+      backup: false,
+    };
   parseToml(spec.path, after, "would not be valid TOML without the codegraph block");
   return { ...base, kind: "modify", after, description: "remove the codegraph block", preview, backup: true };
 }

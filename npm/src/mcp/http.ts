@@ -99,9 +99,12 @@ export async function serveHttp(mcp: CodegraphMcp, options: HttpOptions = {}): P
   const loopback = isLoopback(host);
   const token = options.token;
   if (!loopback && !token) {
-    throw Object.assign(new Error(`binding to ${host} exposes the server beyond this machine: pass --auth-token or set CODEGRAPH_MCP_TOKEN`), {
-      code: "INVALID_ARGUMENT",
-    });
+    throw Object.assign(
+      new Error(`binding to ${host} exposes the server beyond this machine: pass --auth-token or set CODEGRAPH_MCP_TOKEN`),
+      {
+        code: "INVALID_ARGUMENT",
+      },
+    );
   }
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const idleMs = options.idleMs ?? 30 * 60 * 1000;
@@ -238,7 +241,14 @@ export async function serveHttp(mcp: CodegraphMcp, options: HttpOptions = {}): P
     const path = (req.url ?? "/").split("?")[0];
     if (!guard(req, res)) return;
     if (path === "/health" && req.method === "GET") {
-      return sendJson(res, 200, { status: "ok", name: "codegraph", version: mcp.options.version, root: mcp.options.session.root, engine: mcp.options.session.engine, sessions: sessions.size });
+      return sendJson(res, 200, {
+        status: "ok",
+        name: "codegraph",
+        version: mcp.options.version,
+        root: mcp.options.session.root,
+        engine: mcp.options.session.engine,
+        sessions: sessions.size,
+      });
     }
     if (path !== "/mcp") return rpcError(res, 404, -32601, "not found: the MCP endpoint is /mcp");
     handleMcp(req, res).catch((e: Error) => {
@@ -247,15 +257,18 @@ export async function serveHttp(mcp: CodegraphMcp, options: HttpOptions = {}): P
     });
   });
 
-  const reaper = setInterval(() => {
-    const cutoff = Date.now() - idleMs;
-    for (const [id, s] of sessions) {
-      if (s.lastSeen < cutoff && s.inFlight === 0) {
-        sessions.delete(id);
-        void s.transport.close();
+  const reaper = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const [id, s] of sessions) {
+        if (s.lastSeen < cutoff && s.inFlight === 0) {
+          sessions.delete(id);
+          void s.transport.close();
+        }
       }
-    }
-  }, Math.min(idleMs, 60_000));
+    },
+    Math.min(idleMs, 60_000),
+  );
   reaper.unref();
 
   await new Promise<void>((resolve, reject) => {

@@ -30,22 +30,26 @@ export const TOOLS: ToolSpec[] = [
   {
     name: "search",
     method: "search",
-    description: "Ranked search over paths, declarations and their code and doc comments, for words or identifiers; each hit says what matched. Deterministic.",
+    description:
+      "Ranked search over paths, declarations and their code and doc comments, for words or identifiers; each hit says what matched. Deterministic.",
   },
   {
     name: "packet_get",
     method: "packetGet",
-    description: "Bounded evidence packet for a handle, file path or declaration name: signature, doc comment, members, who uses it, source excerpt.",
+    description:
+      "Bounded evidence packet for a handle, file path or declaration name: signature, doc comment, members, who uses it, source excerpt.",
   },
   {
     name: "workspace_symbols",
     method: "workspaceSymbols",
-    description: "Find declarations by exact name, qualified name (Circle::area) or handle, then prefix/token/substring. Filters: kinds, exportedOnly, includeImports, fileGlob. Returns portable handles.",
+    description:
+      "Find declarations by exact name, qualified name (Circle::area) or handle, then prefix/token/substring. Filters: kinds, exportedOnly, includeImports, fileGlob. Returns portable handles.",
   },
   {
     name: "get_file",
     method: "getFile",
-    description: "Read a project file page (1-based offset/limit, maxBytes) as number<TAB>line rows; always live bytes. includeGraphContext adds imports, users and symbols from the index.",
+    description:
+      "Read a project file page (1-based offset/limit, maxBytes) as number<TAB>line rows; always live bytes. includeGraphContext adds imports, users and symbols from the index.",
   },
   {
     name: "get_symbol",
@@ -60,12 +64,14 @@ export const TOOLS: ToolSpec[] = [
   {
     name: "refs",
     method: "refs",
-    description: "Every proven use site of a declaration (imports, calls, references) by handle OR by file+line(+column), with the enclosing symbol.",
+    description:
+      "Every proven use site of a declaration (imports, calls, references) by handle OR by file+line(+column), with the enclosing symbol.",
   },
   {
     name: "callers",
     method: "callers",
-    description: "Who calls a function/method (by handle), grouped by caller with exact call sites; depth up to 5. Use refs for all uses, deps for files.",
+    description:
+      "Who calls a function/method (by handle), grouped by caller with exact call sites; depth up to 5. Use refs for all uses, deps for files.",
   },
   {
     name: "callees",

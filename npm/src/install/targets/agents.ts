@@ -49,8 +49,17 @@ function install(ctx: TargetContext): PlannedEdit[] {
   // marker is ours only when it has no SKILL.md yet.
   const ours = recorded !== undefined ? skillBefore === undefined || sha256(skillBefore) === recorded : skillBefore === undefined;
   if (!ours && !ctx.force) {
-    const why = recorded !== undefined ? "SKILL.md was edited since codegraph installed it" : "a codegraph skill without codegraph's marker is already there";
-    return [leftAlone({ target: "agents", path: skill, before: skillBefore ?? null }, "collision", `${why}; left alone (--force replaces it, keeping a backup)`)];
+    const why =
+      recorded !== undefined
+        ? "SKILL.md was edited since codegraph installed it"
+        : "a codegraph skill without codegraph's marker is already there";
+    return [
+      leftAlone(
+        { target: "agents", path: skill, before: skillBefore ?? null },
+        "collision",
+        `${why}; left alone (--force replaces it, keeping a backup)`,
+      ),
+    ];
   }
   // The marker goes first: if writing SKILL.md then fails, the folder is still known to be ours.
   return [
@@ -67,7 +76,9 @@ function uninstall(ctx: TargetContext): PlannedEdit[] {
   if (recorded === undefined) {
     const description =
       skillBefore === undefined ? "not installed (no skill folder)" : "the codegraph skill there has no codegraph marker; left alone";
-    return [leftAlone({ target: "agents", path: skillBefore === undefined ? dir : skill, before: skillBefore ?? null }, "unchanged", description)];
+    return [
+      leftAlone({ target: "agents", path: skillBefore === undefined ? dir : skill, before: skillBefore ?? null }, "unchanged", description),
+    ];
   }
   const edits: PlannedEdit[] = [];
   const edited = skillBefore !== undefined && sha256(skillBefore) !== recorded;
@@ -81,7 +92,15 @@ function uninstall(ctx: TargetContext): PlannedEdit[] {
     ];
   }
   if (skillBefore !== undefined) {
-    edits.push({ target: "agents", path: skill, kind: "remove", before: skillBefore, after: null, description: `delete ${SKILL_FILE}`, backup: edited });
+    edits.push({
+      target: "agents",
+      path: skill,
+      kind: "remove",
+      before: skillBefore,
+      after: null,
+      description: `delete ${SKILL_FILE}`,
+      backup: edited,
+    });
   }
   edits.push({
     target: "agents",
