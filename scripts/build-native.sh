@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the N-API addon and copies it to npm/native/codegraph.<target>.node, where the loader finds
-# a development build.   scripts/build-native.sh [--debug]
+# Builds the N-API addon and copies it to npm/native/, where the loader finds a development build:
+# codegraph.<target>.node (release) or codegraph.<target>.debug.node (--debug, what the test command
+# builds; it never replaces the release build, which the loader prefers unless
+# CODEGRAPH_WORKSPACE_PROFILE=debug).   scripts/build-native.sh [--debug]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 profile=release
@@ -14,14 +16,16 @@ case "$(uname -s)" in
   MINGW*|MSYS*|CYGWIN*) lib=codegraph_node.dll ;;
   *) lib=libcodegraph_node.so ;;
 esac
+name="codegraph.$target.node"
+[ "$profile" = dev ] && name="codegraph.$target.debug.node"
 mkdir -p npm/native
 # Copy to a temp name and rename: a process loading the old file never sees half a new one.
 # Debug builds are copied without their debug info (90 MB → 13 MB): tests copy and hash the addon.
 strip_tool=$(command -v llvm-strip || command -v strip || true)
 if [ "$profile" = dev ] && [ -n "$strip_tool" ]; then
-  "$strip_tool" --strip-debug -o "npm/native/.codegraph.$target.node.tmp" "target/$dir/$lib"
+  "$strip_tool" --strip-debug -o "npm/native/.$name.tmp" "target/$dir/$lib"
 else
-  cp "target/$dir/$lib" "npm/native/.codegraph.$target.node.tmp"
+  cp "target/$dir/$lib" "npm/native/.$name.tmp"
 fi
-mv -f "npm/native/.codegraph.$target.node.tmp" "npm/native/codegraph.$target.node"
-echo "native: npm/native/codegraph.$target.node ($profile)" >&2
+mv -f "npm/native/.$name.tmp" "npm/native/$name"
+echo "native: npm/native/$name ($profile)" >&2

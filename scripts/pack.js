@@ -17,7 +17,9 @@ const path = require("node:path");
 const { parseArgs } = require("node:util");
 
 const repo = path.resolve(__dirname, "..");
-const { PLATFORMS, platformPackageName, nativeFileName } = require(path.join(repo, "npm/dist/platforms.js"));
+const { PLATFORMS, platformPackageName, nativeFileName, workspaceFileName, workspaceProfiles } = require(
+  path.join(repo, "npm/dist/platforms.js"),
+);
 const { blake3File } = require(path.join(repo, "npm/dist/native-cache.js"));
 
 const rootPkg = JSON.parse(fs.readFileSync(path.join(repo, "package.json"), "utf8"));
@@ -118,8 +120,11 @@ function main() {
   ];
   const built = [];
   for (const p of PLATFORMS) {
-    const file = path.join(values.artifacts, nativeFileName(p.target));
-    if (!fs.existsSync(file)) continue;
+    // A release build under the package's name, or the development build the loader would pick.
+    const file = [nativeFileName(p.target), ...workspaceProfiles().map((profile) => workspaceFileName(p.target, profile))]
+      .map((name) => path.join(values.artifacts, name))
+      .find((f) => fs.existsSync(f));
+    if (!file) continue;
     const dir = path.join(out, "platforms", p.target);
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "package.json"), platformManifest(p, version));

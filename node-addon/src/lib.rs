@@ -128,3 +128,9 @@ pub fn supported_languages() -> Vec<String> {
 pub fn engine() -> String {
     "native".to_string()
 }
+
+/// How this addon was compiled: `release` or `debug` (3–4× slower; what the test command builds).
+#[napi]
+pub fn build_profile() -> String {
+    if cfg!(debug_assertions) { "debug" } else { "release" }.to_string()
+}

@@ -33,6 +33,8 @@ export interface EngineModule {
   version(): string;
   supportedLanguages(): string[];
   engine(): string;
+  /** `release` or `debug`. */
+  buildProfile(): string;
 }
 
 export type EngineKind = "native" | "wasm";

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import type { EngineKind, ParseOnlyStats, RawSession } from "./binding";
 import { API_METHODS, type ApiMethod, type ApiRequests, type ApiResponses } from "./generated/types";
 import type * as T from "./generated/types";
-import { loadEngine, type LoadAttempt } from "./loader";
+import { loadEngine, type LoadAttempt, type LoadedEngine } from "./loader";
 import { createNodeHost } from "./wasm-host";
 
 export type * from "./generated/types";
@@ -43,14 +43,17 @@ export class Session {
   readonly engine: EngineKind;
   readonly enginePath: string;
   readonly loadAttempts: LoadAttempt[];
+  /** How the engine was compiled: `release`, or `debug` (the test command's build, 3–4× slower). */
+  readonly engineProfile: string;
   readonly raw: RawSession;
 
-  constructor(raw: RawSession, root: string, engine: EngineKind, enginePath: string, attempts: LoadAttempt[]) {
+  constructor(raw: RawSession, root: string, loaded: LoadedEngine) {
     this.raw = raw;
     this.root = root;
-    this.engine = engine;
-    this.enginePath = enginePath;
-    this.loadAttempts = attempts;
+    this.engine = loaded.kind;
+    this.enginePath = loaded.path;
+    this.loadAttempts = loaded.attempts;
+    this.engineProfile = typeof loaded.module.buildProfile === "function" ? loaded.module.buildProfile() : "release";
   }
 
   /** Answers one request of the core's method table (`API_METHODS`); the core validates it. */
@@ -101,7 +104,7 @@ export function openSession(options: OpenSessionOptions = {}): Session {
   const loaded = loadEngine(engine ? { prefer: engine } : {});
   const host = loaded.kind === "wasm" ? createNodeHost(abs) : abs;
   const raw = new loaded.module.Session(host, discovery);
-  return new Session(raw, abs, loaded.kind, loaded.path, loaded.attempts);
+  return new Session(raw, abs, loaded);
 }
 
 /** The package version (from package.json). */

@@ -10,7 +10,7 @@ import * as path from "node:path";
 
 import type { EngineKind, EngineModule } from "./binding";
 import { blake3File, cachedCopy, HashMismatch, nativeCacheRoot, pruneCache } from "./native-cache";
-import { nativeFileName, platformPackageName, type BuildManifest } from "./platforms";
+import { nativeFileName, platformPackageName, workspaceFileName, workspaceProfiles, type BuildManifest } from "./platforms";
 
 export interface LoadAttempt {
   engine: EngineKind;
@@ -37,6 +37,8 @@ export interface NativeOrigin {
   updateSafeForCurrentProcess: boolean;
   /** Why the cache could not be used (the package file was loaded instead). */
   cacheError?: string;
+  /** How the addon was compiled: `release`, or `debug` (the test command's build, 3–4× slower). */
+  profile?: string;
 }
 
 export interface LoadedEngine {
@@ -198,10 +200,12 @@ export function loadEngine(options: { prefer?: EngineKind; fresh?: boolean } = {
         { kind: "native", module: packaged.module, path: packaged.origin.loadedPath, attempts, origin: packaged.origin },
         options,
       );
-    const dev = path.join(packageRoot, "npm", "native", nativeFileName(target));
-    const mod = tryLoad(attempts, "native", "workspace build", dev);
-    const origin: NativeOrigin = { mode: "workspace", target, sourcePath: dev, loadedPath: dev, updateSafeForCurrentProcess: false };
-    if (mod) return remember({ kind: "native", module: mod, path: dev, attempts, origin }, options);
+    for (const profile of workspaceProfiles()) {
+      const dev = path.join(packageRoot, "npm", "native", workspaceFileName(target, profile));
+      const mod = tryLoad(attempts, "native", `workspace ${profile} build`, dev);
+      const origin: NativeOrigin = { mode: "workspace", target, sourcePath: dev, loadedPath: dev, updateSafeForCurrentProcess: false };
+      if (mod) return remember({ kind: "native", module: mod, path: dev, attempts, origin }, options);
+    }
     if (options.prefer === "native") {
       throw new Error(`the native engine could not be loaded: ${attempts.map((a) => `${a.path}: ${a.error}`).join("; ")}`);
     }
@@ -216,6 +220,7 @@ export function loadEngine(options: { prefer?: EngineKind; fresh?: boolean } = {
 }
 
 function remember(engine: LoadedEngine, options: { prefer?: EngineKind }): LoadedEngine {
+  if (engine.origin && typeof engine.module.buildProfile === "function") engine.origin.profile = engine.module.buildProfile();
   if (!options.prefer) cached = engine;
   return engine;
 }

@@ -49,6 +49,21 @@ export function nativeFileName(target: string): string {
   return `codegraph.${target}.node`;
 }
 
+/** The file name of a development build of the addon: the release build has the package's name,
+ *  the debug build (what the test command builds) its own, so one never replaces the other. */
+export function workspaceFileName(target: string, profile: "release" | "debug"): string {
+  return profile === "release" ? nativeFileName(target) : `codegraph.${target}.debug.node`;
+}
+
+/** The development builds to try, in order: the one CODEGRAPH_WORKSPACE_PROFILE names (`release` or
+ *  `debug`), else the release build first (the fast one) and the debug build after it. */
+export function workspaceProfiles(env: Record<string, string | undefined> = process.env): Array<"release" | "debug"> {
+  const chosen = env.CODEGRAPH_WORKSPACE_PROFILE;
+  if (chosen === "release" || chosen === "debug") return [chosen];
+  if (chosen) throw new Error(`CODEGRAPH_WORKSPACE_PROFILE must be release or debug (got ${JSON.stringify(chosen)})`);
+  return ["release", "debug"];
+}
+
 /** What `build-manifest.json` (at the package root) records about every shipped binary. */
 export interface BuildManifest {
   name: string;

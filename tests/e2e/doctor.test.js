@@ -9,6 +9,8 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 
+const { copyFixture } = require("../fixture.js");
+
 const bin = path.resolve(__dirname, "../../bin/codegraph.js");
 const fixture = path.resolve(__dirname, "../fixtures/polyglot");
 
@@ -26,7 +28,7 @@ test("doctor reports broken surroundings section by section and exits 0", (t) =>
   fs.mkdirSync(path.join(home, ".codex"), { recursive: true });
   fs.writeFileSync(path.join(home, ".codex", "config.toml"), "[mcp_servers.codegraph\nthis is not toml");
   const root = path.join(dir, "repo");
-  fs.cpSync(fixture, root, { recursive: true });
+  copyFixture(root);
   fs.mkdirSync(path.join(root, ".codegraph"));
   fs.writeFileSync(path.join(root, ".codegraph", "index.bin"), "CODEGRPH garbage");
   const notADir = path.join(dir, "file");

@@ -9,14 +9,15 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 
-const bin = path.resolve(__dirname, "../../bin/codegraph.js");
-const fixture = path.resolve(__dirname, "../fixtures/polyglot");
+const { copyFixture } = require("../fixture.js");
 
-function copyFixture(t) {
+const bin = path.resolve(__dirname, "../../bin/codegraph.js");
+
+/** A private copy of the fixture, removed after the test. */
+function tempFixture(t) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "codegraph-persist-"));
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
-  fs.cpSync(fixture, root, { recursive: true, filter: (src) => !src.includes(`${path.sep}.codegraph`) });
-  return root;
+  return copyFixture(root);
 }
 
 function status(root, engine) {
@@ -26,7 +27,7 @@ function status(root, engine) {
 }
 
 test("two concurrent index processes: both exit 0, one valid snapshot", async (t) => {
-  const root = copyFixture(t);
+  const root = tempFixture(t);
   const run = () =>
     new Promise((resolve) => {
       const child = spawn(process.execPath, [bin, "index", "--root", root], { stdio: ["ignore", "pipe", "pipe"] });
@@ -45,7 +46,7 @@ test("two concurrent index processes: both exit 0, one valid snapshot", async (t
 });
 
 test("the wasm engine persists the format the native engine reads, and back", (t) => {
-  const root = copyFixture(t);
+  const root = tempFixture(t);
   assert.equal(status(root, "wasm").snapshot.written, true);
   const native = status(root, "native");
   assert.equal(native.snapshot.state, "loaded");
@@ -60,14 +61,14 @@ test("the wasm engine persists the format the native engine reads, and back", (t
 });
 
 test("--no-persist leaves the root untouched", (t) => {
-  const root = copyFixture(t);
+  const root = tempFixture(t);
   const r = spawnSync(process.execPath, [bin, "orient", "--root", root, "--no-persist"], { encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(fs.existsSync(path.join(root, ".codegraph")), false);
 });
 
 test("init, sync and uninit --force manage the snapshot folder", (t) => {
-  const root = copyFixture(t);
+  const root = tempFixture(t);
   const cli = (...args) => spawnSync(process.execPath, [bin, ...args, "--root", root], { encoding: "utf8" });
   const init = cli("init");
   assert.equal(init.status, 0, init.stderr);

@@ -9,6 +9,8 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 
+const { copyFixture } = require("../fixture.js");
+
 const { openSession } = require("../../npm/dist/index.js");
 const { progressReporter, run } = require("../../npm/dist/cli/main.js");
 
@@ -87,7 +89,7 @@ test("the CLI asks for progress only for people: not with --json", async () => {
 test("stderr that is not a terminal gets no progress", (t) => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "codegraph-progress-"));
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
-  fs.cpSync(fixture, root, { recursive: true });
+  copyFixture(root);
   const r = spawnSync(process.execPath, [bin, "index", "--root", root], { encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stderr, "");

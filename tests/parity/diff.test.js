@@ -8,13 +8,15 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 
+const { copyFixture } = require("../fixture.js");
+
 const { openSession } = require("../../npm/dist/index.js");
 
 const fixture = path.resolve(__dirname, "../fixtures/polyglot");
 
 test("context diff specs: native and wasm read the same change set through git", () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "codegraph-diff-"));
-  fs.cpSync(fixture, root, { recursive: true });
+  copyFixture(root);
   const git = (...args) =>
     execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args], {
       cwd: root,

@@ -1,6 +1,7 @@
 // Native and wasm must give identical answers: every question of the fixture's answer set, asked of
-// both engines, compared as whole JSON. On a corpus (CODEGRAPH_CORPUS or ~/.cache/codegraph-corpus,
-// built by ../shared/corpus/make-corpus.sh), the same comparison runs over the TypeScript corpus.
+// both engines, compared as whole JSON; and on real code (rxjs and Scrapy, built by
+// scripts/corpus.sh into CODEGRAPH_CORPUS or ~/.cache/codegraph-corpus) the questions of every tool
+// family (questions.js).
 "use strict";
 const { test } = require("node:test");
 const assert = require("node:assert/strict");
@@ -9,7 +10,7 @@ const os = require("node:os");
 const path = require("node:path");
 
 const { openSession } = require("../../npm/dist/index.js");
-const { ask, fixtureQuestions, corpusQuestions } = require("./questions.js");
+const { ask, fixtureQuestions, corpusQuestions, RXJS_PHRASES, SCRAPY_PHRASES } = require("./questions.js");
 
 const fixture = path.resolve(__dirname, "../fixtures/polyglot");
 
@@ -38,13 +39,18 @@ test("native and wasm answer every fixture question identically", () => {
   assert.ok(n > 300, `asked ${n} questions`);
 });
 
+// The corpora are built by scripts/corpus.sh (the test command runs it first): a missing corpus is a
+// failure, not a skip.
 const corpusRoot = process.env.CODEGRAPH_CORPUS ?? path.join(os.homedir(), ".cache", "codegraph-corpus");
-const tsCorpus = path.join(corpusRoot, "ts");
-test(
-  "native and wasm answer identically on the TypeScript corpus",
-  { skip: !fs.existsSync(tsCorpus) && "corpus not built (../shared/corpus/make-corpus.sh)" },
-  () => {
-    const n = compare(tsCorpus, (s) => corpusQuestions(s), "ts corpus");
-    assert.ok(n > 1000, `asked ${n} questions`);
-  },
-);
+
+for (const [name, dir, phrases, minimum] of [
+  ["TypeScript (rxjs)", "ts", RXJS_PHRASES, 1000],
+  ["Python (Scrapy)", "py-small", SCRAPY_PHRASES, 1000],
+]) {
+  test(`native and wasm answer identically on the ${name} corpus`, () => {
+    const root = path.join(corpusRoot, dir);
+    assert.ok(fs.existsSync(root), `${root} is missing: run bash scripts/corpus.sh`);
+    const n = compare(root, (s) => corpusQuestions(s, { phrases }), `${dir} corpus`);
+    assert.ok(n > minimum, `asked ${n} questions`);
+  });
+}

@@ -61,36 +61,99 @@ function fixtureQuestions(root) {
   return qs;
 }
 
-/** Questions for any repository: every file's deps/rdeps and every symbol's refs/callers/callees. */
-function corpusQuestions(session, { maxSymbols = 1500 } = {}) {
-  const qs = [
-    ["orient", { limit: 50 }],
-    ["status", {}],
-  ];
+/**
+ * Questions for any repository, one generator per tool family, drawn from the repository itself:
+ * its most depended-on files, symbols found by common letters, their use sites, their names and doc
+ * words as queries. `phrases` adds questions in words written for that corpus.
+ */
+const FAMILIES = {
+  overview(session) {
+    return [
+      ["orient", { limit: 50 }],
+      ["status", {}],
+    ];
+  },
+  files(session, { files }) {
+    const qs = [];
+    for (const f of files)
+      qs.push(
+        ["deps", { file: f, limit: 1000 }],
+        ["rdeps", { file: f, limit: 1000 }],
+        ["getFile", { file: f, limit: 50, includeGraphContext: true }],
+      );
+    for (let i = 0; i + 1 < files.length; i += 2) qs.push(["path", { from: files[i + 1], to: files[i] }]);
+    return qs;
+  },
+  navigation(session, { handles }) {
+    const qs = [];
+    for (const h of handles)
+      qs.push(["getSymbol", { handle: h }], ["refs", { handle: h, limit: 2000 }], ["callers", { handle: h }], ["callees", { handle: h }]);
+    // goto from real use sites: the first site of every 25th symbol.
+    for (const h of handles.filter((_, i) => i % 25 === 0)) {
+      const site = session.refs({ handle: h, limit: 1 }).refs[0];
+      if (site)
+        qs.push(
+          ["goto", { file: site.path, line: site.line, column: site.column }],
+          ["refs", { file: site.path, line: site.line, column: site.column }],
+        );
+    }
+    return qs;
+  },
+  search(session, { names, phrases }) {
+    const qs = [];
+    for (const name of names)
+      qs.push(["search", { query: name, limit: 100 }], ["workspaceSymbols", { query: name, limit: 500, includeImports: true }]);
+    for (const query of phrases) qs.push(["search", { query, limit: 100 }]);
+    return qs;
+  },
+  explore(session, { names, phrases, files, handles }) {
+    const qs = [];
+    for (const query of [...names.slice(0, 6), ...phrases]) qs.push(["explore", { query, includeSource: true, packets: 10 }]);
+    for (const f of files.slice(0, 5)) qs.push(["explore", { query: f }], ["packetGet", { target: f }]);
+    for (const h of handles.slice(0, 40)) qs.push(["packetGet", { target: h, limit: 50 }]);
+    for (const name of names.slice(0, 10)) qs.push(["packetGet", { target: name, includeSource: false }]);
+    return qs;
+  },
+  context(session, { files, names }) {
+    const dir = files[0]?.includes("/") ? files[0].slice(0, files[0].lastIndexOf("/")) : undefined;
+    return [
+      ["context", { compress: "skeleton", budget: "50k" }],
+      ["context", { compress: "signatures", format: "markdown" }],
+      ["context", { focusSymbol: names.slice(0, 5), budget: "20k" }],
+      ...(dir ? [["context", { focus: [dir], compress: "skeleton", budget: "8k", format: "markdown" }]] : []),
+    ];
+  },
+};
+
+function corpusQuestions(session, { maxSymbols = 1500, phrases = [] } = {}) {
   const status = session.status({});
-  const handles = new Set();
+  const found = new Set();
   for (const query of ["a", "e", "i", "o", "s", "t"]) {
-    for (const s of session.workspaceSymbols({ query, limit: 500 }).symbols) handles.add(s.handle);
+    for (const s of session.workspaceSymbols({ query, limit: 500 }).symbols) found.add(s.handle);
   }
+  const handles = [...found].sort().slice(0, maxSymbols);
   const files = session.orient({ limit: 50 }).mostDependedOn.map((f) => f.path);
-  for (const f of files) {
-    qs.push(["deps", { file: f, limit: 1000 }], ["rdeps", { file: f, limit: 1000 }]);
-    qs.push(["getFile", { file: f, limit: 50, includeGraphContext: true }]);
-  }
-  for (const h of [...handles].sort().slice(0, maxSymbols)) {
-    qs.push(["getSymbol", { handle: h }], ["refs", { handle: h, limit: 2000 }], ["callers", { handle: h }], ["callees", { handle: h }]);
-  }
-  qs.push(["search", { query: "subscribe observable" }], ["workspaceSymbols", { query: "pipe", limit: 500 }]);
-  for (const query of [
-    "where does a failed stream get resubscribed a limited number of times?",
-    "emit the latest value after a quiet period",
-    "share one subscription between many subscribers",
-    "Subscription",
-  ]) {
-    qs.push(["search", { query, limit: 100 }], ["explore", { query, includeSource: true, packets: 10 }]);
-  }
-  qs.push(["context", { compress: "skeleton", budget: "50k" }], ["context", { compress: "signatures", format: "markdown" }]);
+  const names = [...new Set(handles.filter((_, i) => i % 50 === 0).map((h) => h.split("::").pop()))];
+  const facts = { handles, files, names, phrases };
+  const qs = Object.values(FAMILIES).flatMap((family) => family(session, facts));
   return { qs, fileCount: status.files };
 }
 
-module.exports = { ask, withoutClock, fixtureQuestions, corpusQuestions };
+/** Questions in words about rxjs, the TypeScript corpus. */
+const RXJS_PHRASES = [
+  "subscribe observable",
+  "where does a failed stream get resubscribed a limited number of times?",
+  "emit the latest value after a quiet period",
+  "share one subscription between many subscribers",
+  "Subscription",
+];
+
+/** Questions in words about Scrapy, the Python corpus. */
+const SCRAPY_PHRASES = [
+  "how are requests retried after a failed download?",
+  "where are cookies stored between requests",
+  "follow links found in a crawled page",
+  "Spider",
+];
+
+module.exports = { ask, withoutClock, fixtureQuestions, corpusQuestions, RXJS_PHRASES, SCRAPY_PHRASES };

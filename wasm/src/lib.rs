@@ -224,3 +224,9 @@ pub fn supported_languages() -> Vec<String> {
 pub fn engine() -> String {
     "wasm".to_string()
 }
+
+/// How this module was compiled: `release` or `debug`.
+#[wasm_bindgen(js_name = buildProfile)]
+pub fn build_profile() -> String {
+    if cfg!(debug_assertions) { "debug" } else { "release" }.to_string()
+}

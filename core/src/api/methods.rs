@@ -12,15 +12,9 @@
 
 use serde::Serialize;
 
-use super::{calls, context, deps, explore, files, navigate, orient, packets, search, status, symbols};
-use super::{
-    CallsRequest, CallsResponse, ContextRequest, ContextResponse, DepsRequest, DepsResponse, ExploreRequest,
-    ExploreResponse, GetFileRequest, GetFileResponse, GetSymbolRequest, GetSymbolResponse, GotoRequest, GotoResponse,
-    OrientRequest, OrientResponse, PacketGetRequest, PacketGetResponse, PathRequest, PathResponse, RefreshRequest,
-    RefreshResponse, RefsRequest, RefsResponse, SearchRequest, SearchResponse, StatusRequest, StatusResponse,
-    WorkspaceSymbolsRequest, WorkspaceSymbolsResponse,
-};
-use super::{Ctx, Error, Freshness, Session};
+// The features' modules and their request and response types.
+#[allow(clippy::wildcard_imports)]
+use super::*;
 
 /// When a method's answer depends on the index (and so on its freshness).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -191,7 +191,7 @@ impl Session {
                 Err(e) => skipped.push(SkippedFile { path: candidate.path, reason: format!("unreadable: {e}") }),
                 Ok(bytes) => {
                     if let Some(reason) = unindexable(&bytes, &rules) {
-                        skipped.push(SkippedFile { path: candidate.path, reason })
+                        skipped.push(SkippedFile { path: candidate.path, reason });
                     } else {
                         let hash = blake3::hash(&bytes).to_hex().to_string();
                         let cached = self.facts_cache.get(&facts_key(candidate.language, &hash)).cloned();

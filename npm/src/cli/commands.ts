@@ -40,7 +40,7 @@ interface ApiSpec<M extends ApiMethod> extends CommandInfo {
   method: M;
   options?: Options;
   request(args: string[], values: Values): ApiRequests[M];
-  format(answer: ApiResponses[M]): string;
+  format(answer: ApiResponses[M], session: Session): string;
   /** Whether the answer found anything (default: yes). */
   found?(answer: ApiResponses[M]): boolean;
 }
@@ -55,7 +55,7 @@ function apiCommand<M extends ApiMethod>(spec: ApiSpec<M>): ApiCommand {
     options: spec.options ?? {},
     ask(session, args, values) {
       const answer = (session.call as (m: M, r: ApiRequests[M]) => ApiResponses[M])(spec.method, spec.request(args, values));
-      return { answer, text: () => spec.format(F.forTerminal(answer)), found: spec.found?.(answer) ?? true };
+      return { answer, text: () => spec.format(F.forTerminal(answer), session), found: spec.found?.(answer) ?? true };
     },
   };
 }
@@ -92,9 +92,23 @@ function position(text: string): { file: string; line: number; column?: number }
 
 const LIMIT: Options = { limit: { type: "string" } };
 
+/** A status report, and which engine (and build) answered it. */
+function statusWithEngine(r: ApiResponses["status"], session: Session): string {
+  const build = session.engineProfile === "debug" ? " (debug build, 3-4x slower)" : "";
+  return `${F.formatStatus(r)}\nengine: ${session.engine}${build} from ${F.forTerminal(session.enginePath)}`;
+}
+
 /** `index`, `init` and `sync`: build or bring up to date the persisted index, then report on it. */
 function statusLike(summary: string): ApiCommand {
-  return apiCommand({ family: "manage", method: "status", synopsis: "", usage: "", summary, request: () => ({}), format: F.formatStatus });
+  return apiCommand({
+    family: "manage",
+    method: "status",
+    synopsis: "",
+    usage: "",
+    summary,
+    request: () => ({}),
+    format: statusWithEngine,
+  });
 }
 
 export const API_COMMANDS: Record<string, ApiCommand> = {
@@ -324,7 +338,7 @@ export const API_COMMANDS: Record<string, ApiCommand> = {
     usage: "status",
     summary: "indexed files by language, skipped files with reasons, the persisted snapshot, build timings",
     request: () => ({}),
-    format: F.formatStatus,
+    format: statusWithEngine,
   }),
   index: { ...statusLike("build or refresh the index and persist it in .codegraph/ (reads only files that changed)"), usage: "index" },
   init: { ...statusLike("create .codegraph/ (with its own .gitignore) and build the persisted index"), usage: "init" },

@@ -63,7 +63,8 @@ export function doctorReport(root: string | undefined) {
   let loaded: LoadedEngine | undefined;
   const engine = check(() => {
     loaded = loadEngine({ fresh: true });
-    return { kind: loaded.kind, path: loaded.path, version: loaded.module.version(), attempts: loaded.attempts };
+    const profile = typeof loaded.module.buildProfile === "function" ? loaded.module.buildProfile() : "release";
+    return { kind: loaded.kind, path: loaded.path, version: loaded.module.version(), profile, attempts: loaded.attempts };
   });
   const native = check(() => {
     const origin = loaded?.origin ?? null;
@@ -151,7 +152,7 @@ function human(report: ReturnType<typeof doctorReport>): string {
     `node ${p.node} on ${p.platform} (target ${p.target})`,
   ]);
   section("engine", report.engine, (e) => [
-    `${e.kind} ${e.version} from ${e.path}`,
+    `${e.kind} ${e.version} (${e.profile} build${e.profile === "debug" ? ", 3-4x slower" : ""}) from ${e.path}`,
     ...(e.attempts as Array<{ ok: boolean; engine: string; source: string; path: string; error?: string }>).map(
       (a) => `${a.ok ? "ok  " : "fail"} ${a.engine} (${a.source}) ${a.path}${a.error ? `: ${a.error}` : ""}`,
     ),
