@@ -30,6 +30,10 @@ pub struct GetFileRequest {
     /// Maximum lines (default 2000, cap 10000).
     #[serde(default)]
     pub limit: Option<u32>,
+    /// 1-based character column of the `offset` line to start at (default 1): the rest of a line
+    /// that `maxBytes` cut, as `page.continuation` names it.
+    #[serde(default)]
+    pub column: Option<u32>,
     /// Maximum bytes of raw page text including line separators (default 80000, cap 500000).
     #[serde(default)]
     pub max_bytes: Option<u32>,
@@ -45,7 +49,22 @@ pub struct GetFileRequest {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PageInfo {
+    /// The next line to read.
     pub next_offset: u32,
+    /// When `maxBytes` cut the page's last line: where its rest starts (`offset` and `column` to ask
+    /// for next).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub continuation: Option<Continuation>,
+}
+
+/// The rest of a line cut by the byte bound.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Continuation {
+    pub offset: u32,
+    /// 1-based character column.
+    pub column: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -167,19 +186,31 @@ pub(crate) fn get_file(ctx: &Ctx, req: GetFileRequest) -> Result<GetFileResponse
         return Err(Error::Unreadable(format!("`{}` cannot be shown as text: {problem}", req.file)));
     }
     let text = std::str::from_utf8(&bytes).expect("validated above");
-    let lines: Vec<&str> = text.split('\n').collect();
+    // A byte-order mark is not a character of line 1 (positions don't count it either).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines: Vec<&str> = text.split('\n').collect();
     let total_lines = lines.len() as u32;
     if let Some((kind, path)) = classified.as_ref().filter(|_| !req.allow_sensitive) {
         // A text config of secrets: the names of its keys and its exact length, never a value.
         let (keys, cut) = crate::sensitive::key_names(path, text);
         return Ok(summary(total_lines, keys, cut, *kind));
     }
+    let first = (offset - 1) as usize;
+    // A page that continues a cut line starts at its column.
+    let start_column = req.column.unwrap_or(1);
+    if start_column == 0 {
+        return Err(Error::InvalidArgument("`column` is 1-based".into()));
+    }
+    if let Some(line) = lines.get_mut(first) {
+        let skip = line.char_indices().nth(start_column as usize - 1).map_or(line.len(), |(b, _)| b);
+        *line = &line[skip..];
+    }
     let mut content = String::new();
     let mut raw = String::new();
     let mut truncated = false;
     let mut next = None;
+    let mut continuation = None;
     let mut n = offset;
-    let first = (offset - 1) as usize;
     for (i, line) in lines.iter().enumerate().skip(first).take(limit) {
         let line_no = i as u32 + 1;
         let sep = usize::from(!(raw.is_empty() && i == first));
@@ -194,6 +225,8 @@ pub(crate) fn get_file(ctx: &Ctx, req: GetFileRequest) -> Result<GetFileResponse
                 let _ = write!(content, "{line_no}\t{}", line[..cut].trim_end_matches('\r'));
                 truncated = true;
                 next = Some(line_no + 1);
+                let column = start_column + line[..cut].chars().count() as u32;
+                continuation = Some(Continuation { offset: line_no, column });
             } else {
                 next = Some(line_no);
             }
@@ -247,7 +280,7 @@ pub(crate) fn get_file(ctx: &Ctx, req: GetFileRequest) -> Result<GetFileResponse
         text: raw,
         truncated,
         freshness: freshness.clone(),
-        page: next.map(|next_offset| PageInfo { next_offset }),
+        page: next.map(|next_offset| PageInfo { next_offset, continuation }),
         graph_context,
         sensitive: sensitive.map(|kind| SensitiveInfo {
             kind: kind.as_str().into(),
@@ -293,11 +326,47 @@ fn confine(host: &dyn Host, path: &str) -> Result<(String, String), Error> {
 #[cfg(test)]
 mod tests {
     use crate::api::testing::repo;
-    use crate::api::GetFileRequest;
+    use crate::api::{Continuation, GetFileRequest, GotoRequest};
+
+    #[test]
+    fn a_line_longer_than_the_byte_bound_is_read_to_its_end_in_pages() {
+        let long: String = (0..50).map(|i| format!("é{i:02}")).collect();
+        let (_dir, mut s) = repo(&[("min.js", &format!("{long}\nnext\n"))]);
+        let mut text = String::new();
+        let mut request = GetFileRequest { file: "min.js".into(), max_bytes: Some(40), ..Default::default() };
+        loop {
+            let p = s.get_file(request.clone()).unwrap();
+            let page = p.page.expect("more to read");
+            match page.continuation {
+                Some(Continuation { offset, column }) => {
+                    assert!(p.truncated);
+                    text.push_str(&p.text);
+                    request = GetFileRequest { offset: Some(offset), column: Some(column), ..request };
+                }
+                None => {
+                    text.push_str(p.text.split('\n').next().unwrap());
+                    assert_eq!(page.next_offset, 2);
+                    break;
+                }
+            }
+        }
+        assert_eq!(text, long, "every character of the long line, once");
+        let bad = GetFileRequest { file: "min.js".into(), column: Some(0), ..Default::default() };
+        assert_eq!(s.get_file(bad).unwrap_err().code(), "INVALID_ARGUMENT");
+    }
+
+    #[test]
+    fn positions_after_a_byte_order_mark_are_the_editor_s() {
+        let (_dir, mut s) = repo(&[("a.ts", "\u{feff}export function greet() { return 1; }\ngreet();\n")]);
+        let at = s.goto(GotoRequest { file: "a.ts".into(), line: 1, column: Some(17) }).unwrap();
+        assert_eq!(at.name, "greet");
+        assert_eq!((at.definitions[0].line, at.definitions[0].column), (1, 17));
+    }
 
     #[test]
     fn pages_are_exact_live_and_confined() {
-        let (_dir, mut s) = repo(&[("a.py", "one\ntwo\nthree\n"), ("b.py", "import a\n")]);
+        let (_dir, mut s) =
+            repo(&[("a.py", "one\ntwo\nthree\n"), ("b.py", "import a\n"), ("bom.ts", "\u{feff}export const x = 1;\n")]);
         let page = |s: &mut crate::Session, req: GetFileRequest| s.get_file(req).unwrap();
         let p =
             page(&mut s, GetFileRequest { file: "a.py".into(), offset: Some(2), limit: Some(1), ..Default::default() });
@@ -308,6 +377,8 @@ mod tests {
         let graph =
             page(&mut s, GetFileRequest { file: "a.py".into(), include_graph_context: true, ..Default::default() });
         assert_eq!(graph.graph_context.unwrap().used_by, ["b.py"]);
+        let bom = page(&mut s, GetFileRequest { file: "bom.ts".into(), limit: Some(1), ..Default::default() });
+        assert_eq!(bom.text, "export const x = 1;", "a byte-order mark is not part of line 1");
         for outside in ["../x", "/etc/passwd"] {
             let e = s.get_file(GetFileRequest { file: outside.into(), ..Default::default() }).unwrap_err();
             assert_eq!(e.code(), "OUTSIDE_ROOT", "{outside}");

@@ -108,7 +108,7 @@ fn identifier_bonus(tier: u8) -> f64 {
 }
 
 /// Words of the query that read as identifiers: the whole query when it is one word, and words with
-/// `_`, `::`, `.`, `/` or a capital after a lower-case letter.
+/// `_`, `::`, `.`, a capital after a lower-case letter, or letters and digits together.
 fn identifier_words(query: &str) -> Vec<&str> {
     let words: Vec<&str> =
         query.split_whitespace().map(|w| w.trim_matches(|c: char| "?,;:!()\"'`".contains(c))).collect();
@@ -122,6 +122,8 @@ fn identifier_words(query: &str) -> Vec<&str> {
                 || w.contains("::")
                 || w.trim_end_matches('.').contains('.')
                 || w.chars().zip(w.chars().skip(1)).any(|(a, b)| a.is_lowercase() && b.is_uppercase())
+                // `i18n`, `utf8`, `base64`: letters and digits in one word name something.
+                || (w.chars().any(|c| c.is_ascii_digit()) && w.chars().any(char::is_alphabetic))
         })
         .collect()
 }
@@ -307,5 +309,26 @@ mod tests {
         let unknown = s.search(SearchRequest { query: "zebra backoff".into(), limit: None }).unwrap();
         assert_eq!(unknown.unknown_words, ["zebra"]);
         assert!(s.search(SearchRequest { query: "  ".into(), limit: None }).is_err());
+    }
+
+    #[test]
+    fn an_identifier_with_digits_in_a_sentence_is_looked_up() {
+        let (_dir, mut s) = repo(&[
+            (
+                "i18n.ts",
+                "export const i18n = { t: (key: string) => key };
+",
+            ),
+            (
+                "page.ts",
+                "import { i18n } from './i18n';
+export const title = i18n.t('home');
+",
+            ),
+        ]);
+        for query in ["i18n", "where is i18n used"] {
+            let found = s.search(SearchRequest { query: query.into(), limit: None }).unwrap();
+            assert_eq!(found.hits[0].symbol.as_ref().map(|s| s.handle.as_str()), Some("i18n.ts::i18n"), "{query}");
+        }
     }
 }

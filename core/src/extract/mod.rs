@@ -8,6 +8,7 @@ mod docs;
 mod go;
 mod java;
 mod js;
+mod positions;
 mod python;
 mod rust;
 
@@ -94,28 +95,23 @@ fn count_errors(root: Node) -> u32 {
 pub(crate) struct Builder<'a> {
     pub src: &'a str,
     pub language: Language,
-    line_starts: Vec<usize>,
+    positions: positions::Positions<'a>,
     pub facts: FileFacts,
     scope: Vec<u32>,
     depth: usize,
     pub depth_exceeded: bool,
-    /// (line index, byte, column) of the last position computed.
-    col_cache: std::cell::Cell<(usize, usize, usize)>,
 }
 
 impl<'a> Builder<'a> {
     pub fn new(src: &'a str, language: Language) -> Builder<'a> {
-        let mut line_starts = vec![0];
-        line_starts.extend(src.match_indices('\n').map(|(i, _)| i + 1));
         Builder {
             src,
             language,
-            line_starts,
+            positions: positions::Positions::new(src),
             facts: FileFacts::default(),
             scope: Vec::new(),
             depth: 0,
             depth_exceeded: false,
-            col_cache: std::cell::Cell::new((usize::MAX, 0, 0)),
         }
     }
 
@@ -126,16 +122,7 @@ impl<'a> Builder<'a> {
 
     /// A byte offset in the file → 1-based line and Unicode column.
     pub fn pos_of_byte(&self, byte: usize) -> Pos {
-        let line = self.line_starts.partition_point(|&s| s <= byte).max(1) - 1;
-        let start = self.line_starts[line];
-        // Counting characters from the line start is quadratic on a minified one-line file; positions
-        // mostly arrive in increasing order, so count on from the last position of the same line.
-        let (cached_line, cached_byte, cached_col) = self.col_cache.get();
-        let (from, base) =
-            if cached_line == line && cached_byte <= byte { (cached_byte, cached_col) } else { (start, 0) };
-        let col = base + self.src.get(from..byte).map_or(byte - from, |s| s.chars().count());
-        self.col_cache.set((line, byte, col));
-        Pos { line: line as u32 + 1, col: col as u32 + 1 }
+        self.positions.pos(byte)
     }
 
     pub fn pos(&self, node: Node) -> Pos {

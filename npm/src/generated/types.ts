@@ -547,7 +547,27 @@ export interface SymbolBrief {
  * via the `definition` "PageInfo".
  */
 export interface PageInfo {
+  /**
+   * When `maxBytes` cut the page's last line: where its rest starts (`offset` and `column` to ask for next).
+   */
+  continuation?: Continuation | null;
+  /**
+   * The next line to read.
+   */
   nextOffset: number;
+}
+/**
+ * The rest of a line cut by the byte bound.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "Continuation".
+ */
+export interface Continuation {
+  /**
+   * 1-based character column.
+   */
+  column: number;
+  offset: number;
 }
 /**
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
@@ -687,6 +707,10 @@ export interface GetFileRequest {
    * Return raw content of recognised sensitive files.
    */
   allowSensitive?: boolean;
+  /**
+   * 1-based character column of the `offset` line to start at (default 1): the rest of a line that `maxBytes` cut, as `page.continuation` names it.
+   */
+  column?: number | null;
   /**
    * Root-relative path.
    */
