@@ -330,7 +330,7 @@ mod tests {
 
     #[test]
     fn a_line_longer_than_the_byte_bound_is_read_to_its_end_in_pages() {
-        let long: String = (0..50).map(|i| format!("é{i:02}")).collect();
+        let long = (0..50).map(|i| format!("é{i:02}")).collect::<Vec<_>>().concat();
         let (_dir, mut s) = repo(&[("min.js", &format!("{long}\nnext\n"))]);
         let mut text = String::new();
         let mut request = GetFileRequest { file: "min.js".into(), max_bytes: Some(40), ..Default::default() };
