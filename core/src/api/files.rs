@@ -337,17 +337,14 @@ mod tests {
         loop {
             let p = s.get_file(request.clone()).unwrap();
             let page = p.page.expect("more to read");
-            match page.continuation {
-                Some(Continuation { offset, column }) => {
-                    assert!(p.truncated);
-                    text.push_str(&p.text);
-                    request = GetFileRequest { offset: Some(offset), column: Some(column), ..request };
-                }
-                None => {
-                    text.push_str(p.text.split('\n').next().unwrap());
-                    assert_eq!(page.next_offset, 2);
-                    break;
-                }
+            if let Some(Continuation { offset, column }) = page.continuation {
+                assert!(p.truncated);
+                text.push_str(&p.text);
+                request = GetFileRequest { offset: Some(offset), column: Some(column), ..request };
+            } else {
+                text.push_str(p.text.split('\n').next().unwrap());
+                assert_eq!(page.next_offset, 2);
+                break;
             }
         }
         assert_eq!(text, long, "every character of the long line, once");
