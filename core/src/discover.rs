@@ -153,6 +153,54 @@ pub(crate) struct Walk {
     /// Files named in config-like roles that resolution reads (tsconfig.json, go.mod, Cargo.toml,
     /// package.json): root-relative paths.
     pub config_files: Vec<String>,
+    /// What a later change check stats instead of walking again: every directory walked with its
+    /// mtime (a file added, removed or renamed changes its directory's), and every ignore file read
+    /// with its size and mtime (an edited one changes the rules).
+    pub watch: Watch,
+}
+
+/// The directories and ignore files of a walk, with their stats when walked.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Watch {
+    /// The host's clock when the walk started.
+    pub taken_ms: f64,
+    pub dirs: Vec<(String, f64)>,
+    pub ignore_files: Vec<(String, u64, f64)>,
+}
+
+/// A directory modified this close to the walk may be modified again within the same tick of the
+/// file system's clock (coarse kernel clocks, 1–2 s on some file systems) without its mtime
+/// changing: such a watch is not trusted, and the check walks (git's "racily clean" rule).
+const RACY_MS: f64 = 2000.0;
+
+impl Watch {
+    /// Whether every directory and ignore file is as it was, and was already settled when walked:
+    /// then a change can only be an edit of a file already known, and statting the known files
+    /// finds them all.
+    pub(crate) fn unchanged(&self, host: &dyn Host) -> bool {
+        let settled = |mtime: f64| mtime < self.taken_ms - RACY_MS;
+        let same = |a: f64, b: f64| a.to_bits() == b.to_bits() && settled(b);
+        if self.dirs.is_empty() {
+            return false;
+        }
+        let paths: Vec<&str> = self
+            .dirs
+            .iter()
+            .map(|(d, _)| d.as_str())
+            .chain(self.ignore_files.iter().map(|(f, _, _)| f.as_str()))
+            .collect();
+        let stats = host.stat_many(&paths);
+        let (dirs, ignore_files) = stats.split_at(self.dirs.len());
+        self.dirs
+            .iter()
+            .zip(dirs)
+            .all(|((_, mtime), now)| now.as_ref().is_ok_and(|e| e.kind == EntryKind::Dir && same(e.mtime_ms, *mtime)))
+            && self
+                .ignore_files
+                .iter()
+                .zip(ignore_files)
+                .all(|((_, size, mtime), now)| now.as_ref().is_ok_and(|e| e.size == *size && same(e.mtime_ms, *mtime)))
+    }
 }
 
 const CONFIG_NAMES: [&str; 5] = ["tsconfig.json", "jsconfig.json", "go.mod", "Cargo.toml", "package.json"];
@@ -161,6 +209,10 @@ const CONFIG_NAMES: [&str; 5] = ["tsconfig.json", "jsconfig.json", "go.mod", "Ca
 pub(crate) fn walk(host: &dyn Host, rules: &Rules) -> Result<Walk, Error> {
     let mut out = Walk::default();
     let mut matchers: Vec<(String, Gitignore)> = Vec::new();
+    out.watch.taken_ms = host.now_ms();
+    if let Ok(root) = host.stat("") {
+        out.watch.dirs.push((String::new(), root.mtime_ms));
+    }
     walk_dir(host, rules, "", 0, &mut matchers, &mut out)?;
     out.candidates.sort_by(|a, b| a.path.cmp(&b.path));
     out.skipped.sort();
@@ -195,12 +247,7 @@ const IGNORE_FILE_CAP: u64 = 1024 * 1024;
 
 /// The ignore rules of one directory, from its `.gitignore` and `.codegraphignore`. One that is not a
 /// regular file (a symlink, a FIFO) or is over the cap is skipped with its reason, never followed.
-fn load_ignore_files(
-    host: &dyn Host,
-    dir: &str,
-    entries: &[HostEntry],
-    skipped: &mut Vec<SkippedFile>,
-) -> Option<Gitignore> {
+fn load_ignore_files(host: &dyn Host, dir: &str, entries: &[HostEntry], out: &mut Walk) -> Option<Gitignore> {
     let mut builder = GitignoreBuilder::new(format!("/{dir}"));
     let mut any = false;
     for file in [".gitignore", ".codegraphignore"] {
@@ -211,10 +258,13 @@ fn load_ignore_files(
             EntryKind::Symlink => Err("a symlink (not followed)".to_string()),
             _ => Err("not a regular file".to_string()),
         };
+        if let Ok(stat) = host.stat(&rel) {
+            out.watch.ignore_files.push((rel.clone(), stat.size, stat.mtime_ms));
+        }
         let bytes = match bytes {
             Ok(bytes) => bytes,
             Err(e) => {
-                skipped.push(SkippedFile { path: rel, reason: format!("ignore file not read: {e}") });
+                out.skipped.push(SkippedFile { path: rel, reason: format!("ignore file not read: {e}") });
                 continue;
             }
         };
@@ -248,7 +298,7 @@ fn walk_dir(
     };
     entries.sort_by(|a, b| a.name.cmp(&b.name));
     let pushed = if rules.use_ignore_files {
-        match load_ignore_files(host, dir, &entries, &mut out.skipped) {
+        match load_ignore_files(host, dir, &entries, out) {
             Some(m) => {
                 matchers.push((dir.to_string(), m));
                 true
@@ -275,6 +325,7 @@ fn walk_dir(
                     });
                     continue;
                 }
+                out.watch.dirs.push((rel.clone(), entry.mtime_ms));
                 walk_dir(host, rules, &rel, depth + 1, matchers, out)?;
             }
             EntryKind::File | EntryKind::Symlink => {

@@ -35,7 +35,40 @@ impl Error {
     }
 }
 
-/// Decodes a JSON request; serde's message names the offending field.
+/// Decodes a JSON request; the message names the offending field by its path (`handle: invalid
+/// type: integer `5`, expected a string`).
 pub fn decode<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, Error> {
-    serde_json::from_value(value).map_err(|e| Error::InvalidArgument(format!("invalid request: {e}")))
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path == "." {
+            Error::InvalidArgument(format!("invalid request: {inner}"))
+        } else {
+            Error::InvalidArgument(format!("invalid request: {path}: {inner}"))
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+    use serde_json::json;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Req {
+        handle: String,
+        limit: Option<u32>,
+    }
+
+    #[test]
+    fn a_decode_error_names_the_field() {
+        let e = super::decode::<Req>(json!({ "handle": 5 })).unwrap_err().to_string();
+        assert_eq!(e, "invalid request: handle: invalid type: integer `5`, expected a string");
+        let e = super::decode::<Req>(json!({ "handle": "x", "limit": -1 })).unwrap_err().to_string();
+        assert!(e.starts_with("invalid request: limit: invalid value"), "{e}");
+        let e = super::decode::<Req>(json!({ "handle": "x", "bogus": 1 })).unwrap_err().to_string();
+        assert!(e.starts_with("invalid request: bogus: unknown field `bogus`"), "{e}");
+    }
 }

@@ -40,6 +40,10 @@ pub trait Host {
     }
     /// Size and kind of a path after following symlinks.
     fn stat(&self, rel: &str) -> Result<HostEntry, String>;
+    /// `stat` of many paths (a change check's thousands); native hosts do it in parallel.
+    fn stat_many(&self, rels: &[&str]) -> Vec<Result<HostEntry, String>> {
+        rels.iter().map(|r| self.stat(r)).collect()
+    }
     /// Size and kind of a path itself: a symlink is reported as one.
     fn lstat(&self, rel: &str) -> Result<HostEntry, String>;
     /// The canonical absolute path of a root-relative path (symlinks resolved).
@@ -63,6 +67,16 @@ pub trait Host {
     /// Milliseconds since the epoch (the wasm core has no clock of its own).
     fn now_ms(&self) -> f64 {
         0.0
+    }
+    /// This process's id, which the writer lock records (`None` when the host can't tell).
+    fn pid(&self) -> Option<u32> {
+        None
+    }
+    /// Whether a process with this id is running (`None` when the host can't tell): a lock whose
+    /// writer is gone is broken at once instead of after its expiry.
+    fn process_alive(&self, pid: u32) -> Option<bool> {
+        let _ = pid;
+        None
     }
     /// Runs `git` with `args` in the root and returns its standard output; an error carries git's
     /// message. Used to read change sets, never to change anything. The core passes the options
@@ -201,6 +215,12 @@ mod std_host {
             rels.par_iter().map(|r| self.read_file(r, limit)).collect()
         }
 
+        #[cfg(feature = "parallel")]
+        fn stat_many(&self, rels: &[&str]) -> Vec<Result<HostEntry, String>> {
+            use rayon::prelude::*;
+            rels.par_iter().map(|r| self.stat(r)).collect()
+        }
+
         fn stat(&self, rel: &str) -> Result<HostEntry, String> {
             let path = self.abs(rel);
             let meta = std::fs::metadata(&path).map_err(|e| e.to_string())?;
@@ -277,6 +297,27 @@ mod std_host {
 
         fn now_ms(&self) -> f64 {
             std::time::SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+        }
+
+        fn pid(&self) -> Option<u32> {
+            Some(std::process::id())
+        }
+
+        #[cfg(unix)]
+        #[allow(unsafe_code)] // one libc call; see SAFETY below
+        fn process_alive(&self, pid: u32) -> Option<bool> {
+            let pid = libc::pid_t::try_from(pid).ok()?;
+            // SAFETY: kill with signal 0 sends nothing; it only asks whether the process exists.
+            let sent = unsafe { libc::kill(pid, 0) };
+            match sent {
+                0 => Some(true),
+                _ => match std::io::Error::last_os_error().raw_os_error() {
+                    Some(libc::ESRCH) => Some(false),
+                    // EPERM: it exists, under another user.
+                    Some(libc::EPERM) => Some(true),
+                    _ => None,
+                },
+            }
         }
 
         fn remove_file(&self, rel: &str) -> Result<(), String> {

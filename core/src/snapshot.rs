@@ -127,12 +127,23 @@ pub(crate) fn decode(bytes: &[u8], options_key: &str) -> Result<Snapshot, String
     Ok(snapshot)
 }
 
+/// Why a snapshot was not used: it is damaged (or unreadable), or only made by another version or
+/// under other options (then rebuilding it is routine, not news).
+pub(crate) struct Rejection {
+    pub why: String,
+    pub damaged: bool,
+}
+
 /// Reads the snapshot (at most `cap` bytes); `Ok(None)` when there is none.
-pub(crate) fn load(host: &dyn Host, options_key: &str, cap: u64) -> Result<Option<Snapshot>, String> {
-    match store::read(host, NAME, cap)? {
-        None => Ok(None),
-        Some(bytes) => decode(&bytes, options_key).map(Some),
-    }
+pub(crate) fn load(host: &dyn Host, options_key: &str, cap: u64) -> Result<Option<Snapshot>, Rejection> {
+    let bytes = store::read(host, NAME, cap).map_err(|why| Rejection { why, damaged: true })?;
+    let Some(bytes) = bytes else { return Ok(None) };
+    decode(&bytes, options_key).map(Some).map_err(|why| {
+        let outdated = why.starts_with("snapshot format ")
+            || why.starts_with("snapshot written by codegraph")
+            || why.starts_with("snapshot made with other");
+        Rejection { why, damaged: !outdated }
+    })
 }
 
 /// Writes the snapshot unless another writer holds the lock (then its snapshot will do). Returns
@@ -147,17 +158,12 @@ pub(crate) fn save(host: &dyn Host, snapshot: &Snapshot) -> Result<bool, String>
 pub(crate) fn with_lock(host: &dyn Host, write: impl FnOnce() -> Result<(), String>) -> Result<bool, String> {
     store::usable(host)?;
     let now_ms = host.now_ms();
-    let stamp = format!("{now_ms}");
+    let stamp = match host.pid() {
+        Some(pid) => format!("{pid} {now_ms}"),
+        None => format!("{now_ms}"),
+    };
     if !store::create_exclusive(host, LOCK, stamp.as_bytes())? {
-        // A crashed writer's lock expires; a live one is left alone. A lock whose stamp can't be read
-        // yet (its writer is between creating and filling it) is dated by its mtime.
-        let recorded = store::read(host, LOCK, store::SMALL_FILE_CAP)
-            .ok()
-            .flatten()
-            .and_then(|b| String::from_utf8(b).ok())
-            .and_then(|s| s.trim().parse::<f64>().ok());
-        let held_since = recorded.or_else(|| host.lstat(&store::path(LOCK)).ok().map(|e| e.mtime_ms));
-        if held_since.is_some_and(|t| now_ms - t < LOCK_EXPIRY_MS) {
+        if lock_is_held(host, now_ms) {
             return Ok(false);
         }
         store::remove(host, LOCK)?;
@@ -165,6 +171,7 @@ pub(crate) fn with_lock(host: &dyn Host, write: impl FnOnce() -> Result<(), Stri
             return Ok(false);
         }
     }
+    remove_stray_temp_files(host, now_ms);
     let result = (|| {
         if !store::exists(host, GITIGNORE) {
             store::write(
@@ -177,6 +184,39 @@ pub(crate) fn with_lock(host: &dyn Host, write: impl FnOnce() -> Result<(), Stri
     })();
     let _ = store::remove(host, LOCK);
     result.map(|()| true)
+}
+
+/// Whether the lock someone else holds is live: its writer's process runs (when the host can tell)
+/// and it is younger than the expiry. A lock whose stamp can't be read yet (its writer is between
+/// creating and filling it) is dated by its mtime.
+fn lock_is_held(host: &dyn Host, now_ms: f64) -> bool {
+    let stamp = store::read(host, LOCK, store::SMALL_FILE_CAP).ok().flatten().and_then(|b| String::from_utf8(b).ok());
+    let (pid, recorded) = match stamp.as_deref().map(str::trim).and_then(|s| s.split_once(' ')) {
+        Some((pid, at)) => (pid.parse::<u32>().ok(), at.parse::<f64>().ok()),
+        None => (None, stamp.as_deref().and_then(|s| s.trim().parse::<f64>().ok())),
+    };
+    if pid.and_then(|p| host.process_alive(p)) == Some(false) {
+        return false;
+    }
+    let held_since = recorded.or_else(|| host.lstat(&store::path(LOCK)).ok().map(|e| e.mtime_ms));
+    held_since.is_some_and(|t| now_ms - t < LOCK_EXPIRY_MS)
+}
+
+/// Removes the temporary files a writer killed mid-write left in `.codegraph/`
+/// (`.<name>.tmp-<pid>-<nonce>`): those of a process that is gone, or older than the lock expiry.
+/// Only the lock holder does this, so no live write loses its temporary file.
+fn remove_stray_temp_files(host: &dyn Host, now_ms: f64) {
+    let Ok(entries) = host.read_dir(store::DIR) else { return };
+    for e in entries.iter().filter(|e| e.kind == crate::host::EntryKind::File && e.name.starts_with('.')) {
+        let Some((_, tail)) = e.name.split_once(".tmp-") else { continue };
+        let pid = tail.split('-').next().and_then(|p| p.parse::<u32>().ok());
+        let gone = pid.and_then(|p| host.process_alive(p)).map(|alive| !alive);
+        let old = host.lstat(&store::path(&e.name)).is_ok_and(|s| now_ms - s.mtime_ms > LOCK_EXPIRY_MS);
+        let ours = pid.is_some() && pid == host.pid();
+        if gone.unwrap_or(old) && !ours {
+            let _ = store::remove(host, &e.name);
+        }
+    }
 }
 
 /// Facts of the snapshot by path, for the stat fast path.

@@ -318,6 +318,9 @@ pub(crate) struct TextIndex {
     total_len: f64,
     /// Files whose bytes on disk no longer match the index: only their path and names are searched.
     stale: Vec<bool>,
+    /// Why this index could not be stored in `.codegraph/text.bin`, until the session reports it.
+    #[serde(skip)]
+    pub save_failure: Option<String>,
 }
 
 /// One chunk's words while a file is being cut: term → (weighted count, fields).
@@ -434,6 +437,7 @@ impl TextIndex {
             live: 0,
             total_len: 0.0,
             stale: contents.iter().map(Option::is_none).collect(),
+            save_failure: None,
         };
         let work: Vec<(FileId, Option<String>)> =
             contents.into_iter().enumerate().map(|(i, c)| (i as FileId, c)).collect();
@@ -632,10 +636,13 @@ pub(crate) fn text_index<'i>(host: &dyn crate::host::Host, index: &'i Index, per
             .zip(&index.files)
             .map(|(bytes, f)| f.as_indexed(bytes.ok()?))
             .collect();
-        let text = TextIndex::build(index, contents);
-        // An index built while files were changing describes neither version: not kept.
+        let mut text = TextIndex::build(index, contents);
+        // An index built while files were changing describes neither version: not kept. A failed
+        // write only means the next process builds it again; the session reports why.
         if let (Some(k), 0) = (key.as_deref(), text.stale_files()) {
-            save(host, k, &text);
+            if let Err(e) = save(host, k, &text) {
+                text.save_failure = Some(format!("cannot write .codegraph/{STORE_NAME}: {e}"));
+            }
         }
         text
     })
@@ -670,10 +677,9 @@ pub(crate) fn load(host: &dyn crate::host::Host, index: &Index, key: &str) -> Op
 }
 
 /// Stores a lexical index (best effort: a failed write only means the next process builds it).
-pub(crate) fn save(host: &dyn crate::host::Host, key: &str, text: &TextIndex) {
-    if let Ok(payload) = postcard::to_allocvec(&(key, text)) {
-        let _ = crate::store::write(host, STORE_NAME, &crate::snapshot::frame(MAGIC, FORMAT_VERSION, &payload));
-    }
+pub(crate) fn save(host: &dyn crate::host::Host, key: &str, text: &TextIndex) -> Result<(), String> {
+    let payload = postcard::to_allocvec(&(key, text)).map_err(|e| e.to_string())?;
+    crate::store::write(host, STORE_NAME, &crate::snapshot::frame(MAGIC, FORMAT_VERSION, &payload))
 }
 
 #[cfg(test)]

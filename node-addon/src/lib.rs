@@ -98,6 +98,12 @@ impl Session {
         Ok(serde_json::to_value(stats).expect("stats encode"))
     }
 
+    /// What went wrong with the persisted index since the last call (each reported once).
+    #[napi]
+    pub fn take_notes(&self) -> Result<Vec<String>, String> {
+        Ok(self.lock()?.take_notes())
+    }
+
     /// Drops the index; the next request rebuilds it, parsing only changed content.
     #[napi]
     pub fn invalidate(&self) -> Result<(), String> {

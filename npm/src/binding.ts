@@ -13,6 +13,7 @@ export interface RawSession {
   prepare(progress?: (phase: string, done: number, total: number) => void): void;
   prepareSearch(): void;
   parseOnly(): ParseOnlyStats;
+  takeNotes(): string[];
 }
 
 /** What `parseOnly` measured: the floor under a cold build (walk, read, tree-sitter parse only). */

@@ -76,6 +76,11 @@ export class Session {
   parseOnly(): ParseOnlyStats {
     return this.raw.parseOnly();
   }
+  /** What went wrong with the persisted index since the last call — a snapshot rejected as damaged
+   *  (and rebuilt), a snapshot or lexical index that could not be written — each reported once. */
+  takeNotes(): string[] {
+    return this.raw.takeNotes();
+  }
   /** Drops the index; the next request rebuilds it, parsing only changed content. */
   invalidate(): void {
     this.raw.invalidate();

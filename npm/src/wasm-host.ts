@@ -103,6 +103,20 @@ export function createNodeHost(root: string) {
     removeFile(rel: string): void {
       fs.rmSync(abs(rel), { force: true });
     },
+    /** This process's id, which the writer lock records. */
+    pid(): number {
+      return process.pid;
+    },
+    /** Whether a process runs (null when it can't be told): a lock of a dead writer is broken at once. */
+    processAlive(pid: number): boolean | null {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        return code === "EPERM" ? true : code === "ESRCH" ? false : null;
+      }
+    },
     /** Runs git in the root (no shell) and returns what it printed; throws with git's own message.
      *  The environment is exactly `env` plus the `keep` variables of ours (the core's choice). */
     git(args: string[], env: Record<string, string>, keep: string[]): string {

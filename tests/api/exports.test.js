@@ -21,7 +21,7 @@ test("native and wasm export the same list as the core API", () => {
   const core = native.module.apiMethods();
   assert.deepStrictEqual(wasm.module.apiMethods(), core);
   assert.deepStrictEqual([...API_METHODS], core);
-  const exports = ["call", "invalidate", "prepare", "prepareSearch", "parseOnly"];
+  const exports = ["call", "invalidate", "prepare", "prepareSearch", "parseOnly", "takeNotes"];
   for (const engine of [native, wasm]) {
     const methods = sessionMethods(engine.module).filter((m) => !["free", "__destroy_into_raw"].includes(m));
     assert.deepStrictEqual(methods.sort(), [...exports].sort(), `${engine.kind} Session methods`);

@@ -85,3 +85,57 @@ test("init, sync and uninit --force manage the snapshot folder", (t) => {
   assert.equal(fs.existsSync(path.join(root, ".codegraph")), false);
   assert.ok(fs.existsSync(path.join(root, "py/shop/models.py")), "nothing else is touched");
 });
+
+/** The pid of a process that has exited (so no process has it, barring reuse within the test). */
+function deadPid() {
+  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+  return Number(child.stdout);
+}
+
+for (const engine of ["native", "wasm"]) {
+  test(`${engine}: after a writer was killed mid-save, its lock is broken at once and its temp file removed`, (t) => {
+    const root = tempFixture(t);
+    // What `kill -9` during the save leaves: the lock (pid and time of a writer now gone) and the
+    // half-written temporary file beside the snapshot.
+    const dir = path.join(root, ".codegraph");
+    fs.mkdirSync(dir);
+    const pid = deadPid();
+    fs.writeFileSync(path.join(dir, "lock"), `${pid} ${Date.now()}`);
+    const stray = path.join(dir, `.index.bin.tmp-${pid}-1234`);
+    fs.writeFileSync(stray, Buffer.alloc(1024 * 1024));
+    const first = status(root, engine);
+    assert.equal(first.snapshot.written, true, JSON.stringify(first.snapshot));
+    assert.ok(!fs.existsSync(stray), "the stray temp file is removed");
+    assert.ok(!fs.existsSync(path.join(dir, "lock")), "the lock is released");
+    assert.equal(status(root, engine).snapshot.state, "loaded");
+    // A live writer's lock is respected: nothing written, and said so in status.
+    fs.rmSync(path.join(dir, "index.bin"));
+    fs.writeFileSync(path.join(dir, "lock"), `${process.pid} ${Date.now()}`);
+    assert.equal(status(root, engine).snapshot.written, false);
+    fs.rmSync(path.join(dir, "lock"));
+  });
+}
+
+test("a damaged snapshot or a lexical index that cannot be written is said on stderr, once", (t) => {
+  const root = tempFixture(t);
+  const run = (...args) => spawnSync(process.execPath, [bin, ...args, "--root", root], { encoding: "utf8" });
+  assert.equal(run("index").status, 0);
+  const snapshot = path.join(root, ".codegraph/index.bin");
+  const bytes = fs.readFileSync(snapshot);
+  bytes.fill(0x5a, 64, 4096);
+  fs.writeFileSync(snapshot, bytes);
+  const damaged = run("symbols", "slugify");
+  assert.equal(damaged.status, 0, damaged.stderr);
+  assert.match(damaged.stdout, /slugify/);
+  assert.match(damaged.stderr, /codegraph symbols: note: ignored \.codegraph\/index\.bin: .*; rebuilt it/);
+  // Rebuilt and written again: the next run says nothing.
+  const again = run("symbols", "slugify");
+  assert.equal(again.stderr, "");
+
+  // The lexical index's file can't be replaced (a directory stands in its place).
+  fs.rmSync(path.join(root, ".codegraph/text.bin"), { force: true });
+  fs.mkdirSync(path.join(root, ".codegraph/text.bin/x"), { recursive: true });
+  const search = run("search", "slugify");
+  assert.equal(search.status, 0, search.stderr);
+  assert.match(search.stderr, /codegraph search: note: .*text\.bin/);
+});

@@ -86,22 +86,29 @@ test("a file created after planning a create is not overwritten", (t) => {
   assert.equal(read(path.join(box.home, ".cursor/mcp.json")), "{}\n");
 });
 
-test("backups are exact copies with a timestamped name; file modes are kept", (t) => {
+test("one backup per file, an exact copy as private as the file, replaced by the next; file modes are kept", (t) => {
   const box = sandbox(t);
   const file = path.join(box.home, ".claude.json");
   write(file, '{"numStartups": 3}');
   fs.chmodSync(file, 0o600);
   const p = planFor(box, ["claude"]);
-  const [result] = apply.applyPlan(p.edits, { now: () => new Date("2025-01-02T03:04:05.678Z") });
+  const [result] = apply.applyPlan(p.edits);
   assert.equal(result.status, "written");
-  assert.equal(result.backup, `${file}.codegraph-backup-20250102T030405Z`);
+  assert.equal(result.backup, `${file}.codegraph-backup`);
   assert.equal(read(result.backup), '{"numStartups": 3}');
+  assert.equal(fs.statSync(result.backup).mode & 0o777, 0o600, "the backup is as private as the config");
   assert.equal(fs.statSync(file).mode & 0o777, 0o600, "the config keeps its permissions");
-  // A second backup in the same second gets its own name.
+  const installed = read(file);
+  // The next cycle replaces it: one backup, holding the file as the last run found it.
   const u = planFor(box, ["claude"], "uninstall");
-  const [second] = apply.applyPlan(u.edits, { now: () => new Date("2025-01-02T03:04:05.999Z") });
-  assert.equal(second.backup, `${file}.codegraph-backup-20250102T030405Z-1`);
-  assert.equal(read(file), '{"numStartups": 3}');
+  const [second] = apply.applyPlan(u.edits);
+  assert.equal(second.backup, `${file}.codegraph-backup`);
+  assert.equal(read(second.backup), installed);
+  assert.doesNotMatch(read(file), /codegraph/);
+  assert.deepStrictEqual(
+    fs.readdirSync(box.home).filter((n) => n.includes("backup")),
+    [".claude.json.codegraph-backup"],
+  );
 });
 
 test("a failed write stops the later edits of that target, not of the others", (t) => {

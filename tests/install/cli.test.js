@@ -159,7 +159,7 @@ describe("--json, --detect, usage", () => {
         ["cursor", "create", "written"],
       ],
     );
-    assert.ok(doc.edits[0].backup.includes(".codegraph-backup-"));
+    assert.ok(doc.edits[0].backup.endsWith(".codegraph-backup"));
     assert.equal(doc.nextSteps.length, 2);
     assert.ok(!r.out.includes("s3cr3t"), "config contents are never printed");
   });

@@ -92,7 +92,7 @@ function memoryFiles(files = {}) {
 /** The process environment for a spawned CLI: HOME is the sandbox, nothing that moves a client's config leaks in. */
 function childEnv(home) {
   const env = { ...process.env, HOME: home, USERPROFILE: home };
-  for (const name of ["CODEX_HOME", "CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME"]) delete env[name];
+  for (const name of ["CODEX_HOME", "CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "LOCALAPPDATA"]) delete env[name];
   return env;
 }
 

@@ -110,7 +110,7 @@ describe("install into an existing config, per target", () => {
       }
       assert.ok(entryOf(id, installed));
       // A backup of the original, byte for byte.
-      const backups = Object.entries(snapshot(path.dirname(file))).filter(([name]) => name.includes(".codegraph-backup-"));
+      const backups = Object.entries(snapshot(path.dirname(file))).filter(([name]) => name.endsWith(".codegraph-backup"));
       assert.equal(backups.length, 1, "one backup");
       assert.equal(backups[0][1], original);
 
@@ -142,6 +142,11 @@ describe("byte-identical round trips on awkward inputs", () => {
     codex: ["", '\uFEFFmodel = "o3"\n', 'model = "o3"', 'model = "o3"\n', 'model = "o3"\r\n\r\n[x]\r\ny = 1\r\n', "# only a comment\n\n\n"],
     claude: [
       '{"numStartups":1}',
+      // Containers and files the person had, empty: they stay exactly so.
+      '{"theme": "Dracula", "mcpServers": {}}',
+      "{}",
+      "",
+      "  \n\n",
       '{\n  "mcpServers": {\n    "a": {"command": "a"}\n  }\n}\n',
       '{\r\n\t"x": [1, 2],\r\n\t"mcpServers": {"a": {}}\r\n}',
     ],
@@ -153,7 +158,7 @@ describe("byte-identical round trips on awkward inputs", () => {
       '{"mcpServers":{}}',
     ],
     gemini: ['{"theme":"x",}', '{\n    "theme": "x"\n}', '\uFEFF{\r\n  "theme": "x"\r\n}\r\n'],
-    opencode: ['{\n  "$schema": "https://opencode.ai/config.json",\n}\n', '{"mcp":{"x":{"type":"remote","url":"u"}}}'],
+    opencode: ['{\n  "$schema": "https://opencode.ai/config.json",\n}\n', '{"mcp":{"x":{"type":"remote","url":"u"}}}', '{"mcp": {}}', "{}"],
   };
   for (const [id, inputs] of Object.entries(cases)) {
     inputs.forEach((input, i) => {
@@ -170,6 +175,127 @@ describe("byte-identical round trips on awkward inputs", () => {
       });
     });
   }
+});
+
+describe("the install record: uninstall removes exactly what install wrote", () => {
+  test("edits elsewhere in the file between install and uninstall are kept; only the insertion goes", async (t) => {
+    const box = sandbox(t);
+    const file = path.join(box.home, ".claude.json");
+    write(file, '{"theme": "Dracula", "mcpServers": {}}');
+    assert.equal((await run("install", ["--target", "claude", "--yes"], box.environment)).code, 0);
+    // The client rewrites a setting before and adds a server after ours.
+    const installed = read(file).replace('"Dracula"', '"Nord"').replace(/\n}}$/, ',\n  "other": {"command": "x"}\n}}');
+    write(file, installed);
+    assert.equal((await run("uninstall", ["--target", "claude", "--yes"], box.environment)).code, 0);
+    const after = read(file);
+    assert.ok(!/codegraph/.test(after), after);
+    assert.deepEqual(parses("json", after), { theme: "Nord", mcpServers: { other: { command: "x" } } });
+    assert.deepEqual(Object.keys(snapshot(path.join(box.home, ".local"))), [], "the record is gone with its last entry");
+  });
+
+  test("an update of the entry (another launcher path) still uninstalls to the original bytes", async (t) => {
+    const box = sandbox(t);
+    const file = path.join(box.home, ".cursor/mcp.json");
+    write(file, '{"mcpServers":{}}');
+    assert.equal((await run("install", ["--target", "cursor", "--yes"], box.environment)).code, 0);
+    const moved = { ...box.environment, executablePath: "/usr/local/bin/codegraph" };
+    const r = await run("install", ["--target", "cursor", "--yes"], moved);
+    assert.equal(r.code, 0, r.err);
+    assert.match(read(file), /\/usr\/local\/bin\/codegraph/);
+    assert.equal((await run("uninstall", ["--target", "cursor", "--yes"], moved)).code, 0);
+    assert.equal(read(file), '{"mcpServers":{}}');
+  });
+
+  test("without a record (an install by an older version), uninstall removes the entry and keeps every container", async (t) => {
+    const box = sandbox(t);
+    const file = path.join(box.home, ".gemini/settings.json");
+    write(file, '{"theme": "x", "mcpServers": {}}');
+    assert.equal((await run("install", ["--target", "gemini", "--yes"], box.environment)).code, 0);
+    fs.rmSync(path.join(box.home, ".local"), { recursive: true });
+    assert.equal((await run("uninstall", ["--target", "gemini", "--yes"], box.environment)).code, 0);
+    assert.deepEqual(parses("json", read(file)), { theme: "x", mcpServers: {} });
+  });
+});
+
+describe("edges: links, duplicate keys, read-only files, hand-edited blocks", () => {
+  test("a symlinked config is written through to its target; the link survives install and uninstall", async (t) => {
+    const box = sandbox(t);
+    const target = path.join(box.root, "dotfiles/claude.json");
+    write(target, '{"numStartups": 2}\n');
+    fs.symlinkSync(target, path.join(box.home, ".claude.json"));
+    const link = path.join(box.home, ".claude.json");
+    assert.equal((await run("install", ["--target", "claude", "--yes"], box.environment)).code, 0);
+    assert.ok(fs.lstatSync(link).isSymbolicLink(), "still a link");
+    assert.ok(entryOf("claude", read(target)), "the target holds the entry");
+    assert.equal((await run("uninstall", ["--target", "claude", "--yes"], box.environment)).code, 0);
+    assert.ok(fs.lstatSync(link).isSymbolicLink(), "still a link after uninstall");
+    assert.equal(read(target), '{"numStartups": 2}\n');
+
+    // A config the installer created and the person then moved into dotfiles behind a link: the
+    // removal keeps the link and its target, without the entry.
+    const codex = path.join(box.home, ".codex/config.toml");
+    fs.mkdirSync(path.dirname(codex), { recursive: true });
+    assert.equal((await run("install", ["--target", "codex", "--yes"], box.environment)).code, 0);
+    const moved = path.join(box.root, "dotfiles/codex.toml");
+    fs.renameSync(codex, moved);
+    fs.symlinkSync(moved, codex);
+    assert.equal((await run("uninstall", ["--target", "codex", "--yes"], box.environment)).code, 0);
+    assert.ok(fs.lstatSync(codex).isSymbolicLink());
+    assert.equal(read(moved), "");
+  });
+
+  test("a key repeated on the way to the entry is a malformed config: nothing written, the lines named", async (t) => {
+    const box = sandbox(t);
+    const file = path.join(box.home, ".claude.json");
+    const text = '{\n  "mcpServers": {"a": {"command": "a"}},\n  "mcpServers": {}\n}\n';
+    write(file, text);
+    for (const action of ["install", "uninstall"]) {
+      const r = await run(action, ["--target", "claude", "--yes"], box.environment);
+      assert.equal(r.code, 1);
+      assert.match(r.err, /"mcpServers" appears twice in the top level \(lines 2 and 3\)/);
+      assert.equal(read(file), text);
+    }
+  });
+
+  test("a read-only config is not replaced: the edit fails and says why", { skip: process.platform === "win32" }, async (t) => {
+    const box = sandbox(t);
+    const file = path.join(box.home, ".gemini/settings.json");
+    write(file, '{"theme": "x"}');
+    fs.chmodSync(file, 0o444);
+    const r = await run("install", ["--target", "gemini", "--yes"], box.environment);
+    assert.equal(r.code, 1);
+    assert.match(r.out, /read-only \(mode 0444\)/);
+    assert.equal(read(file), '{"theme": "x"}');
+    assert.equal(fs.statSync(file).mode & 0o777, 0o444);
+    assert.deepEqual(Object.keys(snapshot(path.dirname(file))), ["settings.json"], "no backup either");
+  });
+
+  test("codex: a hand-edited codegraph block is a collision for install; --force replaces it", async (t) => {
+    const box = sandbox(t);
+    const file = path.join(box.home, ".codex/config.toml");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    assert.equal((await run("install", ["--target", "codex", "--yes"], box.environment)).code, 0);
+    const edited = read(file).replace("startup_timeout_ms = 20000", 'startup_timeout_ms = 60000\nenv = { RUST_LOG = "debug" }');
+    write(file, edited);
+    const r = await run("install", ["--target", "codex", "--yes"], box.environment);
+    assert.equal(r.code, 1);
+    assert.match(r.out, /collision[\s\S]*edited by hand/);
+    assert.equal(read(file), edited);
+    const forced = await run("install", ["--target", "codex", "--yes", "--force"], box.environment);
+    assert.equal(forced.code, 0, forced.err);
+    assert.match(read(file), /startup_timeout_ms = 20000/);
+  });
+
+  test("one backup per file across install/uninstall cycles", async (t) => {
+    const box = sandbox(t);
+    const file = path.join(box.home, ".claude.json");
+    write(file, '{"numStartups": 1}');
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await run("install", ["--target", "claude", "--yes"], box.environment)).code, 0);
+      assert.equal((await run("uninstall", ["--target", "claude", "--yes"], box.environment)).code, 0);
+    }
+    assert.deepEqual(Object.keys(snapshot(box.home)), [".claude.json", ".claude.json.codegraph-backup"]);
+  });
 });
 
 describe("collisions", () => {
@@ -307,9 +433,11 @@ describe("scopes and locations", () => {
       ".mcp.json",
       "opencode.json",
     ]);
-    assert.deepEqual(snapshot(box.home), {}, "user files untouched");
+    // Only codegraph's own install record is in the home.
+    assert.deepEqual(Object.keys(snapshot(box.home)), [".local/state/codegraph/install-record.json"], "user files untouched");
     assert.equal((await run("uninstall", ["--all", "--scope", "project", "--yes"], box.environment)).code, 0);
     assert.deepEqual(snapshot(box.cwd), {});
+    assert.deepEqual(snapshot(box.home), {}, "the record is gone with the last entry");
   });
 
   test("CODEX_HOME, CLAUDE_CONFIG_DIR and XDG_CONFIG_HOME move the user files", async (t) => {
@@ -324,6 +452,6 @@ describe("scopes and locations", () => {
     assert.ok(read(path.join(box.root, "codex/config.toml")));
     assert.ok(read(path.join(box.root, "claude/.claude.json")));
     assert.ok(read(path.join(box.root, "xdg/opencode/opencode.json")));
-    assert.deepEqual(snapshot(box.home), {});
+    assert.deepEqual(Object.keys(snapshot(box.home)), [".local/state/codegraph/install-record.json"]);
   });
 });

@@ -1,6 +1,7 @@
 // The MCP server in-process, with a real SDK Client over an in-memory linked transport: the tool
-// list (flat schemas that reject unknown fields, small), every tool on the fixture, failures as
-// isError results while the server keeps serving, freshness, and version drift.
+// list (flat schemas that reject unknown fields, small), every tool on the fixture, wrong arguments
+// as invalid params and other failures as isError results while the server keeps serving, a tool
+// subset, freshness, and version drift.
 "use strict";
 const { test } = require("node:test");
 const assert = require("node:assert/strict");
@@ -107,8 +108,16 @@ test("every tool answers on the fixture; failures are isError and the server kee
     ["context", { diff: "--output=/tmp/pwned" }, "INVALID_ARGUMENT"],
     ["context", { budget: "lots" }, "INVALID_ARGUMENT"],
     ["packet_get", { target: "nothing_like_this" }, "NOT_FOUND"],
+    ["refs", { handle: 5 }, "INVALID_ARGUMENT"],
+    ["refresh_index", { bogus: 1 }, "INVALID_ARGUMENT"],
+    ["status", { verbose: true }, "INVALID_ARGUMENT"],
   ];
   for (const [name, args, code] of bad) {
+    if (code === "INVALID_ARGUMENT") {
+      // Arguments the tool does not take are the protocol's invalid params, with the core's code.
+      await assert.rejects(call(name, args), (e) => e.code === -32602 && e.data?.code === code, `${name} ${JSON.stringify(args)}`);
+      continue;
+    }
     const r = await call(name, args);
     assert.equal(r.isError, true, `${name} ${JSON.stringify(args)}`);
     assert.equal(body(r).error.code, code, `${name}: ${r.content[0].text}`);
@@ -116,6 +125,21 @@ test("every tool answers on the fixture; failures are isError and the server kee
   // Still serving.
   assert.equal((await ok("orient", {})).files, 41);
   await client.close();
+});
+
+test("a tool subset: only those are listed and answered; an unknown name is refused with the list", async () => {
+  const { selectTools } = require("../../npm/dist/mcp/server.js");
+  const client = await inProcessClient(mcpFor(fixture, { tools: ["explore", "refs"] }));
+  assert.deepStrictEqual(
+    (await client.listTools()).tools.map((t) => t.name),
+    ["explore", "refs"],
+  );
+  await assert.rejects(
+    client.callTool({ name: "callers", arguments: { handle: "rust/src/jobs.rs::spawn_job" } }),
+    /unknown tool "callers"; tools: explore, refs/,
+  );
+  await client.close();
+  assert.throws(() => selectTools(["refs", "nope"]), /unknown tool nope; tools: orient, explore/);
 });
 
 test("freshness: one edit refreshes, a burst over the limit is stale with counts", async () => {

@@ -20,6 +20,7 @@ test("stdio: initialize advertises the version and tools answer", async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [bin, "mcp", "serve", "--root", fixture, "--no-persist", "--stdio"],
+    env: process.env,
     stderr: "pipe",
   });
   const client = new Client({ name: "e2e", version: "0" });

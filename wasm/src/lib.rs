@@ -45,6 +45,9 @@ struct JsHost {
     remove_file: Option<Function>,
     /// Optional: runs git in the root (for the diff spec of context packs).
     git: Option<Function>,
+    /// Optional: the process id and whether another process runs (for the writer lock).
+    pid: Option<Function>,
+    process_alive: Option<Function>,
 }
 
 fn callback(host: &JsValue, name: &str) -> Result<Function, JsValue> {
@@ -122,6 +125,16 @@ impl Host for JsHost {
         js_sys::Date::now()
     }
 
+    fn pid(&self) -> Option<u32> {
+        let value = self.pid.as_ref()?.call0(&JsValue::NULL).ok()?;
+        value.as_f64().map(|p| p as u32)
+    }
+
+    fn process_alive(&self, pid: u32) -> Option<bool> {
+        let value = self.process_alive.as_ref()?.call1(&JsValue::NULL, &f64::from(pid).into()).ok()?;
+        value.as_bool()
+    }
+
     fn git(&self, args: &[String], env: &[(&str, &str)], keep_env: &[&str]) -> Result<String, String> {
         let f = self.git.as_ref().ok_or("this host cannot run git")?;
         let list: Array = args.iter().map(|a| JsValue::from_str(a)).collect();
@@ -159,6 +172,8 @@ impl Session {
             create_exclusive: optional_callback(&host, "createExclusive"),
             remove_file: optional_callback(&host, "removeFile"),
             git: optional_callback(&host, "git"),
+            pid: optional_callback(&host, "pid"),
+            process_alive: optional_callback(&host, "processAlive"),
         };
         let session = core::Session::open_json(Box::new(js_host), from_js(options)?).map_err(js_error)?;
         Ok(Session { inner: RefCell::new(session) })
@@ -195,6 +210,12 @@ impl Session {
     pub fn parse_only(&self) -> Result<JsValue, JsValue> {
         let stats = self.inner.borrow().parse_only().map_err(js_error)?;
         to_js(&serde_json::to_value(stats).expect("stats encode"))
+    }
+
+    /// What went wrong with the persisted index since the last call (each reported once).
+    #[wasm_bindgen(js_name = takeNotes)]
+    pub fn take_notes(&self) -> Vec<String> {
+        self.inner.borrow_mut().take_notes()
     }
 
     /// Drops the index; the next request rebuilds it, parsing only changed content.

@@ -8,6 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::config::ContextProfile;
 use super::{Ctx, Error, Freshness, Omitted};
 use crate::compress::{compress, Compress};
 use crate::index::{FileId, Index, SymId, SymbolQuery};
@@ -80,26 +81,6 @@ pub struct ContextEntry {
     pub content: Option<String>,
 }
 
-/// A profile from `.codegraph/config`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct ContextProfile {
-    pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub budget: Option<Budget>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub focus: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub focus_symbol: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub diff: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub compress: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub format: Option<String>,
-}
-
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -137,8 +118,6 @@ pub struct ContextResponse {
     pub freshness: Freshness,
 }
 
-/// The config file that holds profiles.
-pub(crate) const CONFIG_FILE: &str = ".codegraph/config";
 pub const TOKENIZER: &str = "ceil(utf8 bytes / 4)";
 
 /// Tokens of a text, as every budget counts them.
@@ -174,56 +153,6 @@ fn parse_budget(budget: &Budget) -> Result<u64, Error> {
         )));
     }
     Ok(tokens)
-}
-
-/// The profiles of `.codegraph/config` (none when the file is absent).
-fn load_profiles(host: &dyn crate::host::Host) -> Result<Vec<ContextProfile>, Error> {
-    let bad = |why: String| Error::InvalidArgument(format!("{CONFIG_FILE}: {why}"));
-    let Some(bytes) = crate::store::read(host, "config", crate::store::SMALL_FILE_CAP).map_err(bad)? else {
-        return Ok(Vec::new());
-    };
-    let text = String::from_utf8(bytes).map_err(|_| bad("not UTF-8".into()))?;
-    let table = text.parse::<toml::Table>().map_err(|e| bad(e.to_string()))?;
-    let Some(profiles) = table.get("profiles") else { return Ok(Vec::new()) };
-    let profiles = profiles.as_table().ok_or_else(|| bad("`profiles` must be a table".into()))?;
-    let mut out = Vec::new();
-    for (name, value) in profiles {
-        let Some(context) = value.get("context") else { continue };
-        let context = context.as_table().ok_or_else(|| bad(format!("`profiles.{name}.context` must be a table")))?;
-        let mut p = ContextProfile { name: name.clone(), ..ContextProfile::default() };
-        let string = |v: &toml::Value, key: &str| {
-            v.as_str()
-                .map(str::to_string)
-                .ok_or_else(|| bad(format!("`profiles.{name}.context.{key}` must be a string")))
-        };
-        let strings = |v: &toml::Value, key: &str| -> Result<Vec<String>, Error> {
-            let list = v.as_array().ok_or_else(|| bad(format!("`profiles.{name}.context.{key}` must be a list")))?;
-            list.iter().map(|x| string(x, key)).collect()
-        };
-        for (key, v) in context {
-            match key.as_str() {
-                "budget" => {
-                    p.budget = Some(match v {
-                        toml::Value::Integer(n) if *n >= 0 => Budget::Tokens(*n as u64),
-                        toml::Value::String(s) => Budget::Text(s.clone()),
-                        _ => return Err(bad(format!("`profiles.{name}.context.budget` must be a number or like \"32k\""))),
-                    });
-                }
-                "focus" => p.focus = strings(v, key)?,
-                "focus_symbol" | "focusSymbol" => p.focus_symbol = strings(v, key)?,
-                "diff" => p.diff = Some(string(v, key)?),
-                "compress" => p.compress = Some(string(v, key)?),
-                "format" => p.format = Some(string(v, key)?),
-                other => {
-                    return Err(bad(format!(
-                        "unknown key `{other}` in `profiles.{name}.context` (expected budget, focus, focus_symbol, diff, compress, format)"
-                    )))
-                }
-            }
-        }
-        out.push(p);
-    }
-    Ok(out)
 }
 
 /// The paths a diff spec names, relative to the root.
@@ -306,7 +235,7 @@ struct Candidate {
 
 /// A context pack under a token budget.
 pub(crate) fn context(ctx: &Ctx, req: ContextRequest) -> Result<ContextResponse, Error> {
-    let profiles = load_profiles(ctx.host)?;
+    let profiles = super::config::load(ctx.host)?.profiles;
     if req.list_profiles {
         return Ok(ContextResponse {
             format: "json".into(),
@@ -328,7 +257,8 @@ pub(crate) fn context(ctx: &Ctx, req: ContextRequest) -> Result<ContextResponse,
         Some(name) => profiles.iter().find(|p| &p.name == name).cloned().ok_or_else(|| {
             let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
             Error::NotFound(format!(
-                "no profile `{name}` in {CONFIG_FILE} (profiles: {})",
+                "no profile `{name}` in {} (profiles: {})",
+                super::config::CONFIG_FILE,
                 if names.is_empty() { "none".to_string() } else { names.join(", ") }
             ))
         })?,

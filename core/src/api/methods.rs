@@ -133,6 +133,7 @@ methods! {
     "path"             => path(PathRequest) -> PathResponse, index, deps::path;
     "status"           => status(StatusRequest) -> StatusResponse, session, status::status;
     "refresh"          => refresh(RefreshRequest) -> RefreshResponse, session, status::refresh;
+    "config"           => config(ConfigRequest) -> ConfigResponse, live, config::config;
 }
 
 impl Session {

@@ -10,6 +10,7 @@
 //! This module holds the shapes several features share.
 
 mod calls;
+mod config;
 mod context;
 mod deps;
 mod explore;
@@ -38,6 +39,7 @@ pub use crate::session::{
 pub use crate::VERSION;
 
 pub use calls::*;
+pub use config::*;
 pub use context::*;
 pub use deps::*;
 pub use explore::*;

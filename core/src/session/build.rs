@@ -13,6 +13,17 @@ use crate::index::{ConfigTexts, Index, IndexedFile};
 use crate::map_maybe_parallel;
 use crate::snapshot::{self, Snapshot, SnapshotFile};
 
+/// What a change check found.
+#[derive(Debug, Default)]
+pub(crate) struct Changes {
+    /// Added, modified and removed files, sorted.
+    pub files: Vec<String>,
+    /// The bytes to read to take them in.
+    pub bytes: u64,
+    /// Whether some file left the set (deleted, renamed away, ignored now).
+    pub left: bool,
+}
+
 impl Session {
     /// Writes the snapshot of `previous` and the index's graph (when persisting), noting the outcome
     /// in the status.
@@ -33,16 +44,24 @@ impl Session {
         };
         match snapshot::save(self.host.as_ref(), &snap) {
             Ok(written) => self.snapshot_status.written = written,
-            Err(e) => self.snapshot_status.note = Some(format!("cannot write {}: {e}", snapshot::FILE)),
+            Err(e) => {
+                let note = format!("cannot write {}: {e}", snapshot::FILE);
+                self.notes.push(note.clone());
+                self.snapshot_status.note = Some(note);
+            }
         }
     }
 
     /// Takes in modified files without a full build when each is an indexed source file whose
     /// interface is unchanged (see `Index::update`): only their references are resolved again.
     /// Returns false, having changed nothing, when a full build is needed (a file added, deleted,
-    /// skipped or reshaped, or a config file changed).
-    pub(crate) fn update_in_place(&mut self, changed: &[String]) -> Result<bool, Error> {
+    /// ignored now, skipped or reshaped, or a config file changed).
+    pub(crate) fn update_in_place(&mut self, changes: &Changes) -> Result<bool, Error> {
         let Some(index) = self.index.as_ref() else { return Ok(false) };
+        if changes.left {
+            return Ok(false);
+        }
+        let changed = &changes.files;
         let rules = Rules::new(&self.options)?;
         let mut files = Vec::with_capacity(changed.len());
         let mut stats = Vec::with_capacity(changed.len());
@@ -89,10 +108,13 @@ impl Session {
         Ok(true)
     }
 
-    /// Files added, modified or deleted on disk since the index was built (by size and mtime), sorted,
-    /// and the bytes to read to take them in.
-    pub(crate) fn changes(&self) -> Result<(Vec<String>, u64), Error> {
+    /// Files added, modified or deleted on disk since the index was built (by size and mtime). A walk
+    /// that finds nothing changed becomes the watch of the next check.
+    pub(crate) fn changes(&mut self) -> Result<Changes, Error> {
         let rules = Rules::new(&self.options)?;
+        if self.watch.unchanged(self.host.as_ref()) {
+            return Ok(self.edits_of_known_files(&rules));
+        }
         let walk = discover::walk(self.host.as_ref(), &rules)?;
         let mut changed: Vec<String> = Vec::new();
         let mut changed_bytes: u64 = 0;
@@ -110,13 +132,42 @@ impl Session {
                 changed_bytes += size;
             }
         }
-        if seen < self.stats.len() {
-            // Deleted (or renamed away) files.
+        // Files that left the set: deleted, renamed away, or ignored now.
+        let left = seen < self.stats.len();
+        if left {
             let now: std::collections::HashSet<&str> = now.into_iter().collect();
             changed.extend(self.stats.keys().filter(|p| !now.contains(p.as_str())).cloned());
         }
         changed.sort();
-        Ok((changed, changed_bytes))
+        if changed.is_empty() {
+            self.watch = walk.watch;
+        }
+        Ok(Changes { files: changed, bytes: changed_bytes, left })
+    }
+
+    /// The changes when no directory or ignore file changed (so no file was added, removed or renamed,
+    /// and the rules are the same): the known files whose stat differs. A file gone, or grown past
+    /// the size cap, is a change that costs nothing to take in, as a walk would report it.
+    fn edits_of_known_files(&self, rules: &Rules) -> Changes {
+        let mut out = Changes::default();
+        let paths: Vec<&str> = self.stats.keys().map(String::as_str).collect();
+        let stats = self.host.stat_many(&paths);
+        for ((path, known), now) in self.stats.iter().zip(stats) {
+            match now {
+                Ok(e) if (e.size, e.mtime_ms.to_bits()) == (known.0, known.1.to_bits()) => {}
+                Ok(e) => {
+                    out.files.push(path.clone());
+                    if e.kind == crate::host::EntryKind::File && e.size <= rules.max_file_bytes {
+                        out.bytes += e.size;
+                    }
+                }
+                Err(_) => {
+                    out.files.push(path.clone());
+                    out.left = true;
+                }
+            }
+        }
+        out
     }
 
     /// Reads the persisted snapshot once per session, if persisting; `source_bytes` (of the files it
@@ -138,7 +189,13 @@ impl Session {
                     ("loaded", None)
                 }
                 Ok(None) => ("absent", None),
-                Err(e) => ("rejected", Some(format!("ignored {}: {e}; rebuilt it", snapshot::FILE))),
+                Err(rejection) => {
+                    let note = format!("ignored {}: {}; rebuilt it", snapshot::FILE, rejection.why);
+                    if rejection.damaged {
+                        self.notes.push(note.clone());
+                    }
+                    ("rejected", Some(note))
+                }
             }
         } else {
             ("disabled", None)
@@ -156,6 +213,7 @@ impl Session {
         timings.snapshot_load_ms = clock.lap(self.host.now_ms());
         self.stats = walk.candidates.iter().map(|c| (c.path.clone(), (c.size, c.mtime_ms))).collect();
         self.stats.extend(config_stats(self.host.as_ref(), &walk.config_files));
+        self.watch = walk.watch.clone();
         // Stat first: files whose size and mtime are unchanged are taken as they were, unread.
         let mut files: Vec<IndexedFile> = Vec::with_capacity(walk.candidates.len());
         let mut to_read = Vec::new();

@@ -155,6 +155,9 @@ pub struct Session {
     /// (size, mtime) of every candidate file when the index was built: the stat snapshot that change
     /// detection compares against.
     stats: BTreeMap<String, (u64, f64)>,
+    /// The directories and ignore files of the walk the index was built from: while they are
+    /// unchanged, a change check stats the known files instead of walking the tree.
+    watch: crate::discover::Watch,
     /// What the next answers say about freshness (set by `refresh`).
     freshness: Freshness,
     /// The files of the last build (or of the persisted snapshot), for the stat fast path: a file
@@ -170,6 +173,9 @@ pub struct Session {
     last_save_ms: f64,
     /// The resolved graph the loaded snapshot stored, with its configs key, until the first build.
     prior_graph: Option<(String, GraphParts)>,
+    /// What went wrong with the persisted state (a snapshot rejected as damaged, a write that
+    /// failed) since the last `take_notes`: the fronts tell the person (the CLI on stderr).
+    notes: Vec<String>,
 }
 
 impl Session {
@@ -182,6 +188,7 @@ impl Session {
             index: None,
             facts_cache: HashMap::default(),
             stats: BTreeMap::new(),
+            watch: crate::discover::Watch::default(),
             freshness: Freshness::fresh(),
             previous: HashMap::default(),
             snapshot_checked: false,
@@ -191,6 +198,7 @@ impl Session {
             unsaved_files: 0,
             last_save_ms: 0.0,
             prior_graph: None,
+            notes: Vec::new(),
         })
     }
 
@@ -261,9 +269,9 @@ impl Session {
 
     /// Marks the index stale when files changed on disk since it was built (without refreshing).
     pub(crate) fn note_changes(&mut self) -> Result<(), Error> {
-        let (changed, _) = self.changes()?;
-        if !changed.is_empty() {
-            self.freshness = Freshness::of_changes("stale", &changed);
+        let changes = self.changes()?;
+        if !changes.files.is_empty() {
+            self.freshness = Freshness::of_changes("stale", &changes.files);
         }
         Ok(())
     }
@@ -316,6 +324,16 @@ impl Session {
         Ok(ParseOnly { files, bytes, nodes, walk_ms, read_ms, parse_ms, total_ms: clock.total() })
     }
 
+    /// What went wrong with the persisted index since the last call: a snapshot rejected as damaged
+    /// (and rebuilt), a snapshot or lexical index that could not be written. Each is reported once.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        let mut notes = std::mem::take(&mut self.notes);
+        if let Some(failure) = self.index.as_mut().and_then(|i| i.text.get_mut()).and_then(|t| t.save_failure.take()) {
+            notes.push(failure);
+        }
+        notes
+    }
+
     /// Drops the index; the next index-backed request rebuilds it (parsing only changed content).
     pub fn invalidate(&mut self) {
         self.index = None;
@@ -335,24 +353,25 @@ impl Session {
             self.freshness = Freshness::fresh();
             return Ok(self.outcome(true, false));
         }
-        let (changed, changed_bytes) = self.changes()?;
+        let changes = self.changes()?;
+        let changed = &changes.files;
         if changed.is_empty() && !force {
             self.freshness = Freshness::fresh();
             return Ok(self.outcome(false, false));
         }
-        let small = changed.len() <= max_files && changed_bytes <= max_bytes;
-        if !force && small && self.update_in_place(&changed)? {
-            self.freshness = Freshness::of_changes("refreshed", &changed);
+        let small = changed.len() <= max_files && changes.bytes <= max_bytes;
+        if !force && small && self.update_in_place(&changes)? {
+            self.freshness = Freshness::of_changes("refreshed", changed);
             return Ok(self.outcome(true, true));
         }
         if force || small {
             let index = self.build(&mut |_| {})?;
             self.index = Some(index);
             self.freshness =
-                if changed.is_empty() { Freshness::fresh() } else { Freshness::of_changes("refreshed", &changed) };
+                if changed.is_empty() { Freshness::fresh() } else { Freshness::of_changes("refreshed", changed) };
             return Ok(self.outcome(true, false));
         }
-        self.freshness = Freshness::of_changes("stale", &changed);
+        self.freshness = Freshness::of_changes("stale", changed);
         Ok(self.outcome(false, false))
     }
 

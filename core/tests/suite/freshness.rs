@@ -2,8 +2,12 @@
 //! large one reports `stale` with counts and a bounded sample, deletions count as changes.
 
 use std::fs;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
 
-use codegraph_core::{DiscoveryOptions, Session, StdHost};
+use codegraph_core::{DiscoveryOptions, Host, HostEntry, Session, StdHost};
 use serde_json::{json, Value};
 
 #[test]
@@ -77,4 +81,115 @@ fn get_file_is_live_and_fresh_unless_graph_context_is_asked() {
     assert_eq!(page["freshness"]["state"], "fresh");
     let with_graph: Value = s.call("getFile", json!({ "file": "a.py", "includeGraphContext": true })).unwrap();
     assert_eq!(with_graph["freshness"]["state"], "stale");
+}
+
+/// A host that counts directory listings, to tell a cheap check (stats only) from a walk.
+struct Counting {
+    inner: StdHost,
+    listings: Arc<AtomicUsize>,
+}
+
+impl Host for Counting {
+    fn read_dir(&self, rel: &str) -> Result<Vec<HostEntry>, String> {
+        self.listings.fetch_add(1, Ordering::Relaxed);
+        self.inner.read_dir(rel)
+    }
+    fn read_file(&self, rel: &str, limit: u64) -> Result<Vec<u8>, String> {
+        self.inner.read_file(rel, limit)
+    }
+    fn stat(&self, rel: &str) -> Result<HostEntry, String> {
+        self.inner.stat(rel)
+    }
+    fn lstat(&self, rel: &str) -> Result<HostEntry, String> {
+        self.inner.lstat(rel)
+    }
+    fn realpath(&self, rel: &str) -> Result<String, String> {
+        self.inner.realpath(rel)
+    }
+    fn now_ms(&self) -> f64 {
+        self.inner.now_ms()
+    }
+}
+
+/// Sets the mtime of every directory and ignore file under `root` an hour back: settled, as a
+/// tree is between edits (a directory changed within the clock's tick of a walk is never trusted).
+fn settle(root: &Path) {
+    let past = SystemTime::now() - Duration::from_hours(1);
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.file_name().is_some_and(|n| n == ".gitignore") {
+                fs::File::options().write(true).open(&path).unwrap().set_modified(past).unwrap();
+            }
+        }
+        fs::File::open(&dir).unwrap().set_modified(past).unwrap();
+    }
+}
+
+/// While no directory or ignore file changed, a change check stats only the known files (no
+/// listing); every other kind of change still reaches it through a directory's or an ignore file's
+/// stat.
+#[test]
+fn the_cheap_check_sees_additions_removals_renames_and_ignore_edits_anywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("pkg/deep")).unwrap();
+    fs::write(root.join("pkg/deep/a.py"), "def alpha():\n    return 1\n").unwrap();
+    fs::write(root.join(".gitignore"), "build/\n*.gen.py\n").unwrap();
+    let listings = Arc::new(AtomicUsize::new(0));
+    let host = Counting { inner: StdHost::new(root), listings: listings.clone() };
+    let mut s = Session::open(Box::new(host), DiscoveryOptions::default()).unwrap();
+    s.call("status", json!({})).unwrap();
+    // Each step: settle the tree, let one check walk and take the settled stats as its watch, then
+    // change something and look.
+    let step = |s: &mut Session, change: &dyn Fn()| -> (Value, usize) {
+        settle(root);
+        let _: Value = s.call("refresh", json!({})).unwrap();
+        let before = listings.load(Ordering::Relaxed);
+        let _: Value = s.call("refresh", json!({})).unwrap();
+        assert_eq!(listings.load(Ordering::Relaxed), before, "a check of a settled, unchanged tree lists nothing");
+        change();
+        let r: Value = s.call("refresh", json!({})).unwrap();
+        (r["freshness"].get("changedFiles").cloned().unwrap_or(json!([])), listings.load(Ordering::Relaxed) - before)
+    };
+
+    // An edit of a known file: found by its stat alone.
+    let (changed, walked) =
+        step(&mut s, &|| fs::write(root.join("pkg/deep/a.py"), "def alpha():\n    return 22\n").unwrap());
+    assert_eq!((changed, walked), (json!(["pkg/deep/a.py"]), 0));
+
+    // Added deep down, in a new directory, and in ignored places (no change).
+    let (changed, _) = step(&mut s, &|| fs::write(root.join("pkg/deep/b.py"), "def beta():\n    pass\n").unwrap());
+    assert_eq!(changed, json!(["pkg/deep/b.py"]));
+    let (changed, _) = step(&mut s, &|| {
+        fs::create_dir_all(root.join("pkg/deep/new")).unwrap();
+        fs::write(root.join("pkg/deep/new/c.py"), "C = 1\n").unwrap();
+    });
+    assert_eq!(changed, json!(["pkg/deep/new/c.py"]));
+    let (changed, _) = step(&mut s, &|| {
+        fs::create_dir_all(root.join("build")).unwrap();
+        fs::write(root.join("build/out.py"), "X = 1\n").unwrap();
+        fs::write(root.join("pkg/x.gen.py"), "Y = 1\n").unwrap();
+    });
+    assert_eq!(changed, json!([]));
+
+    // Renamed within its directory: both names change.
+    let (changed, _) = step(&mut s, &|| fs::rename(root.join("pkg/deep/b.py"), root.join("pkg/deep/b2.py")).unwrap());
+    assert_eq!(changed, json!(["pkg/deep/b.py", "pkg/deep/b2.py"]));
+
+    // An ignore file edited in place so that an ignored file is in.
+    let (changed, _) = step(&mut s, &|| fs::write(root.join(".gitignore"), "build/\n#gen.py\n").unwrap());
+    assert_eq!(changed, json!(["pkg/x.gen.py"]));
+    // A nested ignore file added takes a file out.
+    let (changed, _) = step(&mut s, &|| fs::write(root.join("pkg/deep/.gitignore"), "a.py\n").unwrap());
+    assert_eq!(changed, json!(["pkg/deep/a.py"]));
+    let symbols: Value = s.call("workspaceSymbols", json!({ "query": "alpha" })).unwrap();
+    assert_eq!(symbols["total"], 0);
+
+    // A removed directory.
+    let (changed, _) = step(&mut s, &|| fs::remove_dir_all(root.join("pkg/deep/new")).unwrap());
+    assert_eq!(changed, json!(["pkg/deep/new/c.py"]));
 }

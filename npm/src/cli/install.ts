@@ -10,6 +10,7 @@ import { applyPlan, type AppliedEdit, type ApplyOptions } from "../install/apply
 import { nodeFileView, processEnvironment } from "../install/environment";
 import { launchArgs } from "../install/launcher";
 import { configSnippet, detectTargets, FIRST_QUESTION, nextSteps, plan } from "../install/plan";
+import { forget, loadRecord, recordInstall, recordPath, saveRecord, type InstallRecord } from "../install/record";
 import {
   InstallError,
   TARGET_IDS,
@@ -202,8 +203,10 @@ export async function runInstallCommand(action: "install" | "uninstall", argv: s
       );
       return 1;
     }
-    const p = plan({ action, targets, scope, environment, files, force: values.force });
-    return await carryOut(p, values, io, environment);
+    const recordFile = recordPath(environment);
+    const record = loadRecord(recordFile);
+    const p = plan({ action, targets, scope, environment, files, force: values.force, record });
+    return await carryOut(p, values, io, environment, { file: recordFile, record });
   } catch (e) {
     if (e instanceof UsageError) return fail(e.message);
     const err = e as Error;
@@ -212,7 +215,25 @@ export async function runInstallCommand(action: "install" | "uninstall", argv: s
   }
 }
 
-async function carryOut(p: Plan, values: Values, io: InstallIo, environment: InstallEnvironment): Promise<number> {
+/** The install record after a run: what was written is recorded, what was removed forgotten. */
+function updatedRecord(record: InstallRecord, p: Plan, results: AppliedEdit[]): InstallRecord {
+  const at = new Date().toISOString();
+  let next = record;
+  for (const r of results) {
+    const e = r.edit;
+    if (p.action === "install" && r.status === "written") next = recordInstall(next, e, at);
+    if (p.action === "uninstall" && (r.status === "written" || e.kind === "unchanged")) next = forget(next, e.path, e.target);
+  }
+  return next;
+}
+
+async function carryOut(
+  p: Plan,
+  values: Values,
+  io: InstallIo,
+  environment: InstallEnvironment,
+  recording: { file: string; record: InstallRecord },
+): Promise<number> {
   const json = Boolean(values.json);
   const collisions = p.edits.some((e) => e.kind === "collision");
   const toWrite = p.edits.filter((e) => ACTIONABLE.has(e.kind));
@@ -273,6 +294,15 @@ async function carryOut(p: Plan, values: Values, io: InstallIo, environment: Ins
 
   const results = applyPlan(p.edits, io.apply);
   const failed = results.some((r) => r.status === "failed");
+  const record = updatedRecord(recording.record, p, results);
+  if (JSON.stringify(record) !== JSON.stringify(recording.record)) {
+    try {
+      saveRecord(recording.file, record);
+    } catch (e) {
+      // The configs are written; only a later uninstall's exactness is lost.
+      io.err(`codegraph ${p.action}: note: cannot write the install record ${recording.file}: ${(e as Error).message}`);
+    }
+  }
   if (json) {
     report(true, results);
   } else {

@@ -237,6 +237,8 @@ function runApiCommand(name: string, command: ApiCommand, rest: string[], io: Io
     }
     const { answer, text, found } = command.ask(session, positionals, values);
     io.out(json ? JSON.stringify(answer, null, 2) : text());
+    // A damaged snapshot rebuilt, an index that could not be written: said once, beside the answer.
+    for (const note of session.takeNotes()) io.err(`codegraph ${name}: note: ${note}`);
     return found ? 0 : 1;
   } catch (e) {
     const err = e as Error & { code?: string };

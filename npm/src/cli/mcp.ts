@@ -1,13 +1,16 @@
-// `codegraph mcp serve`: parses its flags, opens the one warm session for the root, and starts the
-// stdio or Streamable HTTP transport. Usage errors exit 2 before anything is served.
+// `codegraph mcp serve`: parses its flags, opens the one warm session for the root in a worker
+// thread (so that long calls never block the transports), and starts the stdio or Streamable HTTP
+// transport. Usage errors exit 2 before anything is served.
 
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 
-import { openSession, packageVersion } from "../index";
+import type { ConfigResponse } from "../generated/types";
+import { packageVersion } from "../index";
 import { packageRoot } from "../loader";
+import { SessionWorker } from "../mcp/answerer";
 import { serveHttp } from "../mcp/http";
-import { CodegraphMcp } from "../mcp/server";
+import { CodegraphMcp, selectTools } from "../mcp/server";
 import { serveStdio } from "../mcp/stdio";
 
 import { MCP_USAGE } from "./usage";
@@ -44,6 +47,7 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
         ignore: { type: "string", multiple: true },
         "no-gitignore": { type: "boolean" },
         "no-persist": { type: "boolean" },
+        tools: { type: "string" },
       },
     }).values;
   } catch (e) {
@@ -64,9 +68,9 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
   }
   const engine = values.engine as string | undefined;
   if (engine !== undefined && engine !== "native" && engine !== "wasm") return fail(`--engine must be native or wasm`);
-  let session;
+  let session: SessionWorker;
   try {
-    session = openSession({
+    session = new SessionWorker({
       root: (values.root as string | undefined) ?? ".",
       engine: engine as "native" | "wasm" | undefined,
       include: (values.include as string[] | undefined) ?? [],
@@ -76,7 +80,25 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
       // A long-lived server looks for changed files before every answer that reads the index.
       autoRefresh: {},
     });
+    await session.started();
   } catch (e) {
+    return fail((e as Error).message);
+  }
+  // The tools: --tools, else the project config's `[mcp] tools`, else all of them.
+  let tools: string[] | undefined;
+  try {
+    if (values.tools !== undefined) {
+      tools = (values.tools as string)
+        .split(",")
+        .map((t) => t.trim())
+        .filter(Boolean);
+      if (tools.length === 0) throw new Error("--tools needs a comma-separated list of tool names");
+    } else {
+      tools = ((await session.call("config", {} as never)) as ConfigResponse).mcp.tools ?? undefined;
+    }
+    selectTools(tools);
+  } catch (e) {
+    await session.close();
     return fail((e as Error).message);
   }
   const log = (m: string) => process.stderr.write(`${m}\n`);
@@ -84,15 +106,19 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
     // The base index and the symbol graph are built together: one warmup builds both, and the
     // lexical index of search and explore with them.
     const t0 = Date.now();
-    session.prepareSearch();
-    const status = session.status();
-    log(`codegraph mcp: warmed up ${status.files} files in ${Date.now() - t0} ms`);
+    try {
+      const files = await session.warmup();
+      log(`codegraph mcp: warmed up ${files} files in ${Date.now() - t0} ms`);
+    } catch (e) {
+      log(`codegraph mcp: warmup failed: ${(e as Error).message}`);
+    }
   }
   const driftMs = Number(process.env.CODEGRAPH_DRIFT_INTERVAL_MS ?? "");
   const mcp = new CodegraphMcp({
     session,
     version: packageVersion(),
     packageJsonPath: path.join(packageRoot, "package.json"),
+    tools,
     driftIntervalMs: Number.isFinite(driftMs) && driftMs > 0 ? driftMs : undefined,
     warn: log,
   });
@@ -105,6 +131,7 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
   try {
     running = await serveHttp(mcp, { host: (values.host as string | undefined) ?? "127.0.0.1", port, token, maxSessions, log });
   } catch (e) {
+    await session.close();
     const err = e as Error & { code?: string };
     if (err.code === "INVALID_ARGUMENT") return fail(err.message);
     process.stderr.write(`codegraph mcp: cannot listen: ${err.message}\n`);

@@ -2,7 +2,7 @@
 // here so `--help` and the fast commands don't load the MCP SDK or the installer to print them.
 
 export const MCP_USAGE =
-  "mcp serve [--root DIR] [--stdio | --port N [--host H] [--auth-token T] [--max-sessions N]] [--warmup] [--warmup-symbols] [--allow-build]";
+  "mcp serve [--root DIR] [--stdio | --port N [--host H] [--auth-token T] [--max-sessions N]] [--tools LIST] [--warmup] [--allow-build]";
 export const INSTALL_USAGE = "install --target T[,T...] | --all | --detect [--scope user|project] [--dry-run] [--yes] [--force] [--json]";
 export const PRINT_CONFIG_USAGE = "install --print-config T";
 export const UNINSTALL_USAGE =

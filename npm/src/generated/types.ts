@@ -11,6 +11,8 @@ export type Budget = number | string;
 export interface CodegraphApi {
   CallsRequest?: CallsRequest;
   CallsResponse?: CallsResponse;
+  ConfigRequest?: ConfigRequest;
+  ConfigResponse?: ConfigResponse;
   ContextRequest?: ContextRequest;
   ContextResponse?: ContextResponse;
   DepsRequest?: DepsRequest;
@@ -168,6 +170,52 @@ export interface Omitted {
   };
 }
 /**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ConfigRequest".
+ */
+export interface ConfigRequest {}
+/**
+ * The settings of `.codegraph/config` (empty when there is none).
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ConfigResponse".
+ */
+export interface ConfigResponse {
+  mcp: McpConfig;
+  /**
+   * Whether the file exists.
+   */
+  present: boolean;
+  profiles: ContextProfile[];
+}
+/**
+ * `[mcp]`: how `codegraph mcp serve` serves this project.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "McpConfig".
+ */
+export interface McpConfig {
+  /**
+   * Only these tools (MCP names); absent: all. `--tools` overrides it.
+   */
+  tools?: string[] | null;
+}
+/**
+ * A profile from `.codegraph/config`.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ContextProfile".
+ */
+export interface ContextProfile {
+  budget?: Budget | null;
+  compress?: string | null;
+  diff?: string | null;
+  focus: string[];
+  focusSymbol: string[];
+  format?: string | null;
+  name: string;
+}
+/**
  * A context pack for a person or a model: whole files (or chosen declarations) under a token budget, changed files first, optionally compressed to signatures or skeletons.
  *
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
@@ -294,21 +342,6 @@ export interface Omitted1 {
   other: {
     [k: string]: number;
   };
-}
-/**
- * A profile from `.codegraph/config`.
- *
- * This interface was referenced by `CodegraphApi`'s JSON-Schema
- * via the `definition` "ContextProfile".
- */
-export interface ContextProfile {
-  budget?: Budget | null;
-  compress?: string | null;
-  diff?: string | null;
-  focus: string[];
-  focusSymbol: string[];
-  format?: string | null;
-  name: string;
 }
 /**
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
@@ -1320,7 +1353,7 @@ export interface TestsSummary1 {
 }
 
 /** The request methods every engine answers through `call`, in order. */
-export const API_METHODS = ["orient","explore","search","packetGet","context","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","status","refresh"] as const;
+export const API_METHODS = ["orient","explore","search","packetGet","context","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","status","refresh","config"] as const;
 
 /** One request method of the core. */
 export type ApiMethod = (typeof API_METHODS)[number];
@@ -1430,6 +1463,12 @@ export const METHOD_TABLE = [
     "name": "refresh",
     "request": "RefreshRequest",
     "response": "RefreshResponse"
+  },
+  {
+    "indexBacked": false,
+    "name": "config",
+    "request": "ConfigRequest",
+    "response": "ConfigResponse"
   }
 ] as const;
 
@@ -1452,6 +1491,7 @@ export interface ApiRequests {
   path: PathRequest;
   status: StatusRequest;
   refresh: RefreshRequest;
+  config: ConfigRequest;
 }
 
 /** The response type of each method. */
@@ -1473,4 +1513,5 @@ export interface ApiResponses {
   path: PathResponse;
   status: StatusResponse;
   refresh: RefreshResponse;
+  config: ConfigResponse;
 }

@@ -1,7 +1,10 @@
 // The only module of the installer that writes. Each planned file edit is checked against what the
-// file held when it was planned, backed up when it holds content the installer doesn't own, then
-// written as a temporary file in the same directory and renamed over the original, so a reader (or
-// a crash) sees the old file or the new one, never a partial write.
+// file held when it was planned, backed up when it holds content the installer doesn't own (one
+// backup per file, `<file>.codegraph-backup`, replaced by the next), then written as a temporary
+// file in the same directory and renamed over the original, so a reader (or a crash) sees the old
+// file or the new one, never a partial write. A config that is a symbolic link (dotfiles, stow,
+// home-manager) is written through to its target, atomically there, and the link stays; a
+// read-only config is refused, not replaced.
 
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -16,12 +19,13 @@ export interface FileOps {
   rename(from: string, to: string): void;
   unlink(p: string): void;
   mkdir(p: string): void;
-  copyFile(from: string, to: string): void;
   /** Permission bits of an existing file, or undefined. */
   mode(p: string): number | undefined;
+  /** The file a symbolic link at `p` finally points to (links resolved), or undefined when `p` is
+   *  not a link. */
+  linkTarget(p: string): string | undefined;
   /** Removes a directory if it is empty; false when it is not (or is gone). */
   removeEmptyDir(p: string): boolean;
-  exists(p: string): boolean;
 }
 
 /** A client config larger than this is not a config: it is refused, not read. */
@@ -54,13 +58,20 @@ export const nodeFileOps: FileOps = {
   rename: (from, to) => fs.renameSync(from, to),
   unlink: (p) => fs.unlinkSync(p),
   mkdir: (p) => void fs.mkdirSync(p, { recursive: true }),
-  copyFile: (from, to) => fs.copyFileSync(from, to, fs.constants.COPYFILE_EXCL),
   mode(p) {
     try {
       return fs.statSync(p).mode & 0o777;
     } catch {
       return undefined;
     }
+  },
+  linkTarget(p) {
+    try {
+      if (!fs.lstatSync(p).isSymbolicLink()) return undefined;
+    } catch {
+      return undefined;
+    }
+    return fs.realpathSync(p);
   },
   removeEmptyDir(p) {
     try {
@@ -70,13 +81,10 @@ export const nodeFileOps: FileOps = {
       return false;
     }
   },
-  exists: (p) => fs.existsSync(p),
 };
 
 export interface ApplyOptions {
   ops?: Partial<FileOps>;
-  /** The clock for backup names. */
-  now?: () => Date;
 }
 
 /** What happened to one planned edit. */
@@ -89,24 +97,19 @@ export interface AppliedEdit {
   reason?: string;
 }
 
-/** `<file>.codegraph-backup-<UTC timestamp>`, with a counter when that name is taken. */
-function backupPath(file: string, now: Date, ops: FileOps): string {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "Z");
-  let candidate = `${file}.codegraph-backup-${stamp}`;
-  for (let i = 1; ops.exists(candidate); i++) candidate = `${file}.codegraph-backup-${stamp}-${i}`;
-  return candidate;
+/** The one backup of a file: `<file>.codegraph-backup`, replaced by each later backup. */
+export function backupPath(file: string): string {
+  return `${file}.codegraph-backup`;
 }
 
-/** Writes `data` to `file` through a temporary file in the same directory and a rename. */
-function atomicWrite(file: string, data: string, ops: FileOps): void {
+/** Writes `data` to `file` through a temporary file in the same directory and a rename; the file
+ *  keeps its permissions (or takes `mode`). */
+function atomicWrite(file: string, data: string, ops: FileOps, mode?: number): void {
   const dir = path.dirname(file);
   ops.mkdir(dir);
   const temp = path.join(dir, `.${path.basename(file)}.codegraph-tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
   try {
-    ops.writeNewFile(temp, data, ops.mode(file) ?? 0o644);
+    ops.writeNewFile(temp, data, mode ?? ops.mode(file) ?? 0o644);
     ops.rename(temp, file);
   } catch (e) {
     try {
@@ -118,18 +121,29 @@ function atomicWrite(file: string, data: string, ops: FileOps): void {
   }
 }
 
-function applyOne(edit: PlannedEdit, ops: FileOps, now: Date): AppliedEdit {
+function applyOne(edit: PlannedEdit, ops: FileOps): AppliedEdit {
   const current = ops.readFile(edit.path);
   if ((current ?? null) !== edit.before) {
     return { edit, status: "failed", reason: "the file changed since the plan was made; nothing written — run the command again" };
   }
+  const mode = current === undefined ? undefined : ops.mode(edit.path);
+  if (mode !== undefined && (mode & 0o222) === 0) {
+    const octal = mode.toString(8).padStart(4, "0");
+    return { edit, status: "failed", reason: `the file is read-only (mode ${octal}); make it writable and run again — nothing written` };
+  }
   let backup: string | undefined;
   if (edit.backup && current !== undefined) {
-    backup = backupPath(edit.path, now, ops);
-    ops.copyFile(edit.path, backup);
+    backup = backupPath(edit.path);
+    // As private as the file it copies.
+    atomicWrite(backup, current, ops, mode);
   }
-  if (edit.kind === "remove") ops.unlink(edit.path);
-  else atomicWrite(edit.path, edit.after!, ops);
+  const link = current === undefined ? undefined : ops.linkTarget(edit.path);
+  if (edit.kind === "remove") {
+    if (link !== undefined && edit.ifKept !== undefined) atomicWrite(link, edit.ifKept, ops);
+    else ops.unlink(edit.path);
+  } else {
+    atomicWrite(link ?? edit.path, edit.after!, ops);
+  }
   for (const dir of edit.pruneDirs ?? []) ops.removeEmptyDir(dir);
   return { edit, status: "written", backup };
 }
@@ -140,13 +154,12 @@ function applyOne(edit: PlannedEdit, ops: FileOps, now: Date): AppliedEdit {
  */
 export function applyPlan(edits: PlannedEdit[], options: ApplyOptions = {}): AppliedEdit[] {
   const ops: FileOps = { ...nodeFileOps, ...options.ops };
-  const now = (options.now ?? (() => new Date()))();
   const failedTargets = new Set<string>();
   return edits.map((edit): AppliedEdit => {
     if (edit.kind === "unchanged" || edit.kind === "collision") return { edit, status: "skipped", reason: edit.kind };
     if (failedTargets.has(edit.target)) return { edit, status: "skipped", reason: `an earlier write for ${edit.target} failed` };
     try {
-      const result = applyOne(edit, ops, now);
+      const result = applyOne(edit, ops);
       if (result.status === "failed") failedTargets.add(edit.target);
       return result;
     } catch (e) {

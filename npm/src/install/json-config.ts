@@ -3,17 +3,7 @@
 // jsonc-parser finds the nodes; the inserted text is formatted here, in the file's own indentation,
 // because jsonc-parser's formatter would also reformat the neighbouring lines it touches.
 
-import {
-  applyEdits,
-  findNodeAtLocation,
-  modify,
-  parse,
-  parseTree,
-  printParseErrorCode,
-  visit,
-  type Node,
-  type ParseError,
-} from "jsonc-parser";
+import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 
 import { InstallError, leftAlone, type PlannedEdit, type TargetId } from "./types";
 
@@ -76,6 +66,29 @@ export function parseJsonDocument(path: string, text: string): { value: unknown;
     );
   }
   return { value, tree: parseTree(text, [], PARSE_OPTIONS) };
+}
+
+/**
+ * Refuses a key that appears twice in an object on the way to the entry: parsers keep one of the
+ * two (jsonc-parser the last, the planner's edit would land in the first), so every install would
+ * add another entry and uninstall would find none.
+ */
+function checkDuplicateKeys(path: string, text: string, tree: Node | undefined, keyPath: string[]): void {
+  let node = tree;
+  for (let i = 0; i < keyPath.length && node?.type === "object"; i++) {
+    const key = keyPath[i]!;
+    const matches = (node.children ?? []).filter((p) => p.children?.[0]?.value === key);
+    if (matches.length > 1) {
+      const where = i === 0 ? "the top level" : keyPath.slice(0, i).join(".");
+      const lines = matches.map((m) => lineColumn(text, m.offset).line).join(" and ");
+      throw new InstallError(
+        `${path}: ${JSON.stringify(key)} appears twice in ${where} (lines ${lines}); clients read only one of them — merge them and run again; nothing was written`,
+        "MALFORMED_CONFIG",
+        path,
+      );
+    }
+    node = matches[0]?.children?.[1];
+  }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -197,6 +210,7 @@ function planInstallText(spec: JsonEntrySpec, text: string | undefined, force: b
     };
   }
   const { value, tree } = parseJsonDocument(spec.path, text);
+  checkDuplicateKeys(spec.path, text, tree, spec.keyPath);
   const existing = valueAt(spec.path, value, spec.keyPath);
   const style = styleOf(text, tree);
   if (existing === undefined) {
@@ -237,18 +251,12 @@ function removeProperty(text: string, keyPath: string[]): string {
   return applyEdits(text, modify(text, keyPath, undefined, {}));
 }
 
-function hasComments(text: string): boolean {
-  let found = false;
-  // The visitor reports comments only, so a string holding `//` is not mistaken for one.
-  visit(text, { onComment: () => (found = true) }, PARSE_OPTIONS);
-  return found;
-}
-
 function planUninstallText(spec: JsonEntrySpec, text: string | undefined, force: boolean): PlannedEdit {
   const label = spec.keyPath.join(".");
   const base = { target: spec.target, path: spec.path, before: text ?? null };
   if (text === undefined) return leftAlone(base, "unchanged", "not installed (no such file)");
-  const { value } = parseJsonDocument(spec.path, text);
+  const { value, tree } = parseJsonDocument(spec.path, text);
+  checkDuplicateKeys(spec.path, text, tree, spec.keyPath);
   const existing = valueAt(spec.path, value, spec.keyPath);
   if (existing === undefined) return leftAlone(base, "unchanged", `not installed (no ${label})`);
   const owned = spec.isOwned(existing);
@@ -262,23 +270,19 @@ function planUninstallText(spec: JsonEntrySpec, text: string | undefined, force:
   const preview = formatJson({ [spec.keyPath[spec.keyPath.length - 1]!]: existing }, "  ", "", "\n");
   // A file that is exactly what a fresh install writes was created by the installer: delete it.
   if (owned && text === newJsonFile(spec.keyPath, existing, spec.newFileProperties)) {
-    return { ...base, kind: "remove", after: null, description: `delete the file (it holds only ${label})`, preview, backup: false };
+    return {
+      ...base,
+      kind: "remove",
+      after: null,
+      ifKept: removeProperty(text, spec.keyPath),
+      description: `delete the file (it holds only ${label})`,
+      preview,
+      backup: false,
+    };
   }
-  let after = removeProperty(text, spec.keyPath);
-  // A container left empty (`mcpServers`) was most likely created by the installer, next to the
-  // file's other settings: it goes too. When it is the file's only property, the file is a client's
-  // skeleton (Cursor writes `{"mcpServers": {}}`): the container stays, as `{}`.
-  for (let depth = spec.keyPath.length - 1; depth > 0; depth--) {
-    const tree = parseTree(after, [], PARSE_OPTIONS)!;
-    const node = findNodeAtLocation(tree, spec.keyPath.slice(0, depth));
-    if (!node || node.type !== "object" || (node.children ?? []).length > 0) break;
-    if (hasComments(after.slice(node.offset, node.offset + node.length))) break;
-    if (depth === 1 && (tree.children ?? []).length === 1) {
-      after = after.slice(0, node.offset) + "{}" + after.slice(node.offset + node.length);
-      break;
-    }
-    after = removeProperty(after, spec.keyPath.slice(0, depth));
-  }
+  // Containers stay, even left empty: without the install record (record.ts), which gives the file
+  // back exactly, a container the person had can't be told from one the installer created.
+  const after = removeProperty(text, spec.keyPath);
   const description = owned ? `remove ${label}` : `remove ${label} (--force; it was not written by codegraph install)`;
   return { ...base, kind: "modify", after, description, preview, backup: true };
 }

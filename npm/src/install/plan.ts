@@ -3,8 +3,9 @@
 // `--dry-run` prints exactly what a real run would do, and tests plan against any HOME or platform.
 
 import { resolveLauncher } from "./launcher";
-import { TARGETS, type Snippet } from "./targets";
-import { TARGET_IDS, type FileView, type InstallEnvironment, type Plan, type Scope, type TargetId } from "./types";
+import { findRecorded, undo, type InstallRecord, type RecordedEdit } from "./record";
+import { TARGETS, type Snippet, type TargetContext } from "./targets";
+import { TARGET_IDS, type FileView, type InstallEnvironment, type PlannedEdit, type Plan, type Scope, type TargetId } from "./types";
 
 export interface PlanRequest {
   action: "install" | "uninstall";
@@ -14,16 +15,61 @@ export interface PlanRequest {
   files: FileView;
   /** Replace (install) or remove (uninstall) a codegraph entry the installer did not write. */
   force?: boolean;
+  /** What earlier installs wrote (record.ts): uninstall gives those files back byte for byte. */
+  record?: InstallRecord;
 }
 
 /** Plans every target in table order. A malformed or unusable config throws an InstallError. */
 export function plan(request: PlanRequest): Plan {
   const launcher = resolveLauncher(request.environment);
   const ctx = { scope: request.scope, environment: request.environment, files: request.files, launcher, force: Boolean(request.force) };
-  const edits = TARGET_IDS.filter((id) => request.targets.includes(id)).flatMap((id) =>
-    request.action === "install" ? TARGETS[id].install(ctx) : TARGETS[id].uninstall(ctx),
-  );
+  const edits = TARGET_IDS.filter((id) => request.targets.includes(id)).flatMap((id) => {
+    if (request.action === "install") return TARGETS[id].install(ctx);
+    return TARGETS[id].uninstall(ctx).map((edit) => {
+      const recorded = request.record && findRecorded(request.record, edit.path, id);
+      return recorded ? restoreExactly(edit, recorded, ctx) : edit;
+    });
+  });
   return { action: request.action, scope: request.scope, launcher, edits };
+}
+
+/**
+ * An uninstall edit that gives the file back as it was before the recorded install, when that can
+ * be done exactly and the target's own planner finds no codegraph entry in the result; else the
+ * planner's edit as it is.
+ */
+function restoreExactly(edit: PlannedEdit, recorded: RecordedEdit, ctx: TargetContext): PlannedEdit {
+  if (edit.before === null || (edit.kind !== "modify" && edit.kind !== "remove")) return edit;
+  if (edit.kind === "remove" && recorded.createdFile) return edit; // deleting is already the exact inverse
+  const restored = undo(recorded, edit.before);
+  if (restored === undefined || restored === edit.after) return edit;
+  const files: FileView = {
+    readFile: (p) => (p === edit.path ? restored : ctx.files.readFile(p)),
+    exists: (p) => p === edit.path || ctx.files.exists(p),
+  };
+  try {
+    const again = TARGETS[edit.target].uninstall({ ...ctx, files }).find((e) => e.path === edit.path);
+    if (again?.kind !== "unchanged") return edit;
+  } catch {
+    return edit;
+  }
+  if (restored === "" && recorded.createdFile) {
+    return {
+      ...edit,
+      kind: "remove",
+      after: null,
+      ifKept: edit.after ?? "",
+      description: "delete the file (codegraph install created it)",
+      backup: false,
+    };
+  }
+  return {
+    ...edit,
+    kind: "modify",
+    after: restored,
+    description: "give the file back exactly as it was before codegraph install",
+    backup: true,
+  };
 }
 
 /** Targets whose client looks present for the scope (its config directory exists). */

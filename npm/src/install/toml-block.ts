@@ -23,6 +23,9 @@ export interface TomlBlockSpec {
   keyPath: string[];
   /** The uninstall command named in the block's comment. */
   uninstallHint: string;
+  /** Whether body lines found between the markers are ones the installer writes (for some
+   *  launcher): anything else was edited by hand, and install leaves it alone without --force. */
+  ownsBody(body: string[]): boolean;
 }
 
 /** The comment a block starts with when the installer created the file, so uninstall deletes it again. */
@@ -155,7 +158,14 @@ export function planTomlInstall(spec: TomlBlockSpec, text: string | undefined, f
   const parsed = parseToml(spec.path, text);
   const range = findBlock(spec.path, text);
   if (range) {
-    const createdFile = text.slice(range.start, range.end).includes(CREATED_NOTE);
+    const found = text.slice(range.start, range.end);
+    const createdFile = found.includes(CREATED_NOTE);
+    const [, note, ...rest] = found.replace(/\r?\n$/, "").split(/\r?\n/);
+    const body = rest.slice(0, -1);
+    const ours = renderBlock(spec, eol, createdFile).split(/\r?\n/)[1] === note && spec.ownsBody(body);
+    if (!ours && !force) {
+      return leftAlone(base, "collision", "the codegraph block was edited by hand; left alone (--force replaces it, keeping a backup)");
+    }
     const after = text.slice(0, range.start) + renderBlock(spec, eol, createdFile) + text.slice(range.end);
     if (after === text) return leftAlone(base, "unchanged", `${label} is already installed`);
     // A file holding nothing but the block needs no backup.
@@ -230,6 +240,7 @@ export function planTomlUninstall(spec: TomlBlockSpec, text: string | undefined,
       ...base,
       kind: "remove",
       after: null,
+      ifKept: "",
       description: "delete the file (codegraph install created it for the block alone)",
       preview,
       backup: false,

@@ -40,6 +40,9 @@ export interface PlannedEdit {
   before: string | null;
   /** The text to write (null: delete the file, or nothing to write for unchanged/collision). */
   after: string | null;
+  /** For a removal: what to write instead when the path is a symbolic link (the link and its
+   *  target are kept, the target loses codegraph's entry). Without it the link itself is removed. */
+  ifKept?: string;
   /** One line for people: what changes, or why nothing does. */
   description: string;
   /** The owned part being added or removed, shown under the plan line (a JSON entry, a TOML block, a file name). */

@@ -11,6 +11,7 @@ import { isIP } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 
+import { checkMessage, type SessionState } from "./jsonrpc";
 import type { CodegraphMcp } from "./server";
 
 export interface HttpOptions {
@@ -31,6 +32,8 @@ const MAX_INITIALIZE_BYTES = 64 * 1024;
 
 interface McpSession {
   transport: StreamableHTTPServerTransport;
+  /** Initialized: the session exists only once its initialize was accepted. */
+  state: SessionState;
   lastSeen: number;
   /** POST requests of this session being answered now. */
   inFlight: number;
@@ -83,6 +86,11 @@ function tokenMatches(expected: string, given: string | undefined): boolean {
   const a = Buffer.from(expected);
   const b = Buffer.from(given);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function sendEmpty(res: http.ServerResponse, status: number): void {
+  res.writeHead(status);
+  res.end();
 }
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
@@ -158,15 +166,18 @@ export async function serveHttp(mcp: CodegraphMcp, options: HttpOptions = {}): P
       }
       const chunks: Buffer[] = [];
       let size = 0;
-      req.on("data", (c: Buffer) => {
+      const onData = (c: Buffer) => {
         size += c.length;
         if (size > maxBody) {
+          // Stop collecting; the 413 is written first, then the connection closes (see handleMcp).
+          req.off("data", onData);
+          req.resume();
           resolve("too-large");
-          req.destroy();
           return;
         }
         chunks.push(c);
-      });
+      };
+      req.on("data", onData);
       req.on("end", () => resolve(Buffer.concat(chunks)));
       req.on("error", reject);
     });
@@ -202,15 +213,25 @@ export async function serveHttp(mcp: CodegraphMcp, options: HttpOptions = {}): P
     const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
     if (req.method === "POST") {
       const body = await readBody(req);
-      if (body === "too-large") return rpcError(res, 413, -32600, `request body over ${maxBody} bytes`);
+      if (body === "too-large") {
+        // The answer goes out before the rest of an over-long (chunked) body is cut off.
+        res.setHeader("connection", "close");
+        res.once("finish", () => req.destroy());
+        return rpcError(res, 413, -32600, `request body over ${maxBody} bytes`);
+      }
       let parsed: unknown;
       try {
         parsed = JSON.parse(body.toString("utf8"));
       } catch {
         return rpcError(res, 400, -32700, "parse error: the body is not valid JSON");
       }
+      if (!existing && sessionId !== undefined) return rpcError(res, 404, -32001, "unknown or expired session; initialize again");
+      const checked = checkMessage(parsed, existing?.state ?? { initialized: false });
+      if ("reply" in checked) {
+        if (!checked.reply) return sendEmpty(res, 202);
+        return sendJson(res, 400, checked.reply);
+      }
       if (existing) return dispatch(existing, req, res, parsed);
-      if (sessionId !== undefined) return rpcError(res, 404, -32001, "unknown or expired session; initialize again");
       if (!isInitializeRequest(parsed)) return rpcError(res, 400, -32600, "no session: the first request must be initialize");
       if (body.length > MAX_INITIALIZE_BYTES) return rpcError(res, 413, -32600, `initialize request over ${MAX_INITIALIZE_BYTES} bytes`);
       if (!roomForOne()) return rpcError(res, 503, -32000, `all ${maxSessions} sessions are busy; retry shortly`);
@@ -220,7 +241,7 @@ export async function serveHttp(mcp: CodegraphMcp, options: HttpOptions = {}): P
           sessions.set(id, session);
         },
       });
-      const session: McpSession = { transport, lastSeen: Date.now(), inFlight: 0 };
+      const session: McpSession = { transport, state: { initialized: true }, lastSeen: Date.now(), inFlight: 0 };
       transport.onclose = () => {
         const id = transport.sessionId;
         if (id && sessions.get(id) === session) sessions.delete(id);

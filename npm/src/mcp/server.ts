@@ -1,31 +1,60 @@
-// The MCP server factory: takes a codegraph Session (one warm session per root, shared by every
-// client) and returns SDK servers that answer tools from the table in tools.ts. Tool failures are
+// The MCP server factory: takes the one warm session of a root (a library Session, or a
+// SessionWorker that answers off the event loop) and returns SDK servers that answer the tools of
+// tools.ts (all of them, or the subset `--tools` or the project config names). Tool failures are
 // isError results with the core's code; the server keeps serving. Nothing here writes to stdout.
 
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
 
-import type { Session } from "../index";
+import type { Answerer } from "./answerer";
 import { VersionDrift } from "./drift";
-import { TOOLS, inputSchema } from "./tools";
+import { TOOLS, inputSchema, type ToolSpec } from "./tools";
 
 export interface McpOptions {
-  session: Session;
+  session: Answerer;
   version: string;
   packageJsonPath: string;
+  /** Only these tools (by MCP name); all by default. */
+  tools?: string[];
   driftIntervalMs?: number;
   warn?: (message: string) => void;
   now?: () => number;
 }
 
+/** The tools a list of names selects; an unknown name is an error that lists the known ones. */
+export function selectTools(names: string[] | undefined): ToolSpec[] {
+  if (!names) return TOOLS;
+  const unknown = names.filter((n) => !TOOLS.some((t) => t.name === n));
+  if (unknown.length) {
+    throw Object.assign(
+      new Error(`unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; tools: ${TOOLS.map((t) => t.name).join(", ")}`),
+      {
+        code: "INVALID_ARGUMENT",
+      },
+    );
+  }
+  return TOOLS.filter((t) => names.includes(t.name));
+}
+
 /** Shared state of every server made from one set of options: the session (opened with the core's
- * autoRefresh policy, so every index-backed answer looks for changed files first) and the drift
- * checker. */
+ * autoRefresh policy, so every index-backed answer looks for changed files first), the tools it
+ * offers and the drift checker. */
 export class CodegraphMcp {
   readonly drift: VersionDrift;
-  private readonly tools = TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: inputSchema(t) }));
+  private readonly specs: ToolSpec[];
+  private readonly tools: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
+  private inFlight = 0;
+  private readonly idleWaiters: Array<() => void> = [];
 
   constructor(readonly options: McpOptions) {
+    this.specs = selectTools(options.tools);
+    this.tools = this.specs.map((t) => ({ name: t.name, description: t.description, inputSchema: inputSchema(t) }));
     this.drift = new VersionDrift({
       packageJsonPath: options.packageJsonPath,
       runningVersion: options.version,
@@ -39,21 +68,45 @@ export class CodegraphMcp {
     return this.tools;
   }
 
-  /** Answers one tool call. Never throws: failures are isError results. */
-  callTool(name: string, args: Record<string, unknown> = {}): CallToolResult {
+  /**
+   * Answers one tool call. Arguments the tool does not take (an unknown tool, a field it doesn't
+   * have, a value of the wrong type or out of range: the core's INVALID_ARGUMENT) are the
+   * protocol's "invalid params" (-32602, the code in `data`); every other failure is an isError
+   * result with the core's code, and the server keeps serving.
+   */
+  async callTool(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+    this.inFlight++;
     try {
-      this.drift.check();
-    } catch {
-      // Drift checks must never fail a request.
+      try {
+        this.drift.check();
+      } catch {
+        // Drift checks must never fail a request.
+      }
+      const tool = this.specs.find((t) => t.name === name);
+      if (!tool) invalidParams(`unknown tool ${JSON.stringify(name)}; tools: ${this.specs.map((t) => t.name).join(", ")}`);
+      if (tool.fixed && Object.keys(args).length > 0) {
+        invalidParams(`${tool.name} takes no arguments (got ${Object.keys(args).join(", ")})`);
+      }
+      try {
+        const answer = await this.options.session.call(tool.method, (tool.fixed ?? args) as never);
+        return success(answer);
+      } catch (e) {
+        const err = e as Error & { code?: string };
+        if (err.code === "INVALID_ARGUMENT") invalidParams(err.message);
+        return failure(err.code ?? "INTERNAL", err.message);
+      } finally {
+        for (const note of (await this.options.session.takeNotes?.()) ?? []) this.options.warn?.(`codegraph mcp: note: ${note}`);
+      }
+    } finally {
+      this.inFlight--;
+      if (this.inFlight === 0) this.idleWaiters.splice(0).forEach((wake) => wake());
     }
-    const tool = TOOLS.find((t) => t.name === name);
-    if (!tool) return failure("INVALID_ARGUMENT", `unknown tool ${JSON.stringify(name)}; tools: ${TOOLS.map((t) => t.name).join(", ")}`);
-    try {
-      return success(this.options.session.call(tool.method, (tool.fixed ?? args) as never));
-    } catch (e) {
-      const err = e as Error & { code?: string };
-      return failure(err.code ?? "INTERNAL", err.message);
-    }
+  }
+
+  /** Resolves when no tool call is running (after the calls already received have started). */
+  async idle(): Promise<void> {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (this.inFlight > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** A new SDK server (one per transport/client session) answering from this shared state. */
@@ -78,6 +131,9 @@ function success(answer: unknown): CallToolResult {
 }
 
 function failure(code: string, message: string): CallToolResult {
-  const hint = code === "INVALID_ARGUMENT" ? " (check the tool's input schema)" : "";
-  return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: { code, message: message + hint } }) }] };
+  return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: { code, message } }) }] };
+}
+
+function invalidParams(message: string): never {
+  throw new McpError(ErrorCode.InvalidParams, `${message} (check the tool's input schema)`, { code: "INVALID_ARGUMENT" });
 }

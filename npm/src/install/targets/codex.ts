@@ -7,8 +7,8 @@
 // RawMcpServerConfig in openai/codex codex-rs/config/src/mcp_types.rs; 20 s leaves room for a
 // cold first index.
 
-import { launchArgs } from "../launcher";
-import { planTomlInstall, planTomlUninstall, renderBlock, tomlString, tomlStringArray, type TomlBlockSpec } from "../toml-block";
+import { isCodegraphLaunch, launchArgs, launcherOf } from "../launcher";
+import { parseToml, planTomlInstall, planTomlUninstall, renderBlock, tomlString, tomlStringArray, type TomlBlockSpec } from "../toml-block";
 import type { InstallEnvironment, Launcher, Scope } from "../types";
 import { pathsFor, type Target, type TargetContext } from "./target";
 
@@ -18,18 +18,36 @@ function location(scope: Scope, environment: InstallEnvironment): string {
   return p.join(environment.env.CODEX_HOME || p.join(environment.home, ".codex"), "config.toml");
 }
 
+function body(launcher: Launcher): string[] {
+  return [
+    "[mcp_servers.codegraph]",
+    `command = ${tomlString(launcher.command)}`,
+    `args = ${tomlStringArray(launchArgs(launcher))}`,
+    "startup_timeout_ms = 20000",
+  ];
+}
+
+/** Whether block lines are exactly what an install writes, for the launcher they name. */
+function ownsBody(path: string, lines: string[]): boolean {
+  let server: { command?: unknown; args?: unknown } | undefined;
+  try {
+    server = (parseToml(path, lines.join("\n")).mcp_servers as Record<string, typeof server> | undefined)?.codegraph;
+  } catch {
+    return false;
+  }
+  if (!server || !isCodegraphLaunch(server.command, server.args)) return false;
+  const expected = body(launcherOf(server.command as string, server.args as string[]));
+  return expected.length === lines.length && expected.every((line, i) => line === lines[i]);
+}
+
 function blockSpec(path: string, launcher: Launcher): TomlBlockSpec {
   return {
     target: "codex",
     path,
     keyPath: ["mcp_servers", "codegraph"],
     uninstallHint: "codegraph uninstall --target codex",
-    body: [
-      "[mcp_servers.codegraph]",
-      `command = ${tomlString(launcher.command)}`,
-      `args = ${tomlStringArray(launchArgs(launcher))}`,
-      "startup_timeout_ms = 20000",
-    ],
+    body: body(launcher),
+    ownsBody: (lines) => ownsBody(path, lines),
   };
 }
 
