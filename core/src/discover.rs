@@ -169,16 +169,23 @@ pub(crate) struct Watch {
 }
 
 /// A directory modified this close to the walk may be modified again within the same tick of the
-/// file system's clock (coarse kernel clocks, 1–2 s on some file systems) without its mtime
-/// changing: such a watch is not trusted, and the check walks (git's "racily clean" rule).
-const RACY_MS: f64 = 2000.0;
+/// file system's clock without its mtime changing: such a watch is not trusted, and the check walks
+/// (git's "racily clean" rule). A file system with sub-second timestamps stamps from the kernel's
+/// coarse clock (a tick of at most 10 ms); one with whole seconds (FAT has 2 s) needs 2 s.
+fn racy_ms(mtime_ms: f64) -> f64 {
+    if mtime_ms % 1000.0 == 0.0 {
+        2000.0
+    } else {
+        50.0
+    }
+}
 
 impl Watch {
     /// Whether every directory and ignore file is as it was, and was already settled when walked:
     /// then a change can only be an edit of a file already known, and statting the known files
     /// finds them all.
     pub(crate) fn unchanged(&self, host: &dyn Host) -> bool {
-        let settled = |mtime: f64| mtime < self.taken_ms - RACY_MS;
+        let settled = |mtime: f64| mtime < self.taken_ms - racy_ms(mtime);
         let same = |a: f64, b: f64| a.to_bits() == b.to_bits() && settled(b);
         if self.dirs.is_empty() {
             return false;

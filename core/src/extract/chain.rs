@@ -24,6 +24,12 @@ pub(crate) struct ChainSyntax {
     /// Kinds that are one name: a chain's head.
     pub names: &'static [&'static str],
     pub members: &'static [Member],
+    /// Member accesses that are calls at once (Java's `a.m()`, `method_invocation`); one without an
+    /// object (`m()`) starts the chain at its name.
+    pub member_calls: &'static [Member],
+    /// Kinds of member names that qualify a chain without being a segment (Java's `Outer.this.x`
+    /// is `[Outer, x]`).
+    pub silent_names: &'static [&'static str],
     /// Call kinds; the callee is their `function` field. The chain goes on from what they return.
     pub calls: &'static [&'static str],
     /// Wrappers looked through: kind and the field of the inner node (`None`: the first named child).
@@ -71,15 +77,25 @@ impl ChainSyntax {
             }
             if let Some(m) = self.members.iter().find(|m| m.kind == kind) {
                 let Some(name) = field(cur, m.name) else { break Head::Opaque(cur) };
-                frames.push(Frame::Name(name));
-                match field(cur, m.object) {
-                    Some(object) => cur = object,
-                    None if m.rooted => break Head::Root,
-                    None => {
-                        frames.pop();
-                        break Head::Opaque(cur);
+                let Some(object) = field(cur, m.object) else {
+                    if m.rooted {
+                        frames.push(Frame::Name(name));
+                        break Head::Root;
                     }
+                    break Head::Opaque(cur);
+                };
+                if !self.silent_names.contains(&name.kind()) {
+                    frames.push(Frame::Name(name));
                 }
+                cur = object;
+                continue;
+            }
+            if let Some(m) = self.member_calls.iter().find(|m| m.kind == kind) {
+                let Some(name) = field(cur, m.name) else { break Head::Opaque(cur) };
+                frames.push(Frame::Call(cur));
+                let Some(object) = field(cur, m.object) else { break Head::Name(name) };
+                frames.push(Frame::Name(name));
+                cur = object;
                 continue;
             }
             if self.calls.contains(&kind) {
@@ -142,22 +158,32 @@ impl ChainSyntax {
     }
 
     /// The parts of a call or wrapper that are walked for their own references: a call's children
-    /// besides the callee (arguments, generic arguments), a wrapper's `extras` fields.
-    fn walk_inner(&self, b: &mut Builder, frame: &Frame, walk: fn(&mut Builder, Node)) {
+    /// besides the chain itself (arguments, generic arguments), a wrapper's `extras` fields.
+    fn walk_inner<'s>(&self, w: &mut impl ChainWalker<'s>, frame: &Frame) {
         match frame {
             Frame::Call(call) => {
-                let function = call.child_by_field_name("function");
+                let mut parts = Vec::new();
                 let mut cursor = call.walk();
-                let parts: Vec<Node> = call.named_children(&mut cursor).filter(|c| Some(*c) != function).collect();
+                if cursor.goto_first_child() {
+                    loop {
+                        let part = cursor.node();
+                        if part.is_named() && !matches!(cursor.field_name(), Some("function" | "object" | "name")) {
+                            parts.push(part);
+                        }
+                        if !cursor.goto_next_sibling() {
+                            break;
+                        }
+                    }
+                }
                 for part in parts {
-                    walk(b, part);
+                    w.walk_inner(part);
                 }
             }
             Frame::Through(node) => {
                 for &(kind, f) in self.extras {
                     if node.kind() == kind {
                         if let Some(part) = node.child_by_field_name(f) {
-                            walk(b, part);
+                            w.walk_inner(part);
                         }
                     }
                 }
@@ -167,29 +193,60 @@ impl ChainSyntax {
     }
 }
 
+/// What the chain driver needs of a grammar's walker: the builder that records, and the walk of the
+/// expressions inside a chain (call arguments, a head that is not a name).
+pub(crate) trait ChainWalker<'s> {
+    fn builder(&mut self) -> &mut Builder<'s>;
+    fn walk_inner(&mut self, node: Node);
+}
+
+/// The walker of a grammar whose expression walk is a plain function of the builder.
+struct FnWalker<'b, 's> {
+    b: &'b mut Builder<'s>,
+    walk: fn(&mut Builder, Node),
+}
+
+impl<'s> ChainWalker<'s> for FnWalker<'_, 's> {
+    fn builder(&mut self) -> &mut Builder<'s> {
+        self.b
+    }
+    fn walk_inner(&mut self, node: Node) {
+        (self.walk)(self.b, node);
+    }
+}
+
 /// Records the reference a name, member chain or path is, with `call` when the whole of it is
 /// called. A chain through calls becomes one chain whose called segments are marked (the resolver
 /// goes on from what they return); a chain whose head is not a name is recorded as opaque tails —
 /// the names after each call, which can't be resolved without types — and its head is walked.
 /// Call arguments and the head are walked with `walk`, the grammar's expression walker.
 pub(crate) fn reference(b: &mut Builder, node: Node, call: bool, syntax: &ChainSyntax, walk: fn(&mut Builder, Node)) {
+    drive(&mut FnWalker { b, walk }, node, call, syntax);
+}
+
+/// `reference` for a grammar whose walker carries state of its own (Java's).
+pub(crate) fn drive<'s>(w: &mut impl ChainWalker<'s>, node: Node, call: bool, syntax: &ChainSyntax) {
     let read = syntax.read(node);
     match read.head {
         Head::Name(_) | Head::Root => {
             let mut segments: Vec<Segment> = match read.head {
-                Head::Name(n) => vec![b.seg(n)],
+                Head::Name(n) => vec![w.builder().seg(n)],
                 _ => Vec::new(),
             };
             let mut calls_at = Vec::new();
-            for frame in read.frames.iter().rev() {
-                syntax.walk_inner(b, frame, walk);
+            // A call as the outermost step (Java's `a.m()` read from the invocation) calls the whole.
+            let outer_call = matches!(read.frames.first(), Some(Frame::Call(_)));
+            let last = read.frames.len().saturating_sub(1);
+            for (i, frame) in read.frames.iter().rev().enumerate() {
+                syntax.walk_inner(w, frame);
                 match frame {
-                    Frame::Name(n) => segments.push(b.seg(*n)),
+                    Frame::Name(n) => segments.push(w.builder().seg(*n)),
+                    Frame::Call(_) if outer_call && i == last => {}
                     Frame::Call(_) if !segments.is_empty() => calls_at.push((segments.len() - 1) as u32),
                     _ => {}
                 }
             }
-            b.add_call_chain(segments, calls_at, call);
+            w.builder().add_call_chain(segments, calls_at, call || outer_call);
         }
         Head::Opaque(head) => {
             // From the outside in: the names up to each call are one opaque tail; the callee of a
@@ -197,20 +254,20 @@ pub(crate) fn reference(b: &mut Builder, node: Node, call: bool, syntax: &ChainS
             let mut tail: Vec<Segment> = Vec::new();
             let mut called = call;
             for frame in &read.frames {
-                syntax.walk_inner(b, frame, walk);
+                syntax.walk_inner(w, frame);
                 match frame {
-                    Frame::Name(n) => tail.push(b.seg(*n)),
+                    Frame::Name(n) => tail.push(w.builder().seg(*n)),
                     Frame::Call(_) => {
                         tail.reverse();
-                        b.add_ref(std::mem::take(&mut tail), called, true);
+                        w.builder().add_ref(std::mem::take(&mut tail), called, true);
                         called = true;
                     }
                     Frame::Through(_) => {}
                 }
             }
             tail.reverse();
-            b.add_ref(tail, called, true);
-            walk(b, head);
+            w.builder().add_ref(tail, called, true);
+            w.walk_inner(head);
         }
     }
 }

@@ -460,6 +460,8 @@ fn named_type_segs(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
 const CHAIN: ChainSyntax = ChainSyntax {
     names: &["identifier"],
     members: &[Member { kind: "selector_expression", object: &["operand"], name: &["field"], rooted: false }],
+    member_calls: &[],
+    silent_names: &[],
     calls: &[],
     through: &[],
     extras: &[],

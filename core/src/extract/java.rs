@@ -7,7 +7,8 @@
 
 use tree_sitter::Node;
 
-use super::{children, has_token, named_children, Builder};
+use super::chain::ChainWalker;
+use super::{children, has_token, named_children, Builder, ChainSyntax, Member};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, SymbolKind, TypeRelKind};
 
 type Seg = (String, Pos);
@@ -69,6 +70,27 @@ fn signature_start(node: Node) -> usize {
         }
     }
     node.start_byte()
+}
+
+/// How Java writes chains of names: `a.b.c` (`field_access`), `a.m()` (`method_invocation`, a
+/// member access and a call at once), `Outer.this.x` (the keyword qualifies, it is no segment).
+const CHAIN: ChainSyntax = ChainSyntax {
+    names: &["identifier", "this", "super"],
+    members: &[Member { kind: "field_access", object: &["object"], name: &["field"], rooted: false }],
+    member_calls: &[Member { kind: "method_invocation", object: &["object"], name: &["name"], rooted: false }],
+    silent_names: &["this", "super"],
+    calls: &[],
+    through: &[],
+    extras: &[],
+};
+
+impl<'s> ChainWalker<'s> for Walker<'_, 's> {
+    fn builder(&mut self) -> &mut Builder<'s> {
+        self.b
+    }
+    fn walk_inner(&mut self, node: Node) {
+        self.walk(node);
+    }
 }
 
 impl<'s> Walker<'_, 's> {
@@ -171,18 +193,7 @@ impl<'s> Walker<'_, 's> {
                     }
                 }
             }
-            "method_invocation" => {
-                let (head, segs) = self.invocation_chain(node);
-                self.walk_opt(head);
-                self.b.add_ref(segs, true, head.is_some());
-                self.walk_opt(Self::field(node, "type_arguments"));
-                self.walk_opt(Self::field(node, "arguments"));
-            }
-            "field_access" => {
-                let (head, segs) = self.split_chain(node);
-                self.walk_opt(head);
-                self.b.add_ref(segs, false, head.is_some());
-            }
+            "method_invocation" | "field_access" => super::chain::drive(self, node, false, &CHAIN),
             "object_creation_expression" => self.object_creation(node),
             "explicit_constructor_invocation" => {
                 // `super(...)` / `this(...)`: a call of the superclass's / this class's constructor.
@@ -458,8 +469,9 @@ impl<'s> Walker<'_, 's> {
             "object_creation_expression" => Self::field(value, "type")
                 .and_then(|t| self.checked_type_path(t))
                 .map_or(LocalOrigin::Unknown, |p| LocalOrigin::Constructed(texts(&p))),
-            "method_invocation" => match self.invocation_chain(value) {
-                (None, segs) if !segs.is_empty() => LocalOrigin::CallResult(texts(&segs)),
+            // `Factory.make()`: the result of one call of a chain of names.
+            "method_invocation" => match CHAIN.called_names(self.b, value) {
+                Some((segs, calls)) if calls == [segs.len() as u32 - 1] => LocalOrigin::CallResult(texts(&segs)),
                 _ => LocalOrigin::Unknown,
             },
             "cast_expression" => {
@@ -594,46 +606,6 @@ impl<'s> Walker<'_, 's> {
 
     // ----- expressions -----
 
-    /// A name chain ending at `node`: the segments that are plain names, and the expression that heads
-    /// them when it is not a name (`f().a.b` → (Some(`f()`), [a, b])). `Outer.this.x` and
-    /// `Iface.super.x` keep the qualifying type and drop the keyword: [Outer, x].
-    fn split_chain<'t>(&self, node: Node<'t>) -> (Option<Node<'t>>, Vec<Seg>) {
-        let mut segs = Vec::new();
-        let mut cur = node;
-        let head = loop {
-            match cur.kind() {
-                "identifier" | "this" | "super" => {
-                    segs.push(self.b.seg(cur));
-                    break None;
-                }
-                "field_access" => {
-                    let (Some(object), Some(field)) = (Self::field(cur, "object"), Self::field(cur, "field")) else {
-                        break Some(cur);
-                    };
-                    if field.kind() == "identifier" && !qualified_super(cur, object) {
-                        segs.push(self.b.seg(field));
-                    }
-                    cur = object;
-                }
-                _ => break Some(cur),
-            }
-        };
-        segs.reverse();
-        (head, segs)
-    }
-
-    /// The callee chain of a method invocation (see `split_chain`) with the method's name last.
-    fn invocation_chain<'t>(&self, node: Node<'t>) -> (Option<Node<'t>>, Vec<Seg>) {
-        let (head, mut segs) = match Self::field(node, "object") {
-            Some(object) => self.split_chain(object),
-            None => (None, Vec::new()),
-        };
-        if let Some(name) = Self::field(node, "name") {
-            segs.push(self.b.seg(name));
-        }
-        (head, segs)
-    }
-
     fn object_creation(&mut self, node: Node) {
         let ty = Self::field(node, "type");
         for c in named_children(node) {
@@ -666,8 +638,10 @@ impl<'s> Walker<'_, 's> {
             let opaque = path.is_none();
             (None, path.unwrap_or_default(), opaque)
         } else {
-            let (head, segs) = self.split_chain(recv);
-            (head, segs, head.is_some())
+            match CHAIN.names(self.b, recv) {
+                Some(segs) => (None, segs, false),
+                None => (Some(recv), Vec::new(), true),
+            }
         };
         self.walk_opt(head);
         for c in &kids {
@@ -780,11 +754,6 @@ impl<'s> Walker<'_, 's> {
         }
         Some(path)
     }
-}
-
-/// `Iface.super.x`: a field access qualified by `super` (the keyword is a child besides the object).
-fn qualified_super(node: Node, object: Node) -> bool {
-    children(node).iter().any(|c| c.kind() == "super" && *c != object)
 }
 
 /// The type and name nodes of a formal, spread or catch parameter.
@@ -998,8 +967,10 @@ class Hidden {}
         assert!(has_ref(&f, &["this", "items"], false, false));
         assert!(has_ref(&f, &["y"], false, false));
         assert!(has_ref(&f, &["a", "b", "c"], false, false));
-        assert!(has_ref(&f, &["f"], true, false));
-        assert!(has_ref(&f, &["g", "h"], true, true));
+        // Through a call: one chain, the resolver goes on from what `f()` returns.
+        let through = f.refs.iter().find(|r| r.segments.first().is_some_and(|s| s.0 == "f")).unwrap();
+        assert_eq!(through.segments.iter().map(|s| s.0.as_str()).collect::<Vec<_>>(), ["f", "g", "h"]);
+        assert_eq!((through.call, through.opaque_head, through.calls_at.clone()), (true, false, vec![0]));
         assert!(has_ref(&f, &["arr"], false, false));
         assert!(has_ref(&f, &["size"], true, true));
         assert!(has_ref(&f, &["Outer", "z"], true, false));

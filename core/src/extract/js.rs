@@ -514,6 +514,8 @@ const CHAIN: ChainSyntax = ChainSyntax {
         Member { kind: "nested_type_identifier", object: &["module"], name: &["name"], rooted: false },
         Member { kind: "nested_identifier", object: &["object", "module"], name: &["property", "name"], rooted: false },
     ],
+    member_calls: &[],
+    silent_names: &[],
     calls: &["call_expression"],
     through: &[],
     extras: &[],

@@ -419,6 +419,8 @@ fn is_builtin_type(s: &str) -> bool {
 const CHAIN: ChainSyntax = ChainSyntax {
     names: &["identifier"],
     members: &[Member { kind: "attribute", object: &["object"], name: &["attribute"], rooted: false }],
+    member_calls: &[],
+    silent_names: &[],
     calls: &["call"],
     through: &[],
     extras: &[],

@@ -346,6 +346,8 @@ const PATH: ChainSyntax = ChainSyntax {
         Member { kind: "scoped_identifier", object: &["path"], name: &["name"], rooted: true },
         Member { kind: "scoped_type_identifier", object: &["path"], name: &["name"], rooted: true },
     ],
+    member_calls: &[],
+    silent_names: &[],
     calls: &[],
     through: &[("generic_type", Some("type"))],
     extras: &[],
@@ -360,6 +362,8 @@ const CHAIN: ChainSyntax = ChainSyntax {
         Member { kind: "scoped_identifier", object: &["path"], name: &["name"], rooted: true },
         Member { kind: "scoped_type_identifier", object: &["path"], name: &["name"], rooted: true },
     ],
+    member_calls: &[],
+    silent_names: &[],
     calls: &["call_expression"],
     through: &[
         ("generic_function", Some("function")),

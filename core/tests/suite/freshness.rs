@@ -193,3 +193,26 @@ fn the_cheap_check_sees_additions_removals_renames_and_ignore_edits_anywhere() {
     let (changed, _) = step(&mut s, &|| fs::remove_dir_all(root.join("pkg/deep/new")).unwrap());
     assert_eq!(changed, json!(["pkg/deep/new/c.py"]));
 }
+
+/// A file added within the same tick of the file system's clock as the directory's last change
+/// leaves the directory's mtime as it was: a watch taken that close to the change is not trusted.
+#[test]
+fn an_addition_within_the_clock_tick_of_a_watched_change_is_still_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("pkg")).unwrap();
+    fs::write(root.join("pkg/a.py"), "A = 1\n").unwrap();
+    let mut s = Session::open(Box::new(StdHost::new(root)), DiscoveryOptions::default()).unwrap();
+    s.call("status", json!({})).unwrap();
+    settle(root);
+    let _: Value = s.call("refresh", json!({})).unwrap();
+    // The directory changes now, and a check takes its watch right after.
+    let tick = SystemTime::now();
+    fs::File::open(root.join("pkg")).unwrap().set_modified(tick).unwrap();
+    let _: Value = s.call("refresh", json!({})).unwrap();
+    // A file lands in the same tick: the directory's mtime stays what the watch recorded.
+    fs::write(root.join("pkg/b.py"), "B = 1\n").unwrap();
+    fs::File::open(root.join("pkg")).unwrap().set_modified(tick).unwrap();
+    let r: Value = s.call("refresh", json!({})).unwrap();
+    assert_eq!(r["freshness"]["changedFiles"], json!(["pkg/b.py"]));
+}
