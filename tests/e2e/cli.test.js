@@ -452,3 +452,23 @@ test("CODEGRAPH_FORCE_WASM=maybe fails with a message naming the variable", () =
   assert.match(r.stderr, /CODEGRAPH_FORCE_WASM/);
   assert.match(r.stderr, /^codegraph status: /);
 });
+
+test("file names with ESC sequences and line breaks reach the terminal escaped, and --json keeps them", (t) => {
+  const os = require("node:os");
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "codegraph-cli-names-"));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const evil = "red\u001b[31mALERT\u001b[0m.py";
+  const split = "two\nlines.py";
+  fs.writeFileSync(path.join(root, evil), "def alpha():\n    return 1\n");
+  fs.writeFileSync(path.join(root, split), "from x import alpha\n\nalpha()\n");
+  for (const args of [["symbols", "alpha"], ["orient"], ["refs", `${evil}::alpha`]]) {
+    const r = spawnSync(process.execPath, [CLI, ...args, "--root", root, "--no-persist"], { encoding: "utf8" });
+    assert.equal(r.status, 0, `${args.join(" ")}: ${r.stderr}`);
+    assert.ok(!r.stdout.includes("\u001b"), `${args.join(" ")}: no raw ESC on stdout`);
+    assert.ok(!r.stdout.includes("two\nlines"), `${args.join(" ")}: no raw line break inside a name`);
+  }
+  const human = spawnSync(process.execPath, [CLI, "symbols", "alpha", "--root", root, "--no-persist"], { encoding: "utf8" });
+  assert.match(human.stdout, /red\\x1b\[31mALERT\\x1b\[0m\.py/);
+  const json = spawnSync(process.execPath, [CLI, "symbols", "alpha", "--json", "--root", root, "--no-persist"], { encoding: "utf8" });
+  assert.equal(JSON.parse(json.stdout).symbols[0].path, evil, "JSON carries the name as it is");
+});
