@@ -15,12 +15,23 @@ pub const CALLS_DEPTH_CAP: u32 = 5;
 pub const CALLS_LIMIT_DEFAULT: u32 = 100;
 pub const CALLS_LIMIT_CAP: u32 = 500;
 
-/// Callers or callees of a symbol, grouped by the related symbol with exact call sites.
+/// Callers or callees of a symbol — by handle or by file position (exactly one of the two) —
+/// grouped by the related symbol with exact call sites.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CallsRequest {
-    pub handle: String,
+    #[serde(default)]
+    pub handle: Option<String>,
+    /// With `line` (and optionally `column`): the declaration named, or used, there.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// 1-based line.
+    #[serde(default)]
+    pub line: Option<u32>,
+    /// 1-based column in Unicode characters.
+    #[serde(default)]
+    pub column: Option<u32>,
     /// Levels of the call hierarchy (default 1, cap 5).
     #[serde(default)]
     pub depth: Option<u32>,
@@ -76,7 +87,7 @@ fn calls(ctx: &Ctx, req: CallsRequest, direction: Direction) -> Result<CallsResp
     let depth = bounded(req.depth, CALLS_DEPTH_DEFAULT, CALLS_DEPTH_CAP, "depth")? as u32;
     let limit = bounded(req.limit, CALLS_LIMIT_DEFAULT, CALLS_LIMIT_CAP, "limit")?;
     let index = ctx.index();
-    let root = index.handle_id(&req.handle)?;
+    let root = index.target(req.handle.as_deref(), req.file.as_deref(), req.line, req.column)?;
     // Group key: the related symbol, or the file for file-level code.
     #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
     enum Key {
@@ -161,7 +172,12 @@ fn calls(ctx: &Ctx, req: CallsRequest, direction: Direction) -> Result<CallsResp
 #[cfg(test)]
 mod tests {
     use crate::api::testing::repo;
-    use crate::api::CallsRequest;
+    use crate::api::{CallGroup, CallsRequest};
+    use crate::Session;
+
+    fn callers_depth1(s: &mut Session) -> Vec<CallGroup> {
+        s.callers(CallsRequest { handle: Some("jobs.go::leaf".into()), ..Default::default() }).unwrap().groups
+    }
 
     #[test]
     fn callers_and_callees_by_depth_with_exact_sites() {
@@ -169,8 +185,11 @@ mod tests {
             "jobs.go",
             "package jobs\n\nfunc leaf() int { return 1 }\n\nfunc mid() int { return leaf() + leaf() }\n\nfunc top() int { return mid() }\n",
         )]);
-        let req =
-            |handle: &str, depth| CallsRequest { handle: handle.into(), depth: Some(depth), ..Default::default() };
+        let req = |handle: &str, depth| CallsRequest {
+            handle: Some(handle.into()),
+            depth: Some(depth),
+            ..Default::default()
+        };
         let callers = s.callers(req("jobs.go::leaf", 2)).unwrap();
         let groups: Vec<(&str, u32, usize)> =
             callers.groups.iter().map(|g| (g.handle.as_str(), g.depth, g.callsites.len())).collect();
@@ -178,5 +197,15 @@ mod tests {
         let callees = s.callees(req("jobs.go::top", 1)).unwrap();
         assert_eq!(callees.groups[0].handle, "jobs.go::mid");
         assert_eq!(s.callers(req("jobs.go::leaf", 6)).unwrap_err().code(), "INVALID_ARGUMENT");
+        // By position: the definition's name, or a call of it.
+        let at = |line, column| CallsRequest {
+            file: Some("jobs.go".into()),
+            line: Some(line),
+            column: Some(column),
+            ..Default::default()
+        };
+        assert_eq!(s.callers(at(3, 6)).unwrap().symbol.handle, "jobs.go::leaf");
+        assert_eq!(s.callers(at(5, 25)).unwrap().groups, callers_depth1(&mut s));
+        assert_eq!(s.callees(at(7, 6)).unwrap().groups[0].handle, "jobs.go::mid");
     }
 }

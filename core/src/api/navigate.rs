@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use super::{bounded, Ctx, Error, Freshness, Omitted, SymbolInfo};
-use crate::index::{Index, SymId};
+use crate::index::SymId;
 use crate::paths::clean_path;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -160,39 +160,11 @@ pub(crate) fn goto(ctx: &Ctx, req: GotoRequest) -> Result<GotoResponse, Error> {
     Ok(GotoResponse { name, definitions, freshness: ctx.freshness() })
 }
 
-fn target_of(
-    index: &Index,
-    handle: Option<&str>,
-    file: Option<&str>,
-    line: Option<u32>,
-    column: Option<u32>,
-) -> Result<SymId, Error> {
-    match (handle, file, line) {
-        (Some(h), None, None) if column.is_none() => index.handle_id(h),
-        (None, Some(f), Some(l)) => {
-            let fid = index.file_id(&clean_path(f))?;
-            let (name, targets) = index.at_position(fid, l, column);
-            targets.first().copied().ok_or_else(|| match name {
-                Some(n) => {
-                    Error::NotFound(format!("`{n}` at {f}:{l} does not resolve to a declaration in this repository"))
-                }
-                None => Error::NotFound(format!(
-                    "no name at {f}:{l}{}",
-                    column.map(|c| format!(":{c}")).unwrap_or_default()
-                )),
-            })
-        }
-        _ => Err(Error::InvalidArgument(
-            "give either `handle`, or `file` and `line` (and optionally `column`), not both".into(),
-        )),
-    }
-}
-
 /// Every proven use site of a declaration.
 pub(crate) fn refs(ctx: &Ctx, req: RefsRequest) -> Result<RefsResponse, Error> {
     let limit = bounded(req.limit, REFS_LIMIT_DEFAULT, REFS_LIMIT_CAP, "limit")?;
     let index = ctx.index();
-    let id = target_of(index, req.handle.as_deref(), req.file.as_deref(), req.line, req.column)?;
+    let id = index.target(req.handle.as_deref(), req.file.as_deref(), req.line, req.column)?;
     let sites = index.sites_of(id);
     let refs: Vec<ReferenceSite> = sites
         .iter()

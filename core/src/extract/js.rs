@@ -189,11 +189,36 @@ fn function(b: &mut Builder, node: Node, name: Option<Node>, kind: SymbolKind, e
         function_body(b, node);
         return;
     };
-    let idx = b.add_symbol(node, name, kind, exported);
-    if let Some(ret) = node.child_by_field_name("return_type") {
-        b.symbol_mut(idx).returns = type_path(b, ret);
-    }
+    let overload = after_signature(b, node, b.text(name)).then(|| b.continue_overload(node, b.text(name), kind));
+    let idx = if let Some(idx) = overload.flatten() {
+        idx
+    } else {
+        let idx = b.add_symbol(node, name, kind, exported);
+        if let Some(ret) = node.child_by_field_name("return_type") {
+            b.symbol_mut(idx).returns = type_path(b, ret);
+        }
+        idx
+    };
     b.within(idx, |b| function_body(b, node));
+}
+
+/// Whether the declaration written just before `node` (through `export`) is an overload signature
+/// of the same name: `function f(a: A): X;` then `function f(a: any) { … }`.
+fn after_signature(b: &Builder, node: Node, name: &str) -> bool {
+    let outer = node.parent().filter(|p| p.kind() == "export_statement").unwrap_or(node);
+    let mut prev = outer.prev_named_sibling();
+    while let Some(p) = prev.filter(|p| p.kind() == "comment" || p.kind() == "decorator") {
+        prev = p.prev_named_sibling();
+    }
+    let Some(mut prev) = prev else { return false };
+    if prev.kind() == "export_statement" {
+        match prev.child_by_field_name("declaration") {
+            Some(d) => prev = d,
+            None => return false,
+        }
+    }
+    matches!(prev.kind(), "function_signature" | "method_signature" | "abstract_method_signature")
+        && prev.child_by_field_name("name").is_some_and(|n| b.text(n) == name)
 }
 
 /// Parameters (as locals), return type and body of a function-like node, in the current scope.

@@ -197,6 +197,21 @@ impl<'a> Builder<'a> {
         (self.facts.symbols.len() - 1) as u32
     }
 
+    /// One declaration written several times — TypeScript overload signatures followed by their
+    /// implementation, `@overload`s in Python — is one symbol: the first writing names it (as the
+    /// compiler's "go to definition" does), and its range runs to the end of the last. Returns the
+    /// symbol `decl` continues: the last symbol of the current scope, when it has this name and kind.
+    pub fn continue_overload(&mut self, decl: Node, name: &str, kind: SymbolKind) -> Option<u32> {
+        let scope = self.enclosing();
+        let (i, last) = self.facts.symbols.iter().enumerate().rev().find(|(_, s)| s.container == scope)?;
+        if last.name != name || last.kind != kind || last.end > self.pos(decl) {
+            return None;
+        }
+        let end = self.end_pos(decl);
+        self.facts.symbols[i].end = end;
+        Some(i as u32)
+    }
+
     pub fn symbol_mut(&mut self, idx: u32) -> &mut Symbol {
         &mut self.facts.symbols[idx as usize]
     }

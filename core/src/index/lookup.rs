@@ -4,6 +4,7 @@
 use super::{FileId, Index, RefSite, SymId};
 use crate::error::Error;
 use crate::facts::Pos;
+use crate::paths::clean_path;
 use crate::text::identifier_tokens;
 
 impl Index {
@@ -32,6 +33,39 @@ impl Index {
         let start = refs.partition_point(|r| r.target < id);
         let end = refs.partition_point(|r| r.target <= id);
         &refs[start..end]
+    }
+
+    /// The declaration a request names: by `handle`, or by `file` + `line` (+ `column`) — its name
+    /// at its definition, or a proven use of it. Exactly one of the two forms.
+    pub(crate) fn target(
+        &self,
+        handle: Option<&str>,
+        file: Option<&str>,
+        line: Option<u32>,
+        column: Option<u32>,
+    ) -> Result<SymId, Error> {
+        match (handle, file, line) {
+            (Some(h), None, None) if column.is_none() => self.handle_id(h),
+            (None, Some(f), Some(l)) => {
+                if l == 0 || column == Some(0) {
+                    return Err(Error::InvalidArgument("`line` and `column` are 1-based".into()));
+                }
+                let fid = self.file_id(&clean_path(f))?;
+                let (name, targets) = self.at_position(fid, l, column);
+                targets.first().copied().ok_or_else(|| match name {
+                    Some(n) => Error::NotFound(format!(
+                        "`{n}` at {f}:{l} does not resolve to a declaration in this repository"
+                    )),
+                    None => Error::NotFound(format!(
+                        "no name at {f}:{l}{}",
+                        column.map(|c| format!(":{c}")).unwrap_or_default()
+                    )),
+                })
+            }
+            _ => Err(Error::InvalidArgument(
+                "give either `handle`, or `file` and `line` (and optionally `column`), not both".into(),
+            )),
+        }
     }
 
     /// Declarations at a position: the symbol whose name is there, or the targets of the reference.

@@ -613,6 +613,18 @@ impl<'a> Resolver<'_, 'a> {
         members
     }
 
+    /// Members found for one use: a call means the callables among them (`x.name()` is the method
+    /// `name`, not a field `name` of the same type), any other use the rest (`x.name` is the field).
+    /// When only one sort is there it stands (a field holding a function can be called).
+    fn by_use(&self, values: Vec<Value>, call: bool) -> Vec<Value> {
+        let callable = |v: &Value| matches!(v, Value::Sym(s) if self.index.symbol(*s).kind.is_callable());
+        let fitting = values.iter().filter(|v| callable(v) == call).count();
+        if fitting == 0 || fitting == values.len() {
+            return values;
+        }
+        values.into_iter().filter(|v| callable(v) == call).collect()
+    }
+
     /// Whether `values` are the receiver kept by `member_or_clone` (instances, not a method to call).
     fn is_clone(&self, file: FileId, name: &str, values: &[Value]) -> bool {
         name == "clone" && self.lang(file) == Language::Rust && values.iter().all(|v| matches!(v, Value::Instance(_)))
@@ -1130,8 +1142,9 @@ impl<'a> Resolver<'_, 'a> {
                 for (i, (seg_name, pos)) in chain.segments.iter().enumerate() {
                     let len = seg_name.chars().count() as u32;
                     let called_here = chain.calls_at.binary_search(&(i as u32)).is_ok();
+                    let call = (chain.call && i == last) || called_here;
                     if i > 0 {
-                        values = self.member_or_clone(fid, &values, seg_name, called_here, 0);
+                        values = self.by_use(self.member_or_clone(fid, &values, seg_name, called_here, 0), call);
                     }
                     if values.is_empty() {
                         resolved_all = false;
@@ -1146,7 +1159,6 @@ impl<'a> Resolver<'_, 'a> {
                     targets.sort_unstable();
                     targets.dedup();
                     for &t in &targets {
-                        let call = (chain.call && i == last) || called_here;
                         refs.push(RefSite { target: t, file: fid, pos: *pos, len, enclosing, call, import: false });
                     }
                     if called_here {

@@ -84,6 +84,12 @@ export function parsePosition(text: string): { file: string; line: number; colum
   return { file: m[1]!, line: Number(m[2]), column: m[3] === undefined ? undefined : Number(m[3]) };
 }
 
+/** A declaration named by handle or by a position of its name or of a use. */
+function symbolTarget(args: string[]): { handle: string } | { file: string; line: number; column?: number } {
+  const target = first(args, "HANDLE or PATH:LINE[:COLUMN]");
+  return parsePosition(target) ?? { handle: target };
+}
+
 function position(text: string): { file: string; line: number; column?: number } {
   const pos = parsePosition(text);
   if (!pos) throw new UsageError(`expected a position path:line[:column], got ${JSON.stringify(text)}`);
@@ -216,31 +222,27 @@ export const API_COMMANDS: Record<string, ApiCommand> = {
     usage: "refs HANDLE|PATH:LINE[:COLUMN] [--limit N]",
     summary: "every use site of a declaration (imports, calls, references)",
     options: LIMIT,
-    request: (a, v) => {
-      const target = first(a, "HANDLE or PATH:LINE[:COLUMN]");
-      const pos = parsePosition(target);
-      return pos ? { ...pos, limit: int(v, "limit") } : { handle: target, limit: int(v, "limit") };
-    },
+    request: (a, v) => ({ ...symbolTarget(a), limit: int(v, "limit") }),
     format: F.formatRefs,
   }),
   callers: apiCommand({
     family: "navigate",
     method: "callers",
-    synopsis: "HANDLE",
-    usage: "callers HANDLE [--depth N] [--limit N]",
+    synopsis: "HANDLE|PATH:LINE[:COLUMN]",
+    usage: "callers HANDLE|PATH:LINE[:COLUMN] [--depth N] [--limit N]",
     summary: "who calls a function or method, grouped by caller with exact call sites",
     options: { ...LIMIT, depth: { type: "string" } },
-    request: (a, v) => ({ handle: first(a, "HANDLE"), depth: int(v, "depth"), limit: int(v, "limit") }),
+    request: (a, v) => ({ ...symbolTarget(a), depth: int(v, "depth"), limit: int(v, "limit") }),
     format: F.formatCallers,
   }),
   callees: apiCommand({
     family: "navigate",
     method: "callees",
-    synopsis: "HANDLE",
-    usage: "callees HANDLE [--depth N] [--limit N]",
+    synopsis: "HANDLE|PATH:LINE[:COLUMN]",
+    usage: "callees HANDLE|PATH:LINE[:COLUMN] [--depth N] [--limit N]",
     summary: "what a function or method calls, with exact call sites",
     options: { ...LIMIT, depth: { type: "string" } },
-    request: (a, v) => ({ handle: first(a, "HANDLE"), depth: int(v, "depth"), limit: int(v, "limit") }),
+    request: (a, v) => ({ ...symbolTarget(a), depth: int(v, "depth"), limit: int(v, "limit") }),
     format: F.formatCallees,
   }),
   deps: apiCommand({

@@ -44,17 +44,25 @@ export interface CodegraphApi {
   WorkspaceSymbolsResponse?: WorkspaceSymbolsResponse;
 }
 /**
- * Callers or callees of a symbol, grouped by the related symbol with exact call sites.
+ * Callers or callees of a symbol — by handle or by file position (exactly one of the two) — grouped by the related symbol with exact call sites.
  *
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
  * via the `definition` "CallsRequest".
  */
 export interface CallsRequest {
   /**
+   * 1-based column in Unicode characters.
+   */
+  column?: number | null;
+  /**
    * Levels of the call hierarchy (default 1, cap 5).
    */
   depth?: number | null;
-  handle: string;
+  /**
+   * With `line` (and optionally `column`): the declaration named, or used, there.
+   */
+  file?: string | null;
+  handle?: string | null;
   /**
    * Accepted for compatibility; guessed dynamic dispatch is never returned.
    */
@@ -63,6 +71,10 @@ export interface CallsRequest {
    * Maximum related symbols (default 100, cap 500).
    */
   limit?: number | null;
+  /**
+   * 1-based line.
+   */
+  line?: number | null;
 }
 /**
  * This interface was referenced by `CodegraphApi`'s JSON-Schema

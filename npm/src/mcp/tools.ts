@@ -71,12 +71,12 @@ export const TOOLS: ToolSpec[] = [
     name: "callers",
     method: "callers",
     description:
-      "Who calls a function/method (by handle), grouped by caller with exact call sites; depth up to 5. Use refs for all uses, deps for files.",
+      "Who calls a function/method (by handle OR file+line(+column)), grouped by caller with exact call sites; depth up to 5. Use refs for all uses, deps for files.",
   },
   {
     name: "callees",
     method: "callees",
-    description: "What a function/method calls (by handle), grouped by callee with exact call sites; depth up to 5.",
+    description: "What a function/method calls (by handle OR file+line(+column)), grouped by callee with exact call sites; depth up to 5.",
   },
   {
     name: "deps",
