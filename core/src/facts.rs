@@ -119,6 +119,19 @@ pub struct Symbol {
     pub doc_line: Option<u32>,
     /// The doc comment (or Python docstring), cleaned of comment markers, at most six lines.
     pub doc: Option<String>,
+    /// For a field or variable without a declared type: how its value's type is known from what is
+    /// assigned to it (`self.client = Client()` in a constructor), and the scope whose names that is
+    /// written in.
+    #[serde(default)]
+    pub init: Option<Init>,
+}
+
+/// What a field or variable is initialised with, as a local's origin, in the scope of local symbol
+/// `scope` (the method that assigns it; `None`: file level).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Init {
+    pub origin: LocalOrigin,
+    pub scope: Option<u32>,
 }
 
 /// How an import binds names.

@@ -46,7 +46,9 @@ function predict(session, queries) {
   for (const q of queries) {
     const at = { file: q.def.path, line: q.def.line, column: q.def.col };
     const refs = ask(session, "refs", { ...at, limit: 2000 });
-    if (refs) pred.refs[q.def_key] = refs.refs.map((r) => [r.path, r.line]);
+    // Uses through an import alias are neutral in the scorer when the indexer reports them (flagged
+    // name_mismatch); scip-python doesn't report them at all, so they are left out everywhere.
+    if (refs) pred.refs[q.def_key] = refs.refs.filter((r) => !r.alias).map((r) => [r.path, r.line]);
     const goto = ask(session, "goto", { file: q.ref.path, line: q.ref.line, column: q.ref.col });
     if (goto) pred.goto.push({ from: [q.ref.path, q.ref.line, q.ref.col], to: goto.definitions.map((d) => [d.path, d.line]) });
     if (q.function_like) {

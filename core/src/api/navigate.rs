@@ -82,6 +82,10 @@ pub struct ReferenceSite {
     /// Handle of the enclosing declaration; absent for file-level code.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub enclosing: Option<String>,
+    /// A use through an import alias (`_(…)` after `import gettext_lazy as _`): the declaration is
+    /// used there under another name (a rename of it leaves the site as it is).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub alias: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -182,6 +186,7 @@ pub(crate) fn refs(ctx: &Ctx, req: RefsRequest) -> Result<RefsResponse, Error> {
             }
             .into(),
             enclosing: r.enclosing.map(|e| index.handles[e as usize].clone()),
+            alias: r.alias,
         })
         .collect();
     Ok(RefsResponse {

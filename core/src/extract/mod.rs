@@ -193,8 +193,28 @@ impl<'a> Builder<'a> {
             default_export: false,
             doc_line: comments.first().map(|n| n.start_position().row as u32 + 1),
             doc,
+            init: None,
         });
         (self.facts.symbols.len() - 1) as u32
+    }
+
+    /// Records a member of `container` written inside one of its methods (Python's `self.x = …`):
+    /// the first such writing declares it, unless the type already declares that name.
+    pub fn add_member(
+        &mut self,
+        container: u32,
+        decl: Node,
+        name: Node,
+        kind: SymbolKind,
+        exported: bool,
+    ) -> Option<u32> {
+        let text = self.text(name);
+        if self.facts.symbols.iter().any(|s| s.container == Some(container) && s.name == text) {
+            return None;
+        }
+        let idx = self.add_symbol(decl, name, kind, exported);
+        self.facts.symbols[idx as usize].container = Some(container);
+        Some(idx)
     }
 
     /// One declaration written several times — TypeScript overload signatures followed by their

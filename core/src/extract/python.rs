@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
-use crate::facts::{ImportItem, ImportKind, LocalOrigin, SymbolKind, TypeRelKind};
+use crate::facts::{ImportItem, ImportKind, Init, LocalOrigin, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
     block(b, root);
@@ -296,6 +296,17 @@ fn assignment(b: &mut Builder, node: Node) {
     let Some(left) = left else { return };
     if left.kind() != "identifier" {
         if place(b) == Place::Function {
+            if let Some((class, name)) = self_attribute(b, left) {
+                let origin = ty
+                    .and_then(|t| annotation_path(b, t))
+                    .map(LocalOrigin::Declared)
+                    .or_else(|| right.and_then(|r| value_origin(b, r)));
+                let exported = is_public(b.text(name)) && b.facts.symbols[class as usize].exported;
+                if let Some(idx) = b.add_member(class, node, name, SymbolKind::Field, exported) {
+                    let scope = b.enclosing();
+                    b.symbol_mut(idx).init = origin.map(|origin| Init { origin, scope });
+                }
+            }
             bind_target(b, left, LocalOrigin::Unknown);
         } else {
             // `a, b = …` at module level: the names are still module attributes.
@@ -332,11 +343,46 @@ fn assignment(b: &mut Builder, node: Node) {
             };
             let exported = is_public(text) && container_exported(b);
             let idx = b.add_symbol(node, left, kind, exported);
-            if let LocalOrigin::Declared(path) | LocalOrigin::Constructed(path) = origin {
-                b.symbol_mut(idx).returns = Some(path);
+            match origin {
+                LocalOrigin::Declared(path) | LocalOrigin::Constructed(path) => b.symbol_mut(idx).returns = Some(path),
+                LocalOrigin::Unknown => {}
+                origin => {
+                    let scope = b.enclosing();
+                    b.symbol_mut(idx).init = Some(Init { origin, scope });
+                }
             }
         }
     }
+}
+
+/// `self.name` written in a method: the class it is an attribute of, and the name's node.
+fn self_attribute<'t>(b: &Builder, target: Node<'t>) -> Option<(u32, Node<'t>)> {
+    if target.kind() != "attribute" {
+        return None;
+    }
+    target.child_by_field_name("object").filter(|o| o.kind() == "identifier" && b.text(*o) == "self")?;
+    let method = &b.facts.symbols[b.enclosing()? as usize];
+    let class = method.container.filter(|c| b.facts.symbols[*c as usize].kind == SymbolKind::Class)?;
+    (method.kind == SymbolKind::Method).then_some(())?;
+    Some((class, target.child_by_field_name("attribute")?))
+}
+
+/// What an assigned value proves about its type: a call's result, or the type of the local (a
+/// parameter) it copies.
+fn value_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
+    if value.kind() == "identifier" {
+        let name = b.text(value);
+        let scope = b.enclosing();
+        return b
+            .facts
+            .locals
+            .iter()
+            .rev()
+            .find(|l| l.scope == scope && l.name == name)
+            .map(|l| l.origin.clone())
+            .filter(|o| *o != LocalOrigin::Unknown);
+    }
+    call_origin(b, value)
 }
 
 fn call_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {

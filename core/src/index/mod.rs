@@ -65,6 +65,9 @@ pub(crate) struct RefSite {
     pub call: bool,
     /// The site is a name in an import or re-export statement.
     pub import: bool,
+    /// The site is a use of an import alias (`_` of `import gettext_lazy as _`): the declaration is
+    /// used and called there, but its name is not written there (find-references leaves it out).
+    pub alias: bool,
 }
 
 /// An import alias bound to a concrete declaration (`import { a as b }`, `use x::Y`).
@@ -339,6 +342,7 @@ fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
             && x.exported == y.exported
             && x.default_export == y.default_export
             && x.returns == y.returns
+            && x.init == y.init
     });
     let imports = same_by(&a.imports, &b.imports, |x, y| {
         x.module == y.module

@@ -460,7 +460,7 @@ impl<'a> Resolver<'_, 'a> {
                     // what it meant before the local was bound.
                     continue;
                 }
-                let values = self.local_value(file, s, origin, hops + 1);
+                let values = self.local_value(file, Some(s), origin, hops + 1);
                 self.typing_locals.borrow_mut().remove(&(file, s, name.to_string()));
                 return if values.is_empty() { None } else { Some(values) };
             }
@@ -552,18 +552,18 @@ impl<'a> Resolver<'_, 'a> {
         Some(found)
     }
 
-    fn local_value(&self, file: FileId, scope: u32, origin: &LocalOrigin, hops: u32) -> Vec<Value> {
+    fn local_value(&self, file: FileId, scope: Option<u32>, origin: &LocalOrigin, hops: u32) -> Vec<Value> {
         if hops > MAX_HOPS {
             return Vec::new();
         }
         match origin {
             LocalOrigin::Unknown => Vec::new(),
             LocalOrigin::Declared(path) | LocalOrigin::Constructed(path) => {
-                self.instances(self.resolve_path_hops(file, Some(scope), path, hops))
+                self.instances(self.resolve_path_hops(file, scope, path, hops))
             }
             LocalOrigin::CallResult(path) => {
                 let mut out = Vec::new();
-                for v in self.resolve_path_hops(file, Some(scope), path, hops) {
+                for v in self.resolve_path_hops(file, scope, path, hops) {
                     let Value::Sym(s) = v else { continue };
                     let sym = self.index.symbol(s);
                     if sym.kind == SymbolKind::Class
@@ -581,7 +581,7 @@ impl<'a> Resolver<'_, 'a> {
             }
             LocalOrigin::CallChain(names, calls_at) => {
                 let Some((head, _)) = names.split_first() else { return Vec::new() };
-                let mut values = self.head(file, Some(scope), head, hops).unwrap_or_default();
+                let mut values = self.head(file, scope, head, hops).unwrap_or_default();
                 for (i, name) in names.iter().enumerate() {
                     let called = calls_at.binary_search(&(i as u32)).is_ok();
                     if i > 0 {
@@ -880,19 +880,31 @@ impl<'a> Resolver<'_, 'a> {
                         _ => self.named(Owner::Sym(*s), name).map(Value::Sym).collect(),
                     }
                 } else if matches!(sym.kind, SymbolKind::Field | SymbolKind::Variable | SymbolKind::Constant) {
-                    // A field or variable with a declared type continues as an instance of it.
-                    let file = self.index.file_of(*s);
-                    let local = self.index.syms[*s as usize].1;
-                    let ty = sym
-                        .returns
-                        .as_ref()
-                        .map(|r| self.resolve_path_hops(file, sym.container.or(Some(local)), r, hops + 1));
-                    self.instances(ty.unwrap_or_default()).iter().flat_map(|i| self.member(i, name, hops + 1)).collect()
+                    // A field or variable of a known type continues as an instance of it.
+                    self.value_of(*s, hops + 1).iter().flat_map(|i| self.member(i, name, hops + 1)).collect()
                 } else {
                     Vec::new()
                 }
             }
             Value::Instance(t) => self.type_member(*t, name, hops + 1, &mut HashSet::default()),
+        }
+    }
+
+    /// The instances a field or variable holds: of its declared type, else of what it is
+    /// initialised with.
+    fn value_of(&self, s: SymId, hops: u32) -> Vec<Value> {
+        if hops > MAX_HOPS {
+            return Vec::new();
+        }
+        let sym = self.index.symbol(s);
+        let file = self.index.file_of(s);
+        let local = self.index.syms[s as usize].1;
+        if let Some(ty) = &sym.returns {
+            return self.instances(self.resolve_path_hops(file, sym.container.or(Some(local)), ty, hops));
+        }
+        match &sym.init {
+            Some(init) => self.instances(self.local_value(file, init.scope, &init.origin, hops)),
+            None => Vec::new(),
         }
     }
 
@@ -1138,6 +1150,7 @@ impl<'a> Resolver<'_, 'a> {
                     }
                     continue;
                 };
+                let aliased = self.is_import_alias(fid, chain.enclosing, &chain.segments[0].0);
                 let mut resolved_all = true;
                 for (i, (seg_name, pos)) in chain.segments.iter().enumerate() {
                     let len = seg_name.chars().count() as u32;
@@ -1159,7 +1172,16 @@ impl<'a> Resolver<'_, 'a> {
                     targets.sort_unstable();
                     targets.dedup();
                     for &t in &targets {
-                        refs.push(RefSite { target: t, file: fid, pos: *pos, len, enclosing, call, import: false });
+                        refs.push(RefSite {
+                            target: t,
+                            file: fid,
+                            pos: *pos,
+                            len,
+                            enclosing,
+                            call,
+                            import: false,
+                            alias: i == 0 && aliased,
+                        });
                     }
                     if called_here {
                         // The chain goes on from what the call returns.
@@ -1189,6 +1211,7 @@ impl<'a> Resolver<'_, 'a> {
                                 enclosing: None,
                                 call: false,
                                 import: true,
+                                alias: false,
                             });
                             if imp.kind == ImportKind::Named || imp.kind == ImportKind::Default {
                                 out.bindings.push(ImportBinding {
@@ -1208,6 +1231,24 @@ impl<'a> Resolver<'_, 'a> {
             }
         }
         out
+    }
+
+    /// Whether `name` is bound in scope by an import under another name (`import a as name`, `use
+    /// x::A as name`) and not by a local first.
+    fn is_import_alias(&self, file: FileId, scope: Option<u32>, name: &str) -> bool {
+        let chain = self.scope_chain(file, scope);
+        if chain.iter().any(|&s| self.locals.contains_key(&(file, s, name))) {
+            return false;
+        }
+        let f = &self.index.files[file as usize];
+        f.facts.imports.iter().any(|imp| {
+            (imp.scope.is_none() || imp.scope.is_some_and(|s| chain.contains(&s)))
+                && matches!(imp.kind, ImportKind::Named | ImportKind::Default)
+                && imp
+                    .items
+                    .iter()
+                    .any(|it| it.alias == name && !it.name.is_empty() && it.name != name && it.name != "default")
+        })
     }
 
     /// The files one file depends on through its imports and `mod` declarations.
