@@ -1242,7 +1242,7 @@ impl<'a> Resolver<'_, 'a> {
         }
         let f = &self.index.files[file as usize];
         f.facts.imports.iter().any(|imp| {
-            (imp.scope.is_none() || imp.scope.is_some_and(|s| chain.contains(&s)))
+            imp.scope.is_none_or(|s| chain.contains(&s))
                 && matches!(imp.kind, ImportKind::Named | ImportKind::Default)
                 && imp
                     .items
