@@ -189,9 +189,21 @@ fn import_from(b: &mut Builder, node: Node) {
     }
 }
 
+/// Decorators that make a method an attribute read without a call, typed by its return annotation.
+const PROPERTY_DECORATORS: [&str; 3] = ["property", "cached_property", "functools.cached_property"];
+
 fn function(b: &mut Builder, decl: Node, node: Node) {
     let Some(name) = node.child_by_field_name("name") else { return };
-    let kind = if place(b) == Place::Class { SymbolKind::Method } else { SymbolKind::Function };
+    let property = place(b) == Place::Class
+        && named_children(decl)
+            .into_iter()
+            .filter(|d| d.kind() == "decorator")
+            .any(|d| d.named_child(0).is_some_and(|e| PROPERTY_DECORATORS.contains(&b.text(e))));
+    let kind = match place(b) {
+        Place::Class if property => SymbolKind::Field,
+        Place::Class => SymbolKind::Method,
+        _ => SymbolKind::Function,
+    };
     let exported = place(b) != Place::Function && is_public(b.text(name)) && container_exported(b);
     let idx = b.add_symbol(decl, name, kind, exported);
     docstring_if_no_comment(b, idx, node);
@@ -201,7 +213,7 @@ fn function(b: &mut Builder, decl: Node, node: Node) {
     }
     b.within(idx, |b| {
         if let Some(params) = node.child_by_field_name("parameters") {
-            parameters(b, params, kind == SymbolKind::Method);
+            parameters(b, params, kind != SymbolKind::Function);
         }
         if let Some(body) = node.child_by_field_name("body") {
             block(b, body);

@@ -484,6 +484,14 @@ impl<'a> Resolver<'_, 'a> {
             (Language::Python, "self" | "cls") => {
                 return Some(self.enclosing_class(file, &chain).into_iter().map(Value::Instance).collect())
             }
+            // `super()`: what the call gives is the base classes' instance (see `is_super_call`).
+            (Language::Python, "super") if self.enclosing_class(file, &chain).is_some() => {
+                let class = self.enclosing_class(file, &chain).expect("checked");
+                let bases = self.supertypes.get(&class).into_iter().flatten();
+                return Some(
+                    bases.filter(|(k, _)| *k == TypeRelKind::Extends).map(|(_, t)| Value::Instance(*t)).collect(),
+                );
+            }
             (l, "super") if l.is_js_family() || l == Language::Java => {
                 let class = self.enclosing_class(file, &chain);
                 let supers = class
@@ -587,7 +595,7 @@ impl<'a> Resolver<'_, 'a> {
                     if i > 0 {
                         values = self.member_or_clone(file, &values, name, called, hops);
                     }
-                    if called && !self.is_clone(file, name, &values) {
+                    if called && !self.is_clone(file, name, &values) && !self.is_super_call(file, i, name) {
                         values = values
                             .iter()
                             .filter_map(|v| if let Value::Sym(s) = v { Some(*s) } else { None })
@@ -623,6 +631,12 @@ impl<'a> Resolver<'_, 'a> {
             return values;
         }
         values.into_iter().filter(|v| callable(v) == call).collect()
+    }
+
+    /// Whether segment `i` of a Python chain is the `super()` call (its head resolves to the bases'
+    /// instance already).
+    fn is_super_call(&self, file: FileId, i: usize, name: &str) -> bool {
+        i == 0 && name == "super" && self.lang(file) == Language::Python
     }
 
     /// Whether `values` are the receiver kept by `member_or_clone` (instances, not a method to call).
@@ -1163,8 +1177,9 @@ impl<'a> Resolver<'_, 'a> {
                         resolved_all = false;
                         break;
                     }
-                    if called_here && self.is_clone(fid, seg_name, &values) {
-                        // `x.clone()` of a type without an indexed `clone`: the chain goes on from `x`.
+                    if called_here && (self.is_clone(fid, seg_name, &values) || self.is_super_call(fid, i, seg_name)) {
+                        // `x.clone()` of a type without an indexed `clone`, and Python's `super()`: the
+                        // chain goes on from the instance.
                         continue;
                     }
                     let mut targets: Vec<SymId> =
