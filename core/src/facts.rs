@@ -119,11 +119,25 @@ pub struct Symbol {
     pub doc_line: Option<u32>,
     /// The doc comment (or Python docstring), cleaned of comment markers, at most six lines.
     pub doc: Option<String>,
+    /// A function's parameters as declared, for arguments typed by them (a callback's parameters,
+    /// an object literal's keys).
+    #[serde(default)]
+    pub params: Vec<Param>,
     /// For a field or variable without a declared type: how its value's type is known from what is
     /// assigned to it (`self.client = Client()` in a constructor), and the scope whose names that is
     /// written in.
     #[serde(default)]
     pub init: Option<Init>,
+}
+
+/// One declared parameter of a function.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Param {
+    /// Its declared type, as a path (`Options`, `geo.Circle`).
+    pub ty: Option<Vec<String>>,
+    /// When its type is a function type (`(source: Observable<T>, sink: Subscriber<R>) => void`):
+    /// the declared types of that function's parameters, so a callback passed here has them.
+    pub callback: Vec<Option<Vec<String>>>,
 }
 
 /// What a field or variable is initialised with, as a local's origin, in the scope of local symbol
@@ -219,6 +233,11 @@ pub enum LocalOrigin {
     /// Initialised by a chain through calls: `rt.handle().clone()` is the names `rt`, `handle`,
     /// `clone` with calls after the second and the third (indices into the names).
     CallChain(Vec<String>, Vec<u32>),
+    /// A parameter of a callback passed to a function (`operate((source, sink) => …)`) or a
+    /// constructor (`new Observable((sink) => …)`, `construct`): typed as parameter `param` of the
+    /// function type declared for argument `arg` of the callee, the chain `callee` (with calls at
+    /// `calls_at`, as in `CallChain`).
+    Callback { callee: Vec<String>, calls_at: Vec<u32>, construct: bool, arg: u32, param: u32 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

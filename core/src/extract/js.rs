@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
-use crate::facts::{ImportItem, ImportKind, LocalOrigin, SymbolKind, TypeRelKind};
+use crate::facts::{ImportItem, ImportKind, LocalOrigin, Param, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
     for child in named_children(root) {
@@ -197,9 +197,55 @@ fn function(b: &mut Builder, node: Node, name: Option<Node>, kind: SymbolKind, e
         if let Some(ret) = node.child_by_field_name("return_type") {
             b.symbol_mut(idx).returns = type_path(b, ret);
         }
+        if let Some(params) = node.child_by_field_name("parameters") {
+            b.symbol_mut(idx).params = declared_params(b, params);
+        }
         idx
     };
+    if kind == SymbolKind::Method && b.text(name) == "constructor" {
+        parameter_properties(b, node);
+    }
     b.within(idx, |b| function_body(b, node));
+}
+
+/// The parameters of a function or function type, as declared (a `this` parameter is not one).
+fn declared_params(b: &Builder, params: Node) -> Vec<Param> {
+    named_children(params)
+        .into_iter()
+        .filter(|p| matches!(p.kind(), "required_parameter" | "optional_parameter"))
+        .filter(|p| p.child_by_field_name("pattern").is_none_or(|n| n.kind() != "this"))
+        .map(|p| {
+            let ty = p.child_by_field_name("type");
+            let inner = ty.and_then(|t| if t.kind() == "type_annotation" { t.named_child(0) } else { Some(t) });
+            let callback = match inner {
+                Some(f) if f.kind() == "function_type" => f
+                    .child_by_field_name("parameters")
+                    .map(|ps| declared_params(b, ps).into_iter().map(|p| p.ty).collect())
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            };
+            Param { ty: ty.and_then(|t| type_path(b, t)), callback }
+        })
+        .collect()
+}
+
+/// `constructor(private readonly dep: Dep, public opts: Opts)`: parameters with an accessibility
+/// or `readonly` modifier are fields of the class too, typed as declared.
+fn parameter_properties(b: &mut Builder, ctor: Node) {
+    let Some(params) = ctor.child_by_field_name("parameters") else { return };
+    let Some(class) = b.enclosing() else { return };
+    for p in named_children(params) {
+        let modifiers = named_children(p).into_iter().filter(|c| matches!(c.kind(), "accessibility_modifier" | "override_modifier")).count()
+            + usize::from(super::has_token(p, "readonly"));
+        let Some(name) = p.child_by_field_name("pattern").filter(|n| n.kind() == "identifier") else { continue };
+        if modifiers == 0 {
+            continue;
+        }
+        let exported = b.facts.symbols[class as usize].exported && !member_is_private(b, p);
+        if let Some(idx) = b.add_member(class, p, name, SymbolKind::Field, exported) {
+            b.symbol_mut(idx).returns = p.child_by_field_name("type").and_then(|t| type_path(b, t));
+        }
+    }
 }
 
 /// Whether the declaration written just before `node` (through `export`) is an overload signature
@@ -221,13 +267,41 @@ fn after_signature(b: &Builder, node: Node, name: &str) -> bool {
         && prev.child_by_field_name("name").is_some_and(|n| b.text(n) == name)
 }
 
+/// The arguments of a call (`construct`: of `new`). A function passed to a callee whose chain is
+/// known gets its untyped parameters typed by the function type the callee declares for that
+/// argument (`operate((source, subscriber) => …)`).
+fn arguments(b: &mut Builder, args: Node, callee: Option<(Vec<Segment>, Vec<u32>)>, construct: bool) {
+    let args: Vec<Node> = named_children(args).into_iter().filter(|a| a.kind() != "comment").collect();
+    for (i, arg) in args.into_iter().enumerate() {
+        match &callee {
+            Some((segments, calls_at)) if matches!(arg.kind(), "arrow_function" | "function_expression" | "function") => {
+                let callee: Vec<String> = segments.iter().map(|s| s.0.clone()).collect();
+                let origin = |param: u32| LocalOrigin::Callback {
+                    callee: callee.clone(),
+                    calls_at: calls_at.clone(),
+                    construct,
+                    arg: i as u32,
+                    param,
+                };
+                callback_body(b, arg, &origin);
+            }
+            _ => expr(b, arg),
+        }
+    }
+}
+
 /// Parameters (as locals), return type and body of a function-like node, in the current scope.
 fn function_body(b: &mut Builder, node: Node) {
+    callback_body(b, node, &|_| LocalOrigin::Unknown);
+}
+
+/// `function_body` where an untyped parameter `i` (a plain name) has the origin `untyped(i)`.
+fn callback_body(b: &mut Builder, node: Node, untyped: &dyn Fn(u32) -> LocalOrigin) {
     if let Some(params) = node.child_by_field_name("parameters") {
-        parameters(b, params);
+        parameters(b, params, untyped);
     } else if let Some(param) = node.child_by_field_name("parameter") {
         // `x => …`
-        b.add_local(b.text(param), LocalOrigin::Unknown);
+        b.add_local(b.text(param), untyped(0));
     }
     if let Some(ret) = node.child_by_field_name("return_type") {
         expr(b, ret);
@@ -250,13 +324,25 @@ fn block(b: &mut Builder, body: Node) {
     }
 }
 
-fn parameters(b: &mut Builder, params: Node) {
+fn parameters(b: &mut Builder, params: Node, untyped: &dyn Fn(u32) -> LocalOrigin) {
+    let mut index = 0;
     for p in named_children(params) {
+        let i = index;
+        if matches!(p.kind(), "required_parameter" | "optional_parameter") {
+            if p.child_by_field_name("pattern").is_some_and(|n| n.kind() == "this") {
+                continue;
+            }
+            index += 1;
+        }
         match p.kind() {
             "required_parameter" | "optional_parameter" => {
                 let pattern = p.child_by_field_name("pattern");
                 let ty = p.child_by_field_name("type");
-                let origin = ty.and_then(|t| type_path(b, t)).map_or(LocalOrigin::Unknown, LocalOrigin::Declared);
+                let origin = match ty {
+                    Some(t) => type_path(b, t).map_or(LocalOrigin::Unknown, LocalOrigin::Declared),
+                    None if pattern.is_some_and(|n| n.kind() == "identifier") => untyped(i),
+                    None => LocalOrigin::Unknown,
+                };
                 if let Some(pattern) = pattern {
                     bind_pattern(b, pattern, origin);
                 }
@@ -616,10 +702,12 @@ fn expr(b: &mut Builder, node: Node) {
                     expr(b, func);
                 }
             }
-            for part in ["type_arguments", "arguments"] {
-                if let Some(args) = node.child_by_field_name(part) {
-                    expr(b, args);
-                }
+            if let Some(args) = node.child_by_field_name("type_arguments") {
+                expr(b, args);
+            }
+            if let Some(args) = node.child_by_field_name("arguments") {
+                let callee = node.child_by_field_name("function").and_then(|f| CHAIN.called_names(b, f));
+                arguments(b, args, callee, false);
             }
         }
         "new_expression" => {
@@ -627,7 +715,8 @@ fn expr(b: &mut Builder, node: Node) {
                 reference(b, ctor, true);
             }
             if let Some(args) = node.child_by_field_name("arguments") {
-                expr(b, args);
+                let callee = node.child_by_field_name("constructor").and_then(|f| CHAIN.called_names(b, f));
+                arguments(b, args, callee, true);
             }
         }
         "arrow_function" | "function_expression" | "function" | "generator_function" => function_body(b, node),

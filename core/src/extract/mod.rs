@@ -193,6 +193,7 @@ impl<'a> Builder<'a> {
             default_export: false,
             doc_line: comments.first().map(|n| n.start_position().row as u32 + 1),
             doc,
+            params: Vec::new(),
             init: None,
         });
         (self.facts.symbols.len() - 1) as u32

@@ -343,6 +343,7 @@ fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
             && x.default_export == y.default_export
             && x.returns == y.returns
             && x.init == y.init
+            && x.params == y.params
     });
     let imports = same_by(&a.imports, &b.imports, |x, y| {
         x.module == y.module

@@ -587,28 +587,62 @@ impl<'a> Resolver<'_, 'a> {
                 }
                 out
             }
-            LocalOrigin::CallChain(names, calls_at) => {
-                let Some((head, _)) = names.split_first() else { return Vec::new() };
-                let mut values = self.head(file, scope, head, hops).unwrap_or_default();
-                for (i, name) in names.iter().enumerate() {
-                    let called = calls_at.binary_search(&(i as u32)).is_ok();
-                    if i > 0 {
-                        values = self.member_or_clone(file, &values, name, called, hops);
-                    }
-                    if called && !self.is_clone(file, name, &values) && !self.is_super_call(file, i, name) {
-                        values = values
-                            .iter()
-                            .filter_map(|v| if let Value::Sym(s) = v { Some(*s) } else { None })
-                            .flat_map(|s| self.call_result(s))
-                            .collect();
-                    }
-                    if values.is_empty() {
-                        break;
+            LocalOrigin::CallChain(names, calls_at) => self.instances(self.chain_values(file, scope, names, calls_at, hops)),
+            LocalOrigin::Callback { callee, calls_at, construct, arg, param } => {
+                let mut out = Vec::new();
+                for v in self.chain_values(file, scope, callee, calls_at, hops) {
+                    let Value::Sym(s) = v else { continue };
+                    let functions = if *construct { self.constructors(s, hops) } else { vec![s] };
+                    for f in functions.into_iter().filter(|f| self.index.symbol(*f).kind.is_callable()) {
+                        let declared = self.index.symbol(f).params.get(*arg as usize);
+                        let Some(Some(ty)) = declared.and_then(|p| p.callback.get(*param as usize)) else { continue };
+                        let local = self.index.syms[f as usize].1;
+                        out.extend(self.instances(self.resolve_path_hops(self.index.file_of(f), Some(local), ty, hops + 1)));
                     }
                 }
-                self.instances(values)
+                out
             }
         }
+    }
+
+    /// What a chain of names denotes, through the calls at `calls_at` (each goes on from what the
+    /// call returns); the last segment is not called.
+    fn chain_values(&self, file: FileId, scope: Option<u32>, names: &[String], calls_at: &[u32], hops: u32) -> Vec<Value> {
+        let Some((head, _)) = names.split_first() else { return Vec::new() };
+        let mut values = self.head(file, scope, head, hops).unwrap_or_default();
+        for (i, name) in names.iter().enumerate() {
+            let called = calls_at.binary_search(&(i as u32)).is_ok();
+            if i > 0 {
+                values = self.member_or_clone(file, &values, name, called, hops);
+                if called {
+                    values = self.by_use(values, true);
+                }
+            }
+            if called && !self.is_clone(file, name, &values) && !self.is_super_call(file, i, name) {
+                values = values
+                    .iter()
+                    .filter_map(|v| if let Value::Sym(s) = v { Some(*s) } else { None })
+                    .flat_map(|s| self.call_result(s))
+                    .collect();
+            }
+            if values.is_empty() {
+                break;
+            }
+        }
+        values
+    }
+
+    /// The constructors of a class: its member `constructor` (TypeScript, JavaScript) or
+    /// `__init__` (Python), inherited ones included.
+    fn constructors(&self, class: SymId, hops: u32) -> Vec<SymId> {
+        if !self.index.symbol(class).kind.is_type() {
+            return Vec::new();
+        }
+        let name = if self.lang(self.index.file_of(class)) == Language::Python { "__init__" } else { "constructor" };
+        self.type_member(class, name, hops + 1, &mut HashSet::default())
+            .into_iter()
+            .filter_map(|v| if let Value::Sym(s) = v { Some(s) } else { None })
+            .collect()
     }
 
     /// The members `name` of `values`; for a Rust `.clone()` call that no indexed declaration
