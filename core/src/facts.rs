@@ -206,6 +206,28 @@ pub struct RefChain {
     pub calls_at: Vec<u32>,
     /// Index of the innermost enclosing symbol (function, method, class, inline module).
     pub enclosing: Option<u32>,
+    /// When set, the segments are members of a value the source doesn't name: the object
+    /// destructured (`const { a, b } = this`) or an object literal where a type is declared
+    /// (`f({ a: 1 })`, `const x: T = { a: 1 }`).
+    #[serde(default)]
+    pub receiver: Option<Receiver>,
+}
+
+/// The value whose members a chain with a receiver names, then `members` of it in turn (a nested
+/// object literal or pattern: `{ a: { b } }` names `b` of member `a`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Receiver {
+    pub base: ReceiverBase,
+    pub members: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ReceiverBase {
+    /// A value typed as a local would be (`this`, a typed name, a call, a declared type).
+    Value(LocalOrigin),
+    /// Argument `arg` of a call of the chain `callee` (`construct`: `new`), typed as the callee
+    /// declares that parameter.
+    Argument { callee: Vec<String>, calls_at: Vec<u32>, construct: bool, arg: u32 },
 }
 
 /// A local name in a function: a parameter or a variable. Locals shadow file-level names; a local
@@ -238,6 +260,8 @@ pub enum LocalOrigin {
     /// function type declared for argument `arg` of the callee, the chain `callee` (with calls at
     /// `calls_at`, as in `CallChain`).
     Callback { callee: Vec<String>, calls_at: Vec<u32>, construct: bool, arg: u32, param: u32 },
+    /// Member `name` of a value (`const { scheduler } = config`: member `scheduler` of `config`).
+    Member(Box<LocalOrigin>, String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
-use crate::facts::{ImportItem, ImportKind, LocalOrigin, Param, SymbolKind, TypeRelKind};
+use crate::facts::{ImportItem, ImportKind, LocalOrigin, Param, Receiver, ReceiverBase, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
     for child in named_children(root) {
@@ -267,6 +267,58 @@ fn after_signature(b: &Builder, node: Node, name: &str) -> bool {
         && prev.child_by_field_name("name").is_some_and(|n| b.text(n) == name)
 }
 
+/// The value a declaration is initialised with; an object literal where the type is declared
+/// (`const c: Config = { … }`) names members of that type.
+fn initialiser(b: &mut Builder, value: Node, ty: Option<Node>) {
+    match ty.and_then(|t| type_path(b, t)) {
+        Some(ty) if value.kind() == "object" => object_literal(b, value, Some(declared_receiver(ty))),
+        _ => expr(b, value),
+    }
+}
+
+/// A receiver typed by a declared type.
+fn declared_receiver(ty: Vec<String>) -> Receiver {
+    Receiver { base: ReceiverBase::Value(LocalOrigin::Declared(ty)), members: Vec::new() }
+}
+
+/// An object literal. Where its type is declared (`receiver`), its keys are references to the
+/// members of that type, and a nested literal's keys to the members of the member's type.
+fn object_literal(b: &mut Builder, node: Node, receiver: Option<Receiver>) {
+    if !b.descend() {
+        return;
+    }
+    for child in named_children(node) {
+        let key = match child.kind() {
+            "pair" => child.child_by_field_name("key").filter(|k| k.kind() == "property_identifier"),
+            "shorthand_property_identifier" => Some(child),
+            "method_definition" => child.child_by_field_name("name").filter(|k| k.kind() == "property_identifier"),
+            _ => None,
+        };
+        if let (Some(key), Some(receiver)) = (key, &receiver) {
+            b.add_member_ref(b.seg(key), false, receiver.clone());
+        }
+        match child.kind() {
+            "pair" => {
+                if let Some(k) = child.child_by_field_name("key").filter(|k| k.kind() == "computed_property_name") {
+                    expr(b, k);
+                }
+                let Some(value) = child.child_by_field_name("value") else { continue };
+                match (key, &receiver) {
+                    (Some(key), Some(r)) if value.kind() == "object" => {
+                        let mut inner = r.clone();
+                        inner.members.push(b.text(key).to_string());
+                        object_literal(b, value, Some(inner));
+                    }
+                    _ => expr(b, value),
+                }
+            }
+            "method_definition" => function_body(b, child),
+            _ => expr(b, child),
+        }
+    }
+    b.ascend();
+}
+
 /// The arguments of a call (`construct`: of `new`). A function passed to a callee whose chain is
 /// known gets its untyped parameters typed by the function type the callee declares for that
 /// argument (`operate((source, subscriber) => …)`).
@@ -274,6 +326,11 @@ fn arguments(b: &mut Builder, args: Node, callee: Option<(Vec<Segment>, Vec<u32>
     let args: Vec<Node> = named_children(args).into_iter().filter(|a| a.kind() != "comment").collect();
     for (i, arg) in args.into_iter().enumerate() {
         match &callee {
+            Some((segments, calls_at)) if arg.kind() == "object" => {
+                let callee = segments.iter().map(|s| s.0.clone()).collect();
+                let base = ReceiverBase::Argument { callee, calls_at: calls_at.clone(), construct, arg: i as u32 };
+                object_literal(b, arg, Some(Receiver { base, members: Vec::new() }));
+            }
             Some((segments, calls_at)) if matches!(arg.kind(), "arrow_function" | "function_expression" | "function") => {
                 let callee: Vec<String> = segments.iter().map(|s| s.0.clone()).collect();
                 let origin = |param: u32| LocalOrigin::Callback {
@@ -361,9 +418,46 @@ fn parameters(b: &mut Builder, params: Node, untyped: &dyn Fn(u32) -> LocalOrigi
     }
 }
 
-/// Declares every name bound by a pattern as a local. Only a plain identifier keeps the origin.
+/// Declares every name bound by a pattern as a local. A plain identifier keeps the origin; the
+/// keys of an object pattern over a value of known origin are members of it (references, and the
+/// origins of the names they bind).
 fn bind_pattern(b: &mut Builder, pattern: Node, origin: LocalOrigin) {
     match pattern.kind() {
+        "object_pattern" if origin != LocalOrigin::Unknown => {
+            if !b.descend() {
+                return;
+            }
+            let receiver = Receiver { base: ReceiverBase::Value(origin.clone()), members: Vec::new() };
+            for child in named_children(pattern) {
+                let key = match child.kind() {
+                    "shorthand_property_identifier_pattern" => Some(child),
+                    "object_assignment_pattern" => child.child_by_field_name("left").filter(|l| l.kind() == "shorthand_property_identifier_pattern"),
+                    "pair_pattern" => child.child_by_field_name("key").filter(|k| k.kind() == "property_identifier"),
+                    _ => None,
+                };
+                let Some(key) = key else {
+                    bind_pattern(b, child, LocalOrigin::Unknown);
+                    continue;
+                };
+                b.add_member_ref(b.seg(key), false, receiver.clone());
+                let member = LocalOrigin::Member(Box::new(origin.clone()), b.text(key).to_string());
+                match child.kind() {
+                    "pair_pattern" => {
+                        if let Some(value) = child.child_by_field_name("value") {
+                            bind_pattern(b, value, member);
+                        }
+                    }
+                    "object_assignment_pattern" => {
+                        b.add_local(b.text(key), member);
+                        if let Some(right) = child.child_by_field_name("right") {
+                            expr(b, right);
+                        }
+                    }
+                    _ => b.add_local(b.text(key), member),
+                }
+            }
+            b.ascend();
+        }
         "identifier" | "shorthand_property_identifier_pattern" => b.add_local(b.text(pattern), origin),
         "assignment_pattern" => {
             if let Some(left) = pattern.child_by_field_name("left") {
@@ -434,7 +528,7 @@ fn declaration(b: &mut Builder, node: Node, exported: bool) {
             expr(b, ty);
         }
         if let Some(value) = value {
-            expr(b, value);
+            initialiser(b, value, ty);
         }
     }
 }
@@ -456,10 +550,17 @@ fn local_origin(b: &Builder, ty: Option<Node>, value: Option<Node>) -> LocalOrig
             .child_by_field_name("constructor")
             .and_then(|c| chain(b, c))
             .map_or(LocalOrigin::Unknown, |segs| LocalOrigin::Constructed(texts(segs))),
-        "call_expression" => value
-            .child_by_field_name("function")
-            .and_then(|f| chain(b, f))
-            .map_or(LocalOrigin::Unknown, |segs| LocalOrigin::CallResult(texts(segs))),
+        "call_expression" => match value.child_by_field_name("function").and_then(|f| chain(b, f)) {
+            Some(segs) => LocalOrigin::CallResult(texts(segs)),
+            // `a.b().c()`: the chain through its calls, the last one included.
+            None => CHAIN.called_names(b, value).map_or(LocalOrigin::Unknown, |(segs, calls_at)| {
+                LocalOrigin::CallChain(texts(segs), calls_at)
+            }),
+        },
+        // `this`, `config`, `this.options.scheduler`: the same value.
+        "this" | "identifier" | "member_expression" => {
+            chain(b, value).map_or(LocalOrigin::Unknown, |segs| LocalOrigin::CallChain(texts(segs), Vec::new()))
+        }
         _ => LocalOrigin::Unknown,
     }
 }
@@ -587,7 +688,7 @@ fn class_body(b: &mut Builder, body: Node, exported: bool) {
                     expr(b, ty);
                 }
                 if let Some(value) = value {
-                    b.within(idx, |b| expr(b, value));
+                    b.within(idx, |b| initialiser(b, value, ty));
                 }
             }
             "decorator" => expr(b, member),
@@ -749,10 +850,26 @@ fn expr(b: &mut Builder, node: Node) {
                 expr(b, body);
             }
         }
-        "pair" => {
-            // Object keys are not references; values are.
-            if let Some(value) = node.child_by_field_name("value") {
-                expr(b, value);
+        "object" => object_literal(b, node, None),
+        "return_statement" => {
+            // `return { … }` from a function with a declared return type: the keys are its members.
+            let declared = b.enclosing().and_then(|f| b.facts.symbols[f as usize].returns.clone());
+            for child in named_children(node) {
+                match (&declared, child.kind()) {
+                    (Some(ty), "object") => object_literal(b, child, Some(declared_receiver(ty.clone()))),
+                    _ => expr(b, child),
+                }
+            }
+        }
+        "as_expression" | "satisfies_expression" => {
+            // `{ … } as T`, `{ … } satisfies T`.
+            let parts = named_children(node);
+            let ty = parts.get(1).and_then(|t| type_path(b, *t));
+            for (i, part) in parts.into_iter().enumerate() {
+                match (&ty, i, part.kind()) {
+                    (Some(ty), 0, "object") => object_literal(b, part, Some(declared_receiver(ty.clone()))),
+                    _ => expr(b, part),
+                }
             }
         }
         "jsx_opening_element" | "jsx_self_closing_element" => {

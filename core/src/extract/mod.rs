@@ -17,7 +17,7 @@ use tree_sitter::{Node, Parser};
 pub(crate) use chain::{reference, ChainSyntax, Member};
 
 use crate::facts::{
-    FileFacts, Import, ImportItem, ImportKind, LocalBinding, LocalOrigin, Pos, RefChain, Symbol, SymbolKind,
+    FileFacts, Import, ImportItem, ImportKind, LocalBinding, LocalOrigin, Pos, Receiver, RefChain, Symbol, SymbolKind,
     TypeRelKind, TypeRelation,
 };
 use crate::lang::Language;
@@ -243,7 +243,7 @@ impl<'a> Builder<'a> {
             return;
         }
         let enclosing = self.enclosing();
-        self.facts.refs.push(RefChain { segments, opaque_head, call, calls_at: Vec::new(), enclosing });
+        self.facts.refs.push(RefChain { segments, opaque_head, call, calls_at: Vec::new(), enclosing, receiver: None });
     }
 
     /// Records a chain with calls on the way (`a.b().c()`); `calls_at` are segment indices, ascending.
@@ -252,7 +252,20 @@ impl<'a> Builder<'a> {
             return;
         }
         let enclosing = self.enclosing();
-        self.facts.refs.push(RefChain { segments, opaque_head: false, call, calls_at, enclosing });
+        self.facts.refs.push(RefChain { segments, opaque_head: false, call, calls_at, enclosing, receiver: None });
+    }
+
+    /// Records a member of a value without a name (see `RefChain::receiver`): `a` of `{ a } = x`.
+    pub fn add_member_ref(&mut self, name: (String, Pos), call: bool, receiver: Receiver) {
+        let enclosing = self.enclosing();
+        self.facts.refs.push(RefChain {
+            segments: vec![name],
+            opaque_head: false,
+            call,
+            calls_at: Vec::new(),
+            enclosing,
+            receiver: Some(receiver),
+        });
     }
 
     /// Records a local name of the innermost enclosing function.

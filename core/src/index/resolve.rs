@@ -11,7 +11,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::modules::{nearest_module, GoModules, JavaPackages, JsModules, PyModules, RustModules, RustOwner};
 use super::{ConfigTexts, FileId, Graph, ImportBinding, Index, RefSite, SymId};
-use crate::facts::{Import, ImportKind, LocalOrigin, SymbolKind, TypeRelKind};
+use crate::facts::{Receiver, ReceiverBase, Import, ImportKind, LocalOrigin, SymbolKind, TypeRelKind};
 use crate::lang::Language;
 
 /// How deep chains of re-exports, globs, aliases and inheritance are followed.
@@ -588,6 +588,10 @@ impl<'a> Resolver<'_, 'a> {
                 out
             }
             LocalOrigin::CallChain(names, calls_at) => self.instances(self.chain_values(file, scope, names, calls_at, hops)),
+            LocalOrigin::Member(of, name) => {
+                let of = self.local_value(file, scope, of, hops + 1);
+                self.member_values(&of, name, hops)
+            }
             LocalOrigin::Callback { callee, calls_at, construct, arg, param } => {
                 let mut out = Vec::new();
                 for v in self.chain_values(file, scope, callee, calls_at, hops) {
@@ -603,6 +607,43 @@ impl<'a> Resolver<'_, 'a> {
                 out
             }
         }
+    }
+
+    /// The instances member `name` of `values` holds: a field's or variable's value.
+    fn member_values(&self, values: &[Value], name: &str, hops: u32) -> Vec<Value> {
+        self.members_all(values, name, hops)
+            .into_iter()
+            .flat_map(|v| match v {
+                Value::Sym(s) if !self.index.symbol(s).kind.is_callable() && !self.index.symbol(s).kind.is_type() => {
+                    self.value_of(s, hops + 1)
+                }
+                _ => Vec::new(),
+            })
+            .collect()
+    }
+
+    /// The value a receiver denotes (instances), its `members` followed.
+    fn receiver_values(&self, file: FileId, scope: Option<u32>, receiver: &Receiver) -> Vec<Value> {
+        let mut values = match &receiver.base {
+            ReceiverBase::Value(origin) => self.local_value(file, scope, origin, 1),
+            ReceiverBase::Argument { callee, calls_at, construct, arg } => {
+                let mut out = Vec::new();
+                for v in self.chain_values(file, scope, callee, calls_at, 1) {
+                    let Value::Sym(s) = v else { continue };
+                    let functions = if *construct { self.constructors(s, 1) } else { vec![s] };
+                    for f in functions.into_iter().filter(|f| self.index.symbol(*f).kind.is_callable()) {
+                        let Some(Some(ty)) = self.index.symbol(f).params.get(*arg as usize).map(|p| &p.ty) else { continue };
+                        let local = self.index.syms[f as usize].1;
+                        out.extend(self.instances(self.resolve_path_hops(self.index.file_of(f), Some(local), ty, 2)));
+                    }
+                }
+                out
+            }
+        };
+        for name in &receiver.members {
+            values = self.member_values(&values, name, 1);
+        }
+        values
     }
 
     /// What a chain of names denotes, through the calls at `calls_at` (each goes on from what the
@@ -1188,7 +1229,13 @@ impl<'a> Resolver<'_, 'a> {
                     }
                     continue;
                 }
-                let Some(mut values) = self.head(fid, chain.enclosing, &chain.segments[0].0, 0) else {
+                // A chain of members of an unnamed value: the value stands before segment 0.
+                let receiver = chain.receiver.as_ref().map(|r| self.receiver_values(fid, chain.enclosing, r));
+                let head = match &receiver {
+                    Some(values) => Some(self.members_all(values, &chain.segments[0].0, 0)),
+                    None => self.head(fid, chain.enclosing, &chain.segments[0].0, 0),
+                };
+                let Some(mut values) = head else {
                     // A local of unknown type: nothing to prove, and a call on it is unresolved.
                     if chain.segments.len() > 1 || chain.call {
                         out.unresolved += 1;
@@ -1198,7 +1245,7 @@ impl<'a> Resolver<'_, 'a> {
                     }
                     continue;
                 };
-                let aliased = self.is_import_alias(fid, chain.enclosing, &chain.segments[0].0);
+                let aliased = receiver.is_none() && self.is_import_alias(fid, chain.enclosing, &chain.segments[0].0);
                 let mut resolved_all = true;
                 for (i, (seg_name, pos)) in chain.segments.iter().enumerate() {
                     let len = seg_name.chars().count() as u32;
