@@ -6,6 +6,7 @@
 use tree_sitter::Node;
 
 use super::{Builder, Segment};
+use crate::facts::{LocalOrigin, Receiver, ReceiverBase};
 
 /// A member access or a qualified name in one grammar: `a.b` (`member_expression`), `a::b`
 /// (`scoped_identifier`), `pkg.Name` (`qualified_type`).
@@ -36,6 +37,9 @@ pub(crate) struct ChainSyntax {
     pub through: &'static [(&'static str, Option<&'static str>)],
     /// Fields of looked-through wrappers that hold references of their own (`foo::<T>`'s `T`).
     pub extras: &'static [(&'static str, &'static str)],
+    /// The type a cast at the head of a chain declares (`(x as Observable<T>).pipe`): the chain
+    /// goes on from a value of that type.
+    pub cast: Option<fn(&Builder, Node) -> Option<Vec<String>>>,
 }
 
 /// One step from the outside of a chain in: a member's name, a call, or a wrapper.
@@ -247,6 +251,26 @@ pub(crate) fn drive<'s>(w: &mut impl ChainWalker<'s>, node: Node, call: bool, sy
                 }
             }
             w.builder().add_call_chain(segments, calls_at, call || outer_call);
+        }
+        Head::Opaque(head) if syntax.cast.and_then(|cast| cast(w.builder(), head)).is_some() => {
+            // A cast: the members of a value of the declared type.
+            let ty = syntax.cast.and_then(|cast| cast(w.builder(), head)).expect("checked");
+            let mut segments: Vec<Segment> = Vec::new();
+            let mut calls_at = Vec::new();
+            let outer_call = matches!(read.frames.first(), Some(Frame::Call(_)));
+            let last = read.frames.len().saturating_sub(1);
+            for (i, frame) in read.frames.iter().rev().enumerate() {
+                syntax.walk_inner(w, frame);
+                match frame {
+                    Frame::Name(n) => segments.push(w.builder().seg(*n)),
+                    Frame::Call(_) if outer_call && i == last => {}
+                    Frame::Call(_) if !segments.is_empty() => calls_at.push((segments.len() - 1) as u32),
+                    _ => {}
+                }
+            }
+            w.walk_inner(head);
+            let receiver = Receiver { base: ReceiverBase::Value(LocalOrigin::Declared(ty)), members: Vec::new() };
+            w.builder().add_receiver_chain(segments, calls_at, call || outer_call, receiver);
         }
         Head::Opaque(head) => {
             // From the outside in: the names up to each call are one opaque tail; the callee of a

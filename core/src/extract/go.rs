@@ -465,6 +465,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     calls: &[],
     through: &[],
     extras: &[],
+    cast: None,
 };
 
 /// Records a chain as one reference (see `extract::reference`).

@@ -82,6 +82,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     calls: &[],
     through: &[],
     extras: &[],
+    cast: None,
 };
 
 impl<'s> ChainWalker<'s> for Walker<'_, 's> {

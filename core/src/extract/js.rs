@@ -191,6 +191,18 @@ fn function(b: &mut Builder, node: Node, name: Option<Node>, kind: SymbolKind, e
     };
     let overload = after_signature(b, node, b.text(name)).then(|| b.continue_overload(node, b.text(name), kind));
     let idx = if let Some(idx) = overload.flatten() {
+        // A parameter typed in one signature is typed for the symbol (its first typing wins).
+        if let Some(params) = node.child_by_field_name("parameters") {
+            let more = declared_params(b, params);
+            let known = &mut b.symbol_mut(idx).params;
+            for (i, p) in more.into_iter().enumerate() {
+                match known.get_mut(i) {
+                    Some(k) if k.ty.is_none() && k.callback.is_empty() => *k = p,
+                    Some(_) => {}
+                    None => known.push(p),
+                }
+            }
+        }
         idx
     } else {
         let idx = b.add_symbol(node, name, kind, exported);
@@ -235,7 +247,10 @@ fn parameter_properties(b: &mut Builder, ctor: Node) {
     let Some(params) = ctor.child_by_field_name("parameters") else { return };
     let Some(class) = b.enclosing() else { return };
     for p in named_children(params) {
-        let modifiers = named_children(p).into_iter().filter(|c| matches!(c.kind(), "accessibility_modifier" | "override_modifier")).count()
+        let modifiers = named_children(p)
+            .into_iter()
+            .filter(|c| matches!(c.kind(), "accessibility_modifier" | "override_modifier"))
+            .count()
             + usize::from(super::has_token(p, "readonly"));
         let Some(name) = p.child_by_field_name("pattern").filter(|n| n.kind() == "identifier") else { continue };
         if modifiers == 0 {
@@ -331,7 +346,9 @@ fn arguments(b: &mut Builder, args: Node, callee: Option<(Vec<Segment>, Vec<u32>
                 let base = ReceiverBase::Argument { callee, calls_at: calls_at.clone(), construct, arg: i as u32 };
                 object_literal(b, arg, Some(Receiver { base, members: Vec::new() }));
             }
-            Some((segments, calls_at)) if matches!(arg.kind(), "arrow_function" | "function_expression" | "function") => {
+            Some((segments, calls_at))
+                if matches!(arg.kind(), "arrow_function" | "function_expression" | "function") =>
+            {
                 let callee: Vec<String> = segments.iter().map(|s| s.0.clone()).collect();
                 let origin = |param: u32| LocalOrigin::Callback {
                     callee: callee.clone(),
@@ -431,7 +448,9 @@ fn bind_pattern(b: &mut Builder, pattern: Node, origin: LocalOrigin) {
             for child in named_children(pattern) {
                 let key = match child.kind() {
                     "shorthand_property_identifier_pattern" => Some(child),
-                    "object_assignment_pattern" => child.child_by_field_name("left").filter(|l| l.kind() == "shorthand_property_identifier_pattern"),
+                    "object_assignment_pattern" => child
+                        .child_by_field_name("left")
+                        .filter(|l| l.kind() == "shorthand_property_identifier_pattern"),
                     "pair_pattern" => child.child_by_field_name("key").filter(|k| k.kind() == "property_identifier"),
                     _ => None,
                 };
@@ -553,9 +572,9 @@ fn local_origin(b: &Builder, ty: Option<Node>, value: Option<Node>) -> LocalOrig
         "call_expression" => match value.child_by_field_name("function").and_then(|f| chain(b, f)) {
             Some(segs) => LocalOrigin::CallResult(texts(segs)),
             // `a.b().c()`: the chain through its calls, the last one included.
-            None => CHAIN.called_names(b, value).map_or(LocalOrigin::Unknown, |(segs, calls_at)| {
-                LocalOrigin::CallChain(texts(segs), calls_at)
-            }),
+            None => CHAIN
+                .called_names(b, value)
+                .map_or(LocalOrigin::Unknown, |(segs, calls_at)| LocalOrigin::CallChain(texts(segs), calls_at)),
         },
         // `this`, `config`, `this.options.scheduler`: the same value.
         "this" | "identifier" | "member_expression" => {
@@ -729,9 +748,22 @@ const CHAIN: ChainSyntax = ChainSyntax {
     member_calls: &[],
     silent_names: &[],
     calls: &["call_expression"],
-    through: &[],
+    through: &[("non_null_expression", None), ("parenthesized_expression", None)],
     extras: &[],
+    cast: Some(cast_type),
 };
+
+/// The type a cast declares: `x as T`, `x satisfies T`, `<T>x`.
+fn cast_type(b: &Builder, node: Node) -> Option<Vec<String>> {
+    match node.kind() {
+        "as_expression" | "satisfies_expression" => type_path(b, *named_children(node).get(1)?),
+        "type_assertion" => {
+            let ty = node.named_child(0)?;
+            type_path(b, if ty.kind() == "type_arguments" { ty.named_child(0)? } else { ty })
+        }
+        _ => None,
+    }
+}
 
 /// The segments of a pure name chain: `a`, `this`, `a.b.c`, `A.B` (types). None when any part is
 /// not a name.
@@ -750,6 +782,9 @@ fn texts(segs: Vec<Segment>) -> Vec<String> {
     segs.into_iter().map(|s| s.0).collect()
 }
 
+/// Generic types whose members are their first argument's (a promise's value, `Readonly<T>`).
+const TRANSPARENT_GENERICS: [&str; 6] = ["Promise", "PromiseLike", "Readonly", "Partial", "Required", "NonNullable"];
+
 /// The type a type annotation names, as a path: `: Circle`, `: geo.Circle`, `: Promise<Circle>`
 /// (a promise's value type), `: Circle[]` and `: Circle | null` (the one named type).
 fn type_path(b: &Builder, node: Node) -> Option<Vec<String>> {
@@ -766,7 +801,7 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
         "type_identifier" | "nested_type_identifier" => chain(b, node).map(texts),
         "generic_type" => {
             let name = chain(b, node.child_by_field_name("name")?).map(texts)?;
-            if name == ["Promise"] {
+            if matches!(name.as_slice(), [one] if TRANSPARENT_GENERICS.contains(&one.as_str())) {
                 let args = node.child_by_field_name("type_arguments")?;
                 return inner(args.named_child(0)?);
             }

@@ -255,6 +255,28 @@ impl<'a> Builder<'a> {
         self.facts.refs.push(RefChain { segments, opaque_head: false, call, calls_at, enclosing, receiver: None });
     }
 
+    /// Records a chain of members (through calls) of a value without a name (see `RefChain::receiver`).
+    pub fn add_receiver_chain(
+        &mut self,
+        segments: Vec<(String, Pos)>,
+        calls_at: Vec<u32>,
+        call: bool,
+        receiver: Receiver,
+    ) {
+        if segments.is_empty() {
+            return;
+        }
+        let enclosing = self.enclosing();
+        self.facts.refs.push(RefChain {
+            segments,
+            opaque_head: false,
+            call,
+            calls_at,
+            enclosing,
+            receiver: Some(receiver),
+        });
+    }
+
     /// Records a member of a value without a name (see `RefChain::receiver`): `a` of `{ a } = x`.
     pub fn add_member_ref(&mut self, name: (String, Pos), call: bool, receiver: Receiver) {
         let enclosing = self.enclosing();

@@ -482,6 +482,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     calls: &["call"],
     through: &[],
     extras: &[],
+    cast: None,
 };
 
 /// `a`, `a.b.c`: a pure name chain.

@@ -351,6 +351,7 @@ const PATH: ChainSyntax = ChainSyntax {
     calls: &[],
     through: &[("generic_type", Some("type"))],
     extras: &[],
+    cast: None,
 };
 
 /// Expression chains: paths, `self.x.y`, `Circle::new(1.0).area`, `rt.handle().spawn_blocking`;
@@ -372,6 +373,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
         ("await_expression", None),
     ],
     extras: &[("generic_function", "type_arguments")],
+    cast: None,
 };
 
 /// The segments of a path.

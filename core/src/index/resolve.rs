@@ -11,7 +11,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::modules::{nearest_module, GoModules, JavaPackages, JsModules, PyModules, RustModules, RustOwner};
 use super::{ConfigTexts, FileId, Graph, ImportBinding, Index, RefSite, SymId};
-use crate::facts::{Receiver, ReceiverBase, Import, ImportKind, LocalOrigin, SymbolKind, TypeRelKind};
+use crate::facts::{Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind};
 use crate::lang::Language;
 
 /// How deep chains of re-exports, globs, aliases and inheritance are followed.
@@ -587,7 +587,9 @@ impl<'a> Resolver<'_, 'a> {
                 }
                 out
             }
-            LocalOrigin::CallChain(names, calls_at) => self.instances(self.chain_values(file, scope, names, calls_at, hops)),
+            LocalOrigin::CallChain(names, calls_at) => {
+                self.held(self.chain_values(file, scope, names, calls_at, hops), hops)
+            }
             LocalOrigin::Member(of, name) => {
                 let of = self.local_value(file, scope, of, hops + 1);
                 self.member_values(&of, name, hops)
@@ -601,12 +603,35 @@ impl<'a> Resolver<'_, 'a> {
                         let declared = self.index.symbol(f).params.get(*arg as usize);
                         let Some(Some(ty)) = declared.and_then(|p| p.callback.get(*param as usize)) else { continue };
                         let local = self.index.syms[f as usize].1;
-                        out.extend(self.instances(self.resolve_path_hops(self.index.file_of(f), Some(local), ty, hops + 1)));
+                        out.extend(self.instances(self.resolve_path_hops(
+                            self.index.file_of(f),
+                            Some(local),
+                            ty,
+                            hops + 1,
+                        )));
                     }
                 }
                 out
             }
         }
+    }
+
+    /// The instances values stand for: a type's, an instance itself, a field's or variable's value.
+    fn held(&self, values: Vec<Value>, hops: u32) -> Vec<Value> {
+        values
+            .into_iter()
+            .flat_map(|v| match v {
+                Value::Sym(s)
+                    if matches!(
+                        self.index.symbol(s).kind,
+                        SymbolKind::Field | SymbolKind::Variable | SymbolKind::Constant
+                    ) =>
+                {
+                    self.value_of(s, hops + 1)
+                }
+                v => self.instances(vec![v]),
+            })
+            .collect()
     }
 
     /// The instances member `name` of `values` holds: a field's or variable's value.
@@ -632,7 +657,9 @@ impl<'a> Resolver<'_, 'a> {
                     let Value::Sym(s) = v else { continue };
                     let functions = if *construct { self.constructors(s, 1) } else { vec![s] };
                     for f in functions.into_iter().filter(|f| self.index.symbol(*f).kind.is_callable()) {
-                        let Some(Some(ty)) = self.index.symbol(f).params.get(*arg as usize).map(|p| &p.ty) else { continue };
+                        let Some(Some(ty)) = self.index.symbol(f).params.get(*arg as usize).map(|p| &p.ty) else {
+                            continue;
+                        };
                         let local = self.index.syms[f as usize].1;
                         out.extend(self.instances(self.resolve_path_hops(self.index.file_of(f), Some(local), ty, 2)));
                     }
@@ -648,7 +675,14 @@ impl<'a> Resolver<'_, 'a> {
 
     /// What a chain of names denotes, through the calls at `calls_at` (each goes on from what the
     /// call returns); the last segment is not called.
-    fn chain_values(&self, file: FileId, scope: Option<u32>, names: &[String], calls_at: &[u32], hops: u32) -> Vec<Value> {
+    fn chain_values(
+        &self,
+        file: FileId,
+        scope: Option<u32>,
+        names: &[String],
+        calls_at: &[u32],
+        hops: u32,
+    ) -> Vec<Value> {
         let Some((head, _)) = names.split_first() else { return Vec::new() };
         let mut values = self.head(file, scope, head, hops).unwrap_or_default();
         for (i, name) in names.iter().enumerate() {
