@@ -39,8 +39,11 @@ pub(crate) struct ChainSyntax {
     pub extras: &'static [(&'static str, &'static str)],
     /// The type a cast at the head of a chain declares (`(x as Observable<T>).pipe`): the chain
     /// goes on from a value of that type.
-    pub cast: Option<fn(&Builder, Node) -> Option<Vec<String>>>,
+    pub cast: Option<CastType>,
 }
+
+/// Reads the type a cast node declares, as a path.
+pub(crate) type CastType = fn(&Builder, Node) -> Option<Vec<String>>;
 
 /// One step from the outside of a chain in: a member's name, a call, or a wrapper.
 enum Frame<'t> {
