@@ -5,6 +5,11 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Type paths may start with a wrapper marker (never a name): `?` an option or result of the rest
+/// (`Option<T>`, `io::Result<T>`), `[]` a sequence of it (`Vec<T>`, `&[T]`, `[T; N]`).
+pub const MAYBE: &str = "?";
+pub const SEQUENCE: &str = "[]";
+
 /// A 1-based line and a 1-based column counted in Unicode characters, as an editor shows them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Pos {
@@ -239,6 +244,10 @@ pub struct LocalBinding {
     pub scope: Option<u32>,
     /// How its type is known, if it is.
     pub origin: LocalOrigin,
+    /// How many references of the file were recorded before it was bound (they come in source
+    /// order): a use sees the latest binding of its name before it, as the language does.
+    #[serde(default)]
+    pub after_refs: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -262,6 +271,12 @@ pub enum LocalOrigin {
     Callback { callee: Vec<String>, calls_at: Vec<u32>, construct: bool, arg: u32, param: u32 },
     /// Member `name` of a value (`const { scheduler } = config`: member `scheduler` of `config`).
     Member(Box<LocalOrigin>, String),
+    /// An element of a sequence (`for x in &self.items`, `items[0]`).
+    Element(Box<LocalOrigin>),
+    /// The value inside an option or result (`x?`, `if let Some(x) = …`, `Ok(x) =>`).
+    Unwrapped(Box<LocalOrigin>),
+    /// Field `index` of a tuple enum variant (`Fragment::Expr(expr) =>`), the variant a path.
+    VariantField(Vec<String>, u32),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -33,6 +33,9 @@ pub(crate) struct ChainSyntax {
     pub silent_names: &'static [&'static str],
     /// Call kinds; the callee is their `function` field. The chain goes on from what they return.
     pub calls: &'static [&'static str],
+    /// Postfix operators a chain goes through as a segment of their own (Rust's `x?` is `?`,
+    /// `x[i]` is `[]`): node kind and segment name; the operand is the first named child.
+    pub operators: &'static [(&'static str, &'static str)],
     /// Wrappers looked through: kind and the field of the inner node (`None`: the first named child).
     pub through: &'static [(&'static str, Option<&'static str>)],
     /// Fields of looked-through wrappers that hold references of their own (`foo::<T>`'s `T`).
@@ -50,6 +53,8 @@ enum Frame<'t> {
     Name(Node<'t>),
     Call(Node<'t>),
     Through(Node<'t>),
+    /// An operator segment (its name) written by this node.
+    Op(&'static str, Node<'t>),
 }
 
 /// Where a chain starts.
@@ -111,6 +116,12 @@ impl ChainSyntax {
                 cur = function;
                 continue;
             }
+            if let Some(&(_, name)) = self.operators.iter().find(|(k, _)| *k == kind) {
+                let Some(operand) = cur.named_child(0) else { break Head::Opaque(cur) };
+                frames.push(Frame::Op(name, cur));
+                cur = operand;
+                continue;
+            }
             if let Some(&(_, inner)) = self.through.iter().find(|(k, _)| *k == kind) {
                 let Some(next) = inner.map_or_else(|| cur.named_child(0), |f| cur.child_by_field_name(f)) else {
                     break Head::Opaque(cur);
@@ -136,7 +147,7 @@ impl ChainSyntax {
         for frame in read.frames.iter().rev() {
             match frame {
                 Frame::Name(n) => segments.push(b.seg(*n)),
-                Frame::Call(_) => return None,
+                Frame::Call(_) | Frame::Op(..) => return None,
                 Frame::Through(_) => {}
             }
         }
@@ -156,6 +167,7 @@ impl ChainSyntax {
         for frame in read.frames.iter().rev() {
             match frame {
                 Frame::Name(n) => segments.push(b.seg(*n)),
+                Frame::Op(name, node) => segments.push(((*name).to_string(), b.pos(*node))),
                 Frame::Call(_) if !segments.is_empty() => calls_at.push((segments.len() - 1) as u32),
                 Frame::Call(_) => return None,
                 Frame::Through(_) => {}
@@ -195,9 +207,19 @@ impl ChainSyntax {
                     }
                 }
             }
+            Frame::Op(_, node) => {
+                for part in named_children_of(*node).into_iter().skip(1) {
+                    w.walk_inner(part);
+                }
+            }
             Frame::Name(_) => {}
         }
     }
+}
+
+fn named_children_of(node: Node) -> Vec<Node> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).collect()
 }
 
 /// What the chain driver needs of a grammar's walker: the builder that records, and the walk of the
@@ -248,6 +270,7 @@ pub(crate) fn drive<'s>(w: &mut impl ChainWalker<'s>, node: Node, call: bool, sy
                 syntax.walk_inner(w, frame);
                 match frame {
                     Frame::Name(n) => segments.push(w.builder().seg(*n)),
+                    Frame::Op(name, node) => segments.push(((*name).to_string(), w.builder().pos(*node))),
                     Frame::Call(_) if outer_call && i == last => {}
                     Frame::Call(_) if !segments.is_empty() => calls_at.push((segments.len() - 1) as u32),
                     _ => {}
@@ -266,6 +289,7 @@ pub(crate) fn drive<'s>(w: &mut impl ChainWalker<'s>, node: Node, call: bool, sy
                 syntax.walk_inner(w, frame);
                 match frame {
                     Frame::Name(n) => segments.push(w.builder().seg(*n)),
+                    Frame::Op(name, node) => segments.push(((*name).to_string(), w.builder().pos(*node))),
                     Frame::Call(_) if outer_call && i == last => {}
                     Frame::Call(_) if !segments.is_empty() => calls_at.push((segments.len() - 1) as u32),
                     _ => {}
@@ -284,6 +308,7 @@ pub(crate) fn drive<'s>(w: &mut impl ChainWalker<'s>, node: Node, call: bool, sy
                 syntax.walk_inner(w, frame);
                 match frame {
                     Frame::Name(n) => tail.push(w.builder().seg(*n)),
+                    Frame::Op(name, node) => tail.push(((*name).to_string(), w.builder().pos(*node))),
                     Frame::Call(_) => {
                         tail.reverse();
                         w.builder().add_ref(std::mem::take(&mut tail), called, true);

@@ -463,6 +463,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     member_calls: &[],
     silent_names: &[],
     calls: &[],
+    operators: &[],
     through: &[],
     extras: &[],
     cast: None,

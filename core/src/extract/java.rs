@@ -80,6 +80,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     member_calls: &[Member { kind: "method_invocation", object: &["object"], name: &["name"], rooted: false }],
     silent_names: &["this", "super"],
     calls: &[],
+    operators: &[],
     through: &[],
     extras: &[],
     cast: None,

@@ -748,6 +748,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     member_calls: &[],
     silent_names: &[],
     calls: &["call_expression"],
+    operators: &[],
     through: &[("non_null_expression", None), ("parenthesized_expression", None)],
     extras: &[],
     cast: Some(cast_type),

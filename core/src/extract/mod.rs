@@ -293,7 +293,8 @@ impl<'a> Builder<'a> {
     /// Records a local name of the innermost enclosing function.
     pub fn add_local(&mut self, name: &str, origin: LocalOrigin) {
         let scope = self.enclosing();
-        self.facts.locals.push(LocalBinding { name: name.to_string(), scope, origin });
+        let after_refs = self.facts.refs.len() as u32;
+        self.facts.locals.push(LocalBinding { name: name.to_string(), scope, origin, after_refs });
     }
 
     pub fn add_import(&mut self, module: String, kind: ImportKind, items: Vec<ImportItem>, pos: Pos, reexport: bool) {

@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
-use crate::facts::{ImportItem, ImportKind, Init, LocalOrigin, SymbolKind, TypeRelKind};
+use crate::facts::{ImportItem, ImportKind, Init, LocalOrigin, SymbolKind, TypeRelKind, SEQUENCE};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
     block(b, root);
@@ -69,11 +69,12 @@ fn statement(b: &mut Builder, node: Node) {
             }
         }
         "for_statement" => {
-            if let Some(left) = node.child_by_field_name("left") {
-                bind_target(b, left, LocalOrigin::Unknown);
-            }
-            if let Some(right) = node.child_by_field_name("right") {
+            let right = node.child_by_field_name("right");
+            if let Some(right) = right {
                 expr(b, right);
+            }
+            if let Some(left) = node.child_by_field_name("left") {
+                bind_target(b, left, element_origin(b, right));
             }
             for part in ["body", "alternative"] {
                 if let Some(body) = node.child_by_field_name(part) {
@@ -379,9 +380,21 @@ fn self_attribute<'t>(b: &Builder, target: Node<'t>) -> Option<(u32, Node<'t>)> 
     Some((class, target.child_by_field_name("attribute")?))
 }
 
+/// An element of what a `for` iterates over (a sequence of known element type).
+fn element_origin(b: &Builder, iterable: Option<Node>) -> LocalOrigin {
+    match iterable.and_then(|i| value_origin(b, i)) {
+        Some(o) => LocalOrigin::Element(Box::new(o)),
+        None => LocalOrigin::Unknown,
+    }
+}
+
 /// What an assigned value proves about its type: a call's result, or the type of the local (a
 /// parameter) it copies.
 fn value_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
+    if value.kind() == "attribute" {
+        // `self.items`, `order.lines`: the same value.
+        return chain(b, value).map(|s| LocalOrigin::CallChain(s.into_iter().map(|s| s.0).collect(), Vec::new()));
+    }
     if value.kind() == "identifier" {
         let name = b.text(value);
         let scope = b.enclosing();
@@ -446,12 +459,22 @@ fn annotation_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<S
         "subscript" | "generic_type" => {
             let value = node.child_by_field_name("value").or_else(|| node.named_child(0))?;
             let head: Vec<String> = chain(b, value).map(|s| s.into_iter().map(|s| s.0).collect()).unwrap_or_default();
-            if head == ["Optional"] {
+            let arg = || {
                 let arg = named_children(node).into_iter().nth(1)?;
-                let arg = if arg.kind() == "type_parameter" { arg.named_child(0)? } else { arg };
-                return inner(arg);
+                if arg.kind() == "type_parameter" {
+                    arg.named_child(0)
+                } else {
+                    Some(arg)
+                }
+            };
+            match head.last().map(String::as_str) {
+                Some("Optional") => inner(arg()?),
+                // `list[Order]`, `Sequence[Order]`: a sequence of them.
+                Some(s) if SEQUENCE_ANNOTATIONS.contains(&s) => {
+                    Some(std::iter::once(SEQUENCE.to_string()).chain(inner(arg()?)?).collect())
+                }
+                _ => None,
             }
-            None
         }
         "binary_operator" => {
             let named: Vec<Vec<String>> = [node.child_by_field_name("left"), node.child_by_field_name("right")]
@@ -465,6 +488,22 @@ fn annotation_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<S
         _ => None,
     }
 }
+
+/// Annotations of sequences whose first argument is the element type.
+const SEQUENCE_ANNOTATIONS: [&str; 12] = [
+    "list",
+    "List",
+    "Sequence",
+    "MutableSequence",
+    "Iterable",
+    "Iterator",
+    "set",
+    "Set",
+    "frozenset",
+    "FrozenSet",
+    "Collection",
+    "deque",
+];
 
 fn is_builtin_type(s: &str) -> bool {
     matches!(
@@ -480,6 +519,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     member_calls: &[],
     silent_names: &[],
     calls: &["call"],
+    operators: &[],
     through: &[],
     extras: &[],
     cast: None,
@@ -532,11 +572,21 @@ fn expr(b: &mut Builder, node: Node) {
             }
         }
         "for_in_clause" => {
+            let right = node.child_by_field_name("right");
             if let Some(left) = node.child_by_field_name("left") {
-                bind_target(b, left, LocalOrigin::Unknown);
+                bind_target(b, left, element_origin(b, right));
             }
-            if let Some(right) = node.child_by_field_name("right") {
+            if let Some(right) = right {
                 expr(b, right);
+            }
+        }
+        // `[x.y for x in xs if x.z]`: the clauses bind before the element is written.
+        "list_comprehension" | "set_comprehension" | "dictionary_comprehension" | "generator_expression" => {
+            let parts = named_children(node);
+            let (clauses, body): (Vec<Node>, Vec<Node>) =
+                parts.into_iter().partition(|c| matches!(c.kind(), "for_in_clause" | "if_clause"));
+            for c in clauses.into_iter().chain(body) {
+                expr(b, c);
             }
         }
         "string" => {

@@ -6,7 +6,9 @@
 use tree_sitter::{Node, Parser, Range};
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
-use crate::facts::{ImportItem, ImportKind, LocalOrigin, ModDecl, Pos, SymbolKind, TypeRelKind, TypeRelation};
+use crate::facts::{
+    ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, SymbolKind, TypeRelKind, TypeRelation, MAYBE, SEQUENCE,
+};
 use crate::lang::Language;
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -52,7 +54,27 @@ fn item(b: &mut Builder, node: Node) {
                     b.within(idx, |b| {
                         for variant in named_children(body).into_iter().filter(|v| v.kind() == "enum_variant") {
                             if let Some(vname) = variant.child_by_field_name("name") {
-                                b.add_symbol(variant, vname, SymbolKind::Constant, exported);
+                                let v = b.add_symbol(variant, vname, SymbolKind::Constant, exported);
+                                // A tuple variant's field types, for the bindings of `Variant(x)`.
+                                if let Some(fields) = variant
+                                    .child_by_field_name("body")
+                                    .filter(|f| f.kind() == "ordered_field_declaration_list")
+                                {
+                                    let params = named_children(fields)
+                                        .into_iter()
+                                        .filter(|f| {
+                                            !matches!(
+                                                f.kind(),
+                                                "attribute_item"
+                                                    | "visibility_modifier"
+                                                    | "line_comment"
+                                                    | "block_comment"
+                                            )
+                                        })
+                                        .map(|t| Param { ty: type_path(b, t), callback: Vec::new() })
+                                        .collect();
+                                    b.symbol_mut(v).params = params;
+                                }
                             }
                             if let Some(body) = variant.child_by_field_name("body") {
                                 ty(b, body);
@@ -248,8 +270,16 @@ fn member(b: &mut Builder, node: Node, exported: bool, impl_of: Option<Vec<Strin
 fn function(b: &mut Builder, node: Node, exported: bool) {
     let Some(name) = node.child_by_field_name("name") else { return };
     let idx = b.add_symbol(node, name, SymbolKind::Function, exported);
+    let bounds = type_param_bounds(b, node);
+    // A type parameter with a trait bound is known by that trait: `fn f<T: Area>(x: T)`.
+    let declared = |b: &Builder, t: Node| {
+        type_path(b, t).map(|p| match p.as_slice() {
+            [one] => bounds.iter().find(|(n, _)| n == one).map_or(p.clone(), |(_, bound)| bound.clone()),
+            _ => p,
+        })
+    };
     if let Some(ret) = node.child_by_field_name("return_type") {
-        b.symbol_mut(idx).returns = type_path(b, ret);
+        b.symbol_mut(idx).returns = declared(b, ret);
         ty(b, ret);
     }
     b.within(idx, |b| {
@@ -261,8 +291,7 @@ fn function(b: &mut Builder, node: Node, exported: bool) {
                 match p.kind() {
                     "parameter" => {
                         let t = p.child_by_field_name("type");
-                        let origin =
-                            t.and_then(|t| type_path(b, t)).map_or(LocalOrigin::Unknown, LocalOrigin::Declared);
+                        let origin = t.and_then(|t| declared(b, t)).map_or(LocalOrigin::Unknown, LocalOrigin::Declared);
                         if let Some(pattern) = p.child_by_field_name("pattern") {
                             pattern_bind(b, pattern, origin);
                         }
@@ -279,6 +308,32 @@ fn function(b: &mut Builder, node: Node, exported: bool) {
             expr(b, body);
         }
     });
+}
+
+/// The first trait bound of each type parameter of an item, from `<T: Trait>` and `where T: Trait`.
+fn type_param_bounds(b: &Builder, item: Node) -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut add = |name: Node, bounds: Option<Node>| {
+        let first = bounds.and_then(|bs| named_children(bs).into_iter().find(|t| t.kind() != "lifetime"));
+        if let Some(path) = first.and_then(|t| type_path(b, t)) {
+            out.push((b.text(name).to_string(), path));
+        }
+    };
+    if let Some(tps) = item.child_by_field_name("type_parameters") {
+        for tp in named_children(tps) {
+            if let Some(name) = tp.child_by_field_name("name").or_else(|| tp.named_child(0)) {
+                add(name, tp.child_by_field_name("bounds"));
+            }
+        }
+    }
+    if let Some(clause) = named_children(item).into_iter().find(|c| c.kind() == "where_clause") {
+        for pred in named_children(clause).into_iter().filter(|p| p.kind() == "where_predicate") {
+            if let Some(left) = pred.child_by_field_name("left").filter(|l| l.kind() == "type_identifier") {
+                add(left, pred.child_by_field_name("bounds"));
+            }
+        }
+    }
+    out
 }
 
 enum UseItem {
@@ -349,13 +404,15 @@ const PATH: ChainSyntax = ChainSyntax {
     member_calls: &[],
     silent_names: &[],
     calls: &[],
+    operators: &[],
     through: &[("generic_type", Some("type"))],
     extras: &[],
     cast: None,
 };
 
 /// Expression chains: paths, `self.x.y`, `Circle::new(1.0).area`, `rt.handle().spawn_blocking`;
-/// generic arguments (`f::<T>`), `?` and `.await` are looked through.
+/// generic arguments (`f::<T>`) and `.await` are looked through; `x?` and `x[i]` are operator
+/// segments (`?`, `[]`: the value inside an option, an element).
 const CHAIN: ChainSyntax = ChainSyntax {
     names: PATH.names,
     members: &[
@@ -366,12 +423,8 @@ const CHAIN: ChainSyntax = ChainSyntax {
     member_calls: &[],
     silent_names: &[],
     calls: &["call_expression"],
-    through: &[
-        ("generic_function", Some("function")),
-        ("generic_type", Some("type")),
-        ("try_expression", None),
-        ("await_expression", None),
-    ],
+    operators: &[("try_expression", MAYBE), ("index_expression", SEQUENCE)],
+    through: &[("generic_function", Some("function")), ("generic_type", Some("type")), ("await_expression", None)],
     extras: &[("generic_function", "type_arguments")],
     cast: None,
 };
@@ -391,16 +444,28 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
     if depth > MAX_TYPE_NESTING {
         return None;
     }
+    let inner = |n: Node| type_path_within(b, n, depth + 1);
+    let marked = |marker: &str, rest: Vec<String>| Some(std::iter::once(marker.to_string()).chain(rest).collect());
     match node.kind() {
-        "reference_type" | "pointer_type" => type_path_within(b, node.child_by_field_name("type")?, depth + 1),
+        "reference_type" | "pointer_type" => inner(node.child_by_field_name("type")?),
+        // `[T]`, `[T; N]`: a sequence of `T`.
+        "array_type" => marked(SEQUENCE, inner(node.child_by_field_name("element")?)?),
+        // `dyn Trait + Send`, `impl Trait`: a value of the (first) trait.
+        "dynamic_type" | "abstract_type" => {
+            let t = node.child_by_field_name("trait").or_else(|| node.named_child(0))?;
+            let t = if t.kind() == "trait_bounds" { t.named_child(0)? } else { t };
+            inner(t)
+        }
         "generic_type" => {
             let base: Vec<String> =
                 path_segments(b, node.child_by_field_name("type")?)?.into_iter().map(|s| s.0).collect();
-            if matches!(base.last().map(String::as_str), Some("Box" | "Arc" | "Rc")) {
-                let args = node.child_by_field_name("type_arguments")?;
-                return type_path_within(b, args.named_child(0)?, depth + 1);
+            let first_arg = || node.child_by_field_name("type_arguments").and_then(|a| a.named_child(0));
+            match base.last().map(String::as_str) {
+                Some(w) if TRANSPARENT.contains(&w) => inner(first_arg()?),
+                Some(w) if MAYBE_TYPES.contains(&w) => marked(MAYBE, inner(first_arg()?)?),
+                Some(w) if SEQUENCE_TYPES.contains(&w) => marked(SEQUENCE, inner(first_arg()?)?),
+                _ => Some(base),
             }
-            Some(base)
         }
         "type_identifier" | "scoped_type_identifier" => {
             Some(path_segments(b, node)?.into_iter().map(|s| s.0).collect())
@@ -408,6 +473,14 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
         _ => None,
     }
 }
+
+/// Standard generic types that are their first argument for member resolution (smart pointers,
+/// pins, copy-on-write).
+const TRANSPARENT: [&str; 7] = ["Box", "Arc", "Rc", "Pin", "Cow", "ManuallyDrop", "NonNull"];
+/// Options and results: the value is inside, reached through `?`, `unwrap()`, `Some(x)`, `Ok(x)`.
+const MAYBE_TYPES: [&str; 3] = ["Option", "Result", "Poll"];
+/// Sequences: their elements are reached through `for`, indexing, `first()`, `iter()`.
+const SEQUENCE_TYPES: [&str; 6] = ["Vec", "VecDeque", "HashSet", "BTreeSet", "BinaryHeap", "LinkedList"];
 
 fn type_chain(b: &Builder, node: Node) -> Option<Vec<Segment>> {
     path_segments(b, node)
@@ -457,13 +530,28 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
             }
         }
         "tuple_struct_pattern" | "struct_pattern" => {
-            if let Some(t) = node.child_by_field_name("type") {
-                if let Some(segs) = path_segments(b, t) {
-                    b.add_ref(segs, false, false);
-                }
+            let path = node.child_by_field_name("type").and_then(|t| path_segments(b, t));
+            let names: Option<Vec<String>> = path.as_ref().map(|p| p.iter().map(|s| s.0.clone()).collect());
+            if let Some(segs) = path {
+                b.add_ref(segs, false, false);
             }
-            for child in named_children(node).into_iter().skip(1) {
-                pattern_bind(b, child, LocalOrigin::Unknown);
+            let tuple = node.kind() == "tuple_struct_pattern";
+            for (i, child) in named_children(node).into_iter().skip(1).enumerate() {
+                // `Some(x)` / `Ok(x)` of a known value: the value inside; `Enum::Variant(x)`: the
+                // variant's field `i`.
+                let part = match names.as_deref() {
+                    Some([one]) if tuple && matches!(one.as_str(), "Some" | "Ok") && origin != LocalOrigin::Unknown => {
+                        LocalOrigin::Unwrapped(Box::new(origin.clone()))
+                    }
+                    Some(path)
+                        if tuple
+                            && !matches!(path.last().map(String::as_str), Some("Some" | "Ok" | "Err" | "None")) =>
+                    {
+                        LocalOrigin::VariantField(path.to_vec(), i as u32)
+                    }
+                    _ => LocalOrigin::Unknown,
+                };
+                pattern_bind(b, child, part);
             }
         }
         "field_pattern" => {
@@ -488,6 +576,28 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
     b.ascend();
 }
 
+/// One arm of a match on a value of origin `scrutinee`: its pattern binds parts of that value.
+fn match_arm(b: &mut Builder, arm: Node, scrutinee: &LocalOrigin) {
+    if let Some(pattern) = arm.child_by_field_name("pattern") {
+        for child in named_children(pattern) {
+            if child.kind() == "condition"
+                || pattern.child_by_field_name("condition").is_some_and(|c| c.id() == child.id())
+            {
+                expr(b, child);
+            } else {
+                pattern_bind(b, child, scrutinee.clone());
+            }
+        }
+    }
+    if let Some(value) = arm.child_by_field_name("value") {
+        expr(b, value);
+    }
+}
+
+fn texts(segments: Vec<Segment>) -> Vec<String> {
+    segments.into_iter().map(|s| s.0).collect()
+}
+
 /// The pure chain of an expression: `a`, `a::b::c`, `self.x.y`, `a.b`.
 fn chain(b: &Builder, node: Node) -> Option<Vec<Segment>> {
     CHAIN.names(b, node)
@@ -499,15 +609,36 @@ fn reference(b: &mut Builder, node: Node, call: bool) {
 }
 
 fn local_origin(b: &Builder, value: Node) -> LocalOrigin {
-    let value = match value.kind() {
-        "try_expression" | "await_expression" | "reference_expression" => {
-            match value.named_children(&mut value.walk()).last() {
-                Some(inner) => inner,
-                None => return LocalOrigin::Unknown,
-            }
+    local_origin_within(b, value, 0)
+}
+
+fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
+    if depth > MAX_TYPE_NESTING {
+        return LocalOrigin::Unknown;
+    }
+    let inner = |v: Node| local_origin_within(b, v, depth + 1);
+    match value.kind() {
+        "await_expression" | "reference_expression" | "parenthesized_expression" => {
+            return value.named_children(&mut value.walk()).last().map_or(LocalOrigin::Unknown, inner);
         }
-        _ => value,
-    };
+        "try_expression" => {
+            return match value.named_child(0).map(inner) {
+                Some(LocalOrigin::Unknown) | None => LocalOrigin::Unknown,
+                Some(o) => LocalOrigin::Unwrapped(Box::new(o)),
+            };
+        }
+        "index_expression" => {
+            return match value.named_child(0).map(inner) {
+                Some(LocalOrigin::Unknown) | None => LocalOrigin::Unknown,
+                Some(o) => LocalOrigin::Element(Box::new(o)),
+            };
+        }
+        // `self.items`, `config`, `a.b.c`: the same value.
+        "identifier" | "self" | "field_expression" => {
+            return chain(b, value).map_or(LocalOrigin::Unknown, |s| LocalOrigin::CallChain(texts(s), Vec::new()));
+        }
+        _ => {}
+    }
     match value.kind() {
         "struct_expression" => value
             .child_by_field_name("name")
@@ -590,32 +721,40 @@ fn expr(b: &mut Builder, node: Node) {
             }
         }
         "let_condition" | "for_expression" => {
-            if let Some(value) = node.child_by_field_name("value") {
+            let value = node.child_by_field_name("value");
+            if let Some(value) = value {
                 expr(b, value);
             }
+            // `for x in items`: an element; `if let PAT = value`: the value, taken apart by PAT.
+            let origin = value.map_or(LocalOrigin::Unknown, |v| local_origin(b, v));
+            let origin = match origin {
+                LocalOrigin::Unknown => LocalOrigin::Unknown,
+                o if node.kind() == "for_expression" => LocalOrigin::Element(Box::new(o)),
+                o => o,
+            };
             if let Some(pattern) = node.child_by_field_name("pattern") {
-                pattern_bind(b, pattern, LocalOrigin::Unknown);
+                pattern_bind(b, pattern, origin);
             }
             if let Some(body) = node.child_by_field_name("body") {
                 expr(b, body);
             }
         }
-        "match_arm" => {
-            if let Some(pattern) = node.child_by_field_name("pattern") {
-                for child in named_children(pattern) {
-                    if child.kind() == "condition"
-                        || pattern.child_by_field_name("condition").is_some_and(|c| c.id() == child.id())
-                    {
-                        expr(b, child);
-                    } else {
-                        pattern_bind(b, child, LocalOrigin::Unknown);
+        "match_expression" => {
+            let value = node.child_by_field_name("value");
+            if let Some(value) = value {
+                expr(b, value);
+            }
+            let origin = value.map_or(LocalOrigin::Unknown, |v| local_origin(b, v));
+            if let Some(body) = node.child_by_field_name("body") {
+                for arm in named_children(body) {
+                    match arm.kind() {
+                        "match_arm" => match_arm(b, arm, &origin),
+                        _ => expr(b, arm),
                     }
                 }
             }
-            if let Some(value) = node.child_by_field_name("value") {
-                expr(b, value);
-            }
         }
+        "match_arm" => match_arm(b, node, &LocalOrigin::Unknown),
         "closure_expression" => {
             if let Some(params) = node.child_by_field_name("parameters") {
                 for p in named_children(params) {

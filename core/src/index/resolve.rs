@@ -11,7 +11,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::modules::{nearest_module, GoModules, JavaPackages, JsModules, PyModules, RustModules, RustOwner};
 use super::{ConfigTexts, FileId, Graph, ImportBinding, Index, RefSite, SymId};
-use crate::facts::{Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind};
+use crate::facts::{Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, MAYBE, SEQUENCE};
 use crate::lang::Language;
 
 /// How deep chains of re-exports, globs, aliases and inheritance are followed.
@@ -32,7 +32,66 @@ enum Value {
     GoPackage(String),
     /// A Java package.
     JavaPackage(String),
+    /// A standard wrapper (Rust's `Option`/`Result`, `Vec`, slices) of these values.
+    Wrapped(Wrap, Box<[Value]>),
 }
+
+/// What a standard wrapper holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Wrap {
+    /// An option or result: the value inside, after `?`, `unwrap()`, `Some(x)`.
+    Maybe,
+    /// A sequence: its elements, through `for`, indexing, `first()`.
+    Sequence,
+}
+
+/// What a call of a standard method on a wrapper gives: the value inside, the wrapper again, or an
+/// option of an element.
+#[derive(Clone, Copy)]
+enum Step {
+    Inner,
+    Same,
+    MaybeElement,
+}
+
+/// The standard methods of wrappers the index can't see, by what they return (`?` is the operator).
+const WRAPPER_METHODS: &[(Wrap, Step, &[&str])] = &[
+    (
+        Wrap::Maybe,
+        Step::Inner,
+        &["?", "unwrap", "expect", "unwrap_or", "unwrap_or_default", "unwrap_or_else", "unwrap_unchecked"],
+    ),
+    (
+        Wrap::Maybe,
+        Step::Same,
+        &["as_ref", "as_mut", "as_deref", "as_deref_mut", "take", "clone", "cloned", "copied", "ok", "or", "or_else"],
+    ),
+    (Wrap::Sequence, Step::Inner, &["[]"]),
+    (
+        Wrap::Sequence,
+        Step::Same,
+        &["iter", "iter_mut", "into_iter", "drain", "clone", "as_slice", "as_mut_slice", "rev", "to_vec"],
+    ),
+    (
+        Wrap::Sequence,
+        Step::MaybeElement,
+        &[
+            "first",
+            "last",
+            "get",
+            "get_mut",
+            "first_mut",
+            "last_mut",
+            "pop",
+            "pop_front",
+            "pop_back",
+            "front",
+            "back",
+            "next",
+            "next_back",
+        ],
+    ),
+];
 
 /// Owner of a symbol table: a file's top level or a symbol's body (class, impl type, inline module).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,7 +106,9 @@ struct Tables<'a> {
     index: &'a Index,
     children: HashMap<(Owner, &'a str), Vec<SymId>>,
     /// Locals by (file, enclosing function, name); the last declaration wins.
-    locals: HashMap<(FileId, u32, &'a str), &'a LocalOrigin>,
+    /// Locals by (file, enclosing function, name): every binding, in source order, with the number
+    /// of the file's references written before it.
+    locals: HashMap<(FileId, u32, &'a str), Vec<(u32, &'a LocalOrigin)>>,
     js: JsModules,
     py: PyModules,
     rust: RustModules,
@@ -66,6 +127,9 @@ struct Resolver<'t, 'a> {
     module_memo: RefCell<HashMap<(FileId, u32), Vec<Value>>>,
     /// Locals whose type is being worked out (cycle guard).
     typing_locals: RefCell<HashSet<(FileId, u32, String)>>,
+    /// Where in its file the name being resolved is written (the index of its reference among the
+    /// file's): the bindings of locals visible there. `None`: the last binding.
+    at: std::cell::Cell<Option<u32>>,
 }
 
 impl<'a> std::ops::Deref for Resolver<'_, 'a> {
@@ -82,6 +146,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
             import_memo: RefCell::new(HashMap::default()),
             module_memo: RefCell::new(HashMap::default()),
             typing_locals: RefCell::new(HashSet::default()),
+            at: std::cell::Cell::new(None),
         }
     }
 }
@@ -322,7 +387,8 @@ impl<'a> Tables<'a> {
         for (fid, f) in self.index.files.iter().enumerate() {
             for local in &f.facts.locals {
                 if let Some(scope) = local.scope {
-                    self.locals.insert((fid as FileId, scope, local.name.as_str()), &local.origin);
+                    let bindings = self.locals.entry((fid as FileId, scope, local.name.as_str())).or_default();
+                    bindings.push((local.after_refs, &local.origin));
                 }
             }
         }
@@ -405,6 +471,9 @@ impl<'a> Resolver<'_, 'a> {
 
     /// Resolves a path written in `file` at the scope of local symbol `scope`.
     fn resolve_path(&self, file: FileId, scope: Option<u32>, path: &[String]) -> Vec<Value> {
+        if path.first().is_some_and(|h| h == MAYBE || h == SEQUENCE) {
+            return self.resolve_path_hops(file, scope, path, 0);
+        }
         let Some((head, rest)) = path.split_first() else { return Vec::new() };
         let mut values = self.head(file, scope, head, 0).unwrap_or_default();
         for seg in rest {
@@ -441,6 +510,16 @@ impl<'a> Resolver<'_, 'a> {
         out
     }
 
+    /// The binding of local `name` of function `scope` a use sees: the latest one before it (the
+    /// last one when where the use stands is not known).
+    fn visible_local(&self, file: FileId, scope: u32, name: &str) -> Option<(u32, &'a LocalOrigin)> {
+        let bindings = self.locals.get(&(file, scope, name))?;
+        match self.at.get() {
+            Some(at) => bindings.iter().rev().find(|(bound, _)| *bound <= at).copied(),
+            None => bindings.last().copied(),
+        }
+    }
+
     /// Resolves the first name of a chain. `None` means the name is a local of unknown type: it
     /// shadows everything and resolves to nothing (not counted as a failure of resolution).
     fn head(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32) -> Option<Vec<Value>> {
@@ -451,19 +530,21 @@ impl<'a> Resolver<'_, 'a> {
         let lang = f.language;
         let chain = self.scope_chain(file, scope);
 
-        // Locals shadow everything else.
+        // Locals shadow everything else: the latest binding before the use.
         for &s in &chain {
-            if let Some(origin) = self.locals.get(&(file, s, name)) {
-                // `x = x.next()` types a local by itself: a local being typed resolves to nothing.
-                if !self.typing_locals.borrow_mut().insert((file, s, name.to_string())) {
-                    // `let rt = rt();`: while a local's own initialiser is resolved, the name means
-                    // what it meant before the local was bound.
-                    continue;
-                }
-                let values = self.local_value(file, Some(s), origin, hops + 1);
-                self.typing_locals.borrow_mut().remove(&(file, s, name.to_string()));
-                return if values.is_empty() { None } else { Some(values) };
+            let Some((bound, origin)) = self.visible_local(file, s, name) else { continue };
+            // `x = x.next()` types a local by itself: a local being typed resolves to nothing.
+            if !self.typing_locals.borrow_mut().insert((file, s, name.to_string())) {
+                // `let rt = rt();`: while a local's own initialiser is resolved, the name means
+                // what it meant before the local was bound.
+                continue;
             }
+            // Its origin is written before it was bound: the names there are resolved as there.
+            let outer = self.at.replace(Some(bound));
+            let values = self.local_value(file, Some(s), origin, hops + 1);
+            self.at.set(outer);
+            self.typing_locals.borrow_mut().remove(&(file, s, name.to_string()));
+            return if values.is_empty() { None } else { Some(values) };
         }
 
         // Receivers and keywords.
@@ -594,6 +675,24 @@ impl<'a> Resolver<'_, 'a> {
                 let of = self.local_value(file, scope, of, hops + 1);
                 self.member_values(&of, name, hops)
             }
+            LocalOrigin::Element(of) => {
+                Self::unwrapped(self.local_value(file, scope, of, hops + 1), &[Wrap::Sequence, Wrap::Maybe])
+            }
+            LocalOrigin::Unwrapped(of) => Self::unwrapped(self.local_value(file, scope, of, hops + 1), &[Wrap::Maybe]),
+            LocalOrigin::VariantField(path, index) => {
+                let mut out = Vec::new();
+                for v in self.resolve_path_hops(file, scope, path, hops + 1) {
+                    let Value::Sym(variant) = v else { continue };
+                    let Some(Some(ty)) = self.index.symbol(variant).params.get(*index as usize).map(|p| &p.ty) else {
+                        continue;
+                    };
+                    let local = self.index.syms[variant as usize].1;
+                    let container = self.index.symbol(variant).container;
+                    let vfile = self.index.file_of(variant);
+                    out.extend(self.instances(self.resolve_path_hops(vfile, container.or(Some(local)), ty, hops + 1)));
+                }
+                out
+            }
             LocalOrigin::Callback { callee, calls_at, construct, arg, param } => {
                 let mut out = Vec::new();
                 for v in self.chain_values(file, scope, callee, calls_at, hops) {
@@ -687,6 +786,12 @@ impl<'a> Resolver<'_, 'a> {
         let mut values = self.head(file, scope, head, hops).unwrap_or_default();
         for (i, name) in names.iter().enumerate() {
             let called = calls_at.binary_search(&(i as u32)).is_ok();
+            if i > 0 && (called || name == MAYBE || name == SEQUENCE) {
+                if let Some(stepped) = self.wrapper_step(&values, name) {
+                    values = stepped;
+                    continue;
+                }
+            }
             if i > 0 {
                 values = self.member_or_clone(file, &values, name, called, hops);
                 if called {
@@ -782,6 +887,17 @@ impl<'a> Resolver<'_, 'a> {
 
     fn resolve_path_hops(&self, file: FileId, scope: Option<u32>, path: &[String], hops: u32) -> Vec<Value> {
         let Some((head, rest)) = path.split_first() else { return Vec::new() };
+        let wrap = if head == MAYBE {
+            Some(Wrap::Maybe)
+        } else if head == SEQUENCE {
+            Some(Wrap::Sequence)
+        } else {
+            None
+        };
+        if let Some(wrap) = wrap {
+            let inner = self.instances(self.resolve_path_hops(file, scope, rest, hops + 1));
+            return if inner.is_empty() { Vec::new() } else { vec![Value::Wrapped(wrap, inner.into())] };
+        }
         let mut values = self.head(file, scope, head, hops).unwrap_or_default();
         for seg in rest {
             values = self.members_all(&values, seg, hops);
@@ -794,7 +910,7 @@ impl<'a> Resolver<'_, 'a> {
             .into_iter()
             .filter_map(|v| match v {
                 Value::Sym(s) if self.index.symbol(s).kind.is_type() => Some(Value::Instance(s)),
-                Value::Instance(s) => Some(Value::Instance(s)),
+                v @ (Value::Instance(_) | Value::Wrapped(..)) => Some(v),
                 _ => None,
             })
             .collect()
@@ -1010,7 +1126,47 @@ impl<'a> Resolver<'_, 'a> {
                 }
             }
             Value::Instance(t) => self.type_member(*t, name, hops + 1, &mut HashSet::default()),
+            // Wrappers have only the standard methods (`wrapper_step`).
+            Value::Wrapped(..) => Vec::new(),
         }
+    }
+
+    /// A call of a standard method of wrappers (`x?`, `opt.unwrap()`, `items.first()`): what it
+    /// gives, when every value is a wrapper that has it.
+    fn wrapper_step(&self, values: &[Value], name: &str) -> Option<Vec<Value>> {
+        // A field or variable holding a wrapper stands for it.
+        let held;
+        let values = if values.iter().any(|v| matches!(v, Value::Sym(_))) {
+            held = self.held(values.to_vec(), 1);
+            &held
+        } else {
+            values
+        };
+        if values.is_empty() || !values.iter().all(|v| matches!(v, Value::Wrapped(..))) {
+            return None;
+        }
+        let mut out = Vec::new();
+        for v in values {
+            let Value::Wrapped(wrap, inner) = v else { unreachable!("checked above") };
+            let (_, step, _) = WRAPPER_METHODS.iter().find(|(w, _, names)| w == wrap && names.contains(&name))?;
+            match step {
+                Step::Inner => out.extend(inner.iter().cloned()),
+                Step::Same => out.push(v.clone()),
+                Step::MaybeElement => out.push(Value::Wrapped(Wrap::Maybe, inner.clone())),
+            }
+        }
+        Some(out)
+    }
+
+    /// The values inside wrappers: an option's value, a sequence's elements.
+    fn unwrapped(values: Vec<Value>, wraps: &[Wrap]) -> Vec<Value> {
+        values
+            .into_iter()
+            .flat_map(|v| match v {
+                Value::Wrapped(w, inner) if wraps.contains(&w) => inner.into_vec(),
+                _ => Vec::new(),
+            })
+            .collect()
     }
 
     /// The instances a field or variable holds: of its declared type, else of what it is
@@ -1031,14 +1187,33 @@ impl<'a> Resolver<'_, 'a> {
         }
     }
 
+    /// Rust's choice among members of one name: an inherent method before trait methods; several
+    /// trait impls (`impl From<A> for T`, `impl From<B> for T`) are told apart only by argument
+    /// types, so they stay ambiguous (nothing is proven).
+    fn rust_method_choice(&self, members: Vec<SymId>) -> Vec<SymId> {
+        if members.len() < 2 || self.lang(self.index.file_of(members[0])) != Language::Rust {
+            return members;
+        }
+        let (methods, mut out): (Vec<SymId>, Vec<SymId>) =
+            members.into_iter().partition(|m| self.index.symbol(*m).kind.is_callable());
+        let inherent: Vec<SymId> =
+            methods.iter().copied().filter(|m| self.index.symbol(*m).impl_trait.is_none()).collect();
+        if !inherent.is_empty() {
+            out.extend(inherent);
+        } else if methods.len() == 1 {
+            out.extend(methods);
+        }
+        out
+    }
+
     /// Members of a type, then of its supertypes (nearest first).
     fn type_member(&self, t: SymId, name: &str, hops: u32, seen: &mut HashSet<SymId>) -> Vec<Value> {
         if hops > MAX_HOPS || !seen.insert(t) {
             return Vec::new();
         }
-        let own: Vec<Value> = self.named(Owner::Sym(t), name).map(Value::Sym).collect();
+        let own: Vec<SymId> = self.named(Owner::Sym(t), name).collect();
         if !own.is_empty() {
-            return own;
+            return self.rust_method_choice(own).into_iter().map(Value::Sym).collect();
         }
         let mut out = Vec::new();
         for &(_, sup) in self.supertypes.get(&t).into_iter().flatten() {
@@ -1252,7 +1427,8 @@ impl<'a> Resolver<'_, 'a> {
         let mut out = FileRefs::default();
         let refs = &mut out.refs;
         {
-            for chain in &f.facts.refs {
+            for (k, chain) in f.facts.refs.iter().enumerate() {
+                self.at.set(Some(k as u32));
                 let enclosing = chain.enclosing.map(|e| f.sym_base + e);
                 let last = chain.segments.len() - 1;
                 let callee_name = &chain.segments[last].0;
@@ -1285,6 +1461,13 @@ impl<'a> Resolver<'_, 'a> {
                     let len = seg_name.chars().count() as u32;
                     let called_here = chain.calls_at.binary_search(&(i as u32)).is_ok();
                     let call = (chain.call && i == last) || called_here;
+                    if i > 0 && (call || seg_name == MAYBE || seg_name == SEQUENCE) {
+                        // A standard method of a wrapper: the chain goes on from what it gives.
+                        if let Some(stepped) = self.wrapper_step(&values, seg_name) {
+                            values = stepped;
+                            continue;
+                        }
+                    }
                     if i > 0 {
                         values = self.by_use(self.member_or_clone(fid, &values, seg_name, called_here, 0), call);
                     }
@@ -1367,7 +1550,7 @@ impl<'a> Resolver<'_, 'a> {
     /// x::A as name`) and not by a local first.
     fn is_import_alias(&self, file: FileId, scope: Option<u32>, name: &str) -> bool {
         let chain = self.scope_chain(file, scope);
-        if chain.iter().any(|&s| self.locals.contains_key(&(file, s, name))) {
+        if chain.iter().any(|&s| self.visible_local(file, s, name).is_some()) {
             return false;
         }
         let f = &self.index.files[file as usize];
