@@ -100,6 +100,9 @@ enum Owner {
     Sym(SymId),
 }
 
+/// One binding of a local: the number of its file's references written before it, and its origin.
+type Binding<'a> = (u32, &'a LocalOrigin);
+
 /// What resolution reads: the index and the lookup tables built from it. Shared (read-only) by every
 /// worker once built.
 struct Tables<'a> {
@@ -108,7 +111,7 @@ struct Tables<'a> {
     /// Locals by (file, enclosing function, name); the last declaration wins.
     /// Locals by (file, enclosing function, name): every binding, in source order, with the number
     /// of the file's references written before it.
-    locals: HashMap<(FileId, u32, &'a str), Vec<(u32, &'a LocalOrigin)>>,
+    locals: HashMap<(FileId, u32, &'a str), Vec<Binding<'a>>>,
     js: JsModules,
     py: PyModules,
     rust: RustModules,
