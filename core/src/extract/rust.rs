@@ -7,7 +7,8 @@ use tree_sitter::{Node, Parser, Range};
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
-    ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, SymbolKind, TypeRelKind, TypeRelation, MAYBE, SEQUENCE,
+    ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver, ReceiverBase, SymbolKind, TypeRelKind, TypeRelation,
+    MAYBE, SEQUENCE,
 };
 use crate::lang::Language;
 
@@ -536,6 +537,15 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
                 b.add_ref(segs, false, false);
             }
             let tuple = node.kind() == "tuple_struct_pattern";
+            if !tuple {
+                // `Point { x, .. }`: each field pattern names a field of that struct.
+                let whole = names.clone().map_or(LocalOrigin::Unknown, LocalOrigin::Constructed);
+                for child in named_children(node).into_iter().skip(1) {
+                    pattern_bind(b, child, whole.clone());
+                }
+                b.ascend();
+                return;
+            }
             for (i, child) in named_children(node).into_iter().skip(1).enumerate() {
                 // `Some(x)` / `Ok(x)` of a known value: the value inside; `Enum::Variant(x)`: the
                 // variant's field `i`.
@@ -555,10 +565,21 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
             }
         }
         "field_pattern" => {
+            // `origin` is the struct the pattern takes apart (see `struct_pattern`): the field's
+            // name is a use of its field, and what it binds has the field's type.
+            let name = node.child_by_field_name("name").filter(|n| matches!(n.kind(), "field_identifier" | "shorthand_field_identifier"));
+            let member = match (&origin, name) {
+                (LocalOrigin::Constructed(_), Some(name)) => {
+                    let receiver = Receiver { base: ReceiverBase::Value(origin.clone()), members: Vec::new() };
+                    b.add_member_ref(b.seg(name), false, receiver);
+                    LocalOrigin::Member(Box::new(origin.clone()), b.text(name).to_string())
+                }
+                _ => LocalOrigin::Unknown,
+            };
             if let Some(pattern) = node.child_by_field_name("pattern") {
-                pattern_bind(b, pattern, LocalOrigin::Unknown);
+                pattern_bind(b, pattern, member);
             } else if let Some(name) = node.child_by_field_name("name") {
-                b.add_local(b.text(name), LocalOrigin::Unknown);
+                b.add_local(b.text(name), member);
             }
         }
         "scoped_identifier" => {
@@ -681,18 +702,33 @@ fn expr(b: &mut Builder, node: Node) {
             }
         }
         "struct_expression" => {
-            if let Some(name) = node.child_by_field_name("name") {
-                if let Some(segs) = path_segments(b, name) {
-                    b.add_ref(segs, false, false);
-                }
+            let path = node.child_by_field_name("name").and_then(|n| path_segments(b, n));
+            // `Point { x: 1, y }`: the field names are the struct's fields.
+            let receiver = path.as_ref().map(|p| Receiver {
+                base: ReceiverBase::Value(LocalOrigin::Constructed(p.iter().map(|s| s.0.clone()).collect())),
+                members: Vec::new(),
+            });
+            if let Some(segs) = path {
+                b.add_ref(segs, false, false);
             }
             if let Some(body) = node.child_by_field_name("body") {
                 for field in named_children(body) {
                     match field.kind() {
                         "field_initializer" => {
+                            if let (Some(name), Some(r)) = (field.child_by_field_name("field"), &receiver) {
+                                if name.kind() == "field_identifier" {
+                                    b.add_member_ref(b.seg(name), false, r.clone());
+                                }
+                            }
                             if let Some(value) = field.child_by_field_name("value") {
                                 expr(b, value);
                             }
+                        }
+                        "shorthand_field_initializer" => {
+                            if let (Some(name), Some(r)) = (field.named_child(0), &receiver) {
+                                b.add_member_ref(b.seg(name), false, r.clone());
+                            }
+                            expr(b, field);
                         }
                         _ => expr(b, field),
                     }
