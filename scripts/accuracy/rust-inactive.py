@@ -6,15 +6,16 @@
 Two sources (line ranges are 1-based, inclusive):
   * cfg'd-out code: the `inactive-code` diagnostics that `rust-analyzer diagnostics WS_DIR` prints
     ("... file /abs/path.rs: WeakWarning Ra("inactive-code", ...) from LineCol { line: L, col: C }
-    to LineCol { line: L2, col: C2 }: ..."; LineCol is 0-based). Absolute paths under WS_DIR are
-    made relative to it (the scratch workspace mirrors the corpus, so they are corpus paths).
-    A file can belong to more than one crate instance (rust-analyzer gives local crates a cfg(test)
-    instance); the diagnostics command reports one of them, `scip` may have analysed another. So
-    with --index a region is kept only when the SCIP index has no occurrence of a local variable on
-    its lines: locals exist only where rust-analyzer lowered and type-checked a body, whereas in
-    cfg'd-out code it still resolves some paths against the module scope (so occurrences of global
-    symbols alone do not show that a region was analysed). A `#[cfg(test)] mod tests` that `scip`
-    did analyse is therefore dropped, and a `#[cfg(windows)] fn` is kept.
+    to LineCol { line: L2, col: C2 }: code is inactive due to #[cfg] directives: WHY"; LineCol is
+    0-based). Absolute paths under WS_DIR are made relative to it (the scratch workspace mirrors the
+    corpus, so they are corpus paths).
+    The `diagnostics` command loads the workspace with rust-analyzer's bare CargoConfig, `scip` with
+    the editor configuration: cfg(test) on local crates and the `cargo.cfgs` (truth.sh passes
+    ["debug_assertions"]). So a region that `diagnostics` calls inactive only because
+    `test`/`debug_assertions` is disabled (WHY names no other atom) was analysed by `scip` and is
+    dropped; so is one whose WHY mentions them and that has occurrences of local variables in the
+    SCIP index (--index; locals exist only where a body was lowered, e.g. cfg(any(test, fuzzing))).
+    Code that is active for `diagnostics` but cfg'd out for `scip` (cfg(not(test))) is not found.
   * macro_rules! bodies: rust-analyzer resolves the tokens of a macro's expansion at its call sites,
     never the tokens of the definition, so a SCIP index has no occurrences there
     (--no-macro-bodies turns this off).
@@ -54,7 +55,23 @@ def occurrence_lines(index_path):
     return out
 
 DIAG = re.compile(r'file (\S+?): \w+ Ra\("inactive-code", \w+\) from LineCol \{ line: (\d+), col: \d+ \} '
-                  r'to LineCol \{ line: (\d+), col: \d+ \}')
+                  r'to LineCol \{ line: (\d+), col: \d+ \}: code is inactive due to #\[cfg\] directives: ([^\n]*)')
+# cfg atoms that `scip` enables and `diagnostics` does not
+SCIP_ONLY = {"test", "debug_assertions"}
+
+
+def why_atoms(why):
+    """'a, b and c are disabled' / 'x is enabled and y is disabled' -> (enabled, disabled) atom lists."""
+    enabled, disabled = [], []
+    rest = why.strip()
+    m = re.match(r"(.*?) (?:is|are) enabled(?: and (.*))?$", rest)
+    if m:
+        enabled = re.split(r", | and ", m.group(1))
+        rest = m.group(2) or ""
+    m = re.match(r"(.*?) (?:is|are) disabled$", rest)
+    if m:
+        disabled = re.split(r", | and ", m.group(1))
+    return [a.strip() for a in enabled], [a.strip() for a in disabled]
 
 
 def macro_bodies(text):
@@ -156,7 +173,7 @@ def main():
             text = f.read()
         seen = set()
         occ = occurrence_lines(a.index) if a.index else None
-        for path, l1, l2 in DIAG.findall(text):
+        for path, l1, l2, why in DIAG.findall(text):
             rel = os.path.relpath(os.path.abspath(path), ws).replace(os.sep, "/")
             if rel.startswith("../") or not os.path.isfile(os.path.join(root, rel)):
                 stats["cfg_regions_outside_corpus"] += 1
@@ -165,7 +182,12 @@ def main():
             if key in seen:
                 continue
             seen.add(key)
-            if occ is not None and any(l in occ.get(rel, ()) for l in range(key[1], key[2] + 1)):
+            en, dis = why_atoms(why)
+            if not en and dis and set(dis) <= SCIP_ONLY:
+                stats["cfg_regions_active_for_scip"] += 1
+                continue
+            if (occ is not None and SCIP_ONLY & set(en + dis)
+                    and any(l in occ.get(rel, ()) for l in range(key[1], key[2] + 1))):
                 stats["cfg_regions_with_locals_dropped"] += 1
                 continue
             rows[rel].append((key[1], key[2]))

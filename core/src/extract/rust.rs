@@ -7,8 +7,8 @@ use tree_sitter::{Node, Parser, Range};
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
-    ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver, ReceiverBase, SymbolKind, TypeRelKind, TypeRelation,
-    MAYBE, SEQUENCE,
+    ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver, ReceiverBase, SymbolKind, TypeRelKind,
+    TypeRelation, MAYBE, SEQUENCE,
 };
 use crate::lang::Language;
 
@@ -567,7 +567,9 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
         "field_pattern" => {
             // `origin` is the struct the pattern takes apart (see `struct_pattern`): the field's
             // name is a use of its field, and what it binds has the field's type.
-            let name = node.child_by_field_name("name").filter(|n| matches!(n.kind(), "field_identifier" | "shorthand_field_identifier"));
+            let name = node
+                .child_by_field_name("name")
+                .filter(|n| matches!(n.kind(), "field_identifier" | "shorthand_field_identifier"));
             let member = match (&origin, name) {
                 (LocalOrigin::Constructed(_), Some(name)) => {
                     let receiver = Receiver { base: ReceiverBase::Value(origin.clone()), members: Vec::new() };
