@@ -1091,6 +1091,10 @@ export interface RefsResponse {
  * via the `definition` "ReferenceSite".
  */
 export interface ReferenceSite {
+  /**
+   * A use through an import alias (`_(…)` after `import gettext_lazy as _`): the declaration is used there under another name (a rename of it leaves the site as it is).
+   */
+  alias?: boolean;
   column: number;
   /**
    * Handle of the enclosing declaration; absent for file-level code.
