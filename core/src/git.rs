@@ -86,6 +86,14 @@ pub(crate) fn run(host: &dyn Host, args: &[&str]) -> Result<String, String> {
     host.git(&full, &ENV, &KEEP_ENV)
 }
 
+/// Runs `git args…` that read only objects (`cat-file`, `rev-parse`): no worktree file is compared,
+/// so no filter can run, and the call that lists filter drivers is skipped.
+pub(crate) fn run_plain(host: &dyn Host, args: &[&str]) -> Result<String, String> {
+    let mut full = safe_options();
+    full.extend(args.iter().map(std::string::ToString::to_string));
+    host.git(&full, &ENV, &KEEP_ENV)
+}
+
 /// Whether `spec` can be given to git as a revision: never an option, only the characters refs,
 /// hashes and revision suffixes use.
 pub(crate) fn is_revision(spec: &str) -> bool {

@@ -6,6 +6,7 @@
 //! extraction and discovery sit below it and never import from it.
 
 pub mod api;
+pub(crate) mod changes;
 pub(crate) mod compress;
 pub(crate) mod discover;
 pub mod error;

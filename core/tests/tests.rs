@@ -13,6 +13,8 @@ mod explore;
 mod freshness;
 #[path = "suite/hostile.rs"]
 mod hostile;
+#[path = "suite/impact.rs"]
+mod impact;
 #[path = "suite/inference.rs"]
 mod inference;
 #[path = "suite/persistence.rs"]

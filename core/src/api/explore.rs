@@ -169,7 +169,7 @@ pub(crate) fn explore(ctx: &Ctx, req: ExploreRequest) -> Result<ExploreResponse,
         }
     }
     let paths = omitted.cut(paths, list, "paths");
-    let near = walks::dependents(index, &top_files);
+    let near = walks::dependents(index, &top_files, 2);
     let blast_radius = BlastRadius {
         total: near.len() as u64,
         files: omitted.cut(

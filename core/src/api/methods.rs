@@ -131,6 +131,11 @@ methods! {
     "deps"             => deps(DepsRequest) -> DepsResponse, index, deps::deps;
     "rdeps"            => rdeps(DepsRequest) -> DepsResponse, index, deps::rdeps;
     "path"             => path(PathRequest) -> PathResponse, index, deps::path;
+    "impact"           => impact(ImpactRequest) -> ImpactResponse, index, impact::impact;
+    "review"           => review(ReviewRequest) -> ReviewResponse, index, review::review;
+    "supertypes"       => supertypes(HierarchyRequest) -> HierarchyResponse, index, hierarchy::supertypes;
+    "subtypes"         => subtypes(HierarchyRequest) -> HierarchyResponse, index, hierarchy::subtypes;
+    "implementations"  => implementations(ImplementationsRequest) -> ImplementationsResponse, index, hierarchy::implementations;
     "status"           => status(StatusRequest) -> StatusResponse, session, status::status;
     "refresh"          => refresh(RefreshRequest) -> RefreshResponse, session, status::refresh;
     "config"           => config(ConfigRequest) -> ConfigResponse, live, config::config;

@@ -7,7 +7,6 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use super::{bounded, Ctx, Error, Freshness, Omitted, SymbolInfo};
-use crate::index::SymId;
 use crate::paths::clean_path;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -103,19 +102,7 @@ pub struct RefsResponse {
 pub(crate) fn get_symbol(ctx: &Ctx, req: GetSymbolRequest) -> Result<GetSymbolResponse, Error> {
     let index = ctx.index();
     let id = index.handle_id(&req.handle)?;
-    let file = index.file_of(id);
-    let local = index.syms[id as usize].1;
-    let mut members: Vec<SymId> = index.files[file as usize]
-        .facts
-        .symbols
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.container == Some(local))
-        .map(|(i, _)| index.global(file, i as u32))
-        .collect();
-    members.extend(index.graph.impl_members.get(&id).into_iter().flatten().copied());
-    members.sort_unstable();
-    members.dedup();
+    let members = super::hierarchy::members(index, id);
     let sites = index.sites_of(id);
     let supertypes = index
         .graph

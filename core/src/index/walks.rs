@@ -1,5 +1,5 @@
 //! Walks of the file dependency graph: a shortest import chain between two files, the files within
-//! two imports of some files (their blast radius), and the test files most likely to cover some
+//! some imports of some files (their dependents), and the test files most likely to cover some
 //! files and declarations.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -37,11 +37,13 @@ pub(crate) fn import_path(index: &Index, from: FileId, to: FileId) -> Option<Vec
     })
 }
 
-/// Files that import `roots` within two steps, with their distance.
-pub(crate) fn dependents(index: &Index, roots: &[FileId]) -> Vec<(u32, FileId)> {
+/// Files that import `roots` within `depth` steps (1: direct importers), with their distance,
+/// nearest first then by path. The one count of dependents: explore's blast radius, impact's
+/// targets and its gate.
+pub(crate) fn dependents(index: &Index, roots: &[FileId], depth: u32) -> Vec<(u32, FileId)> {
     let mut seen: BTreeMap<FileId, u32> = roots.iter().map(|&f| (f, 0)).collect();
     let mut frontier: Vec<FileId> = roots.to_vec();
-    for distance in 1..=2 {
+    for distance in 1..=depth {
         let mut next = Vec::new();
         for f in frontier {
             for &r in &index.graph.rdeps[f as usize] {
