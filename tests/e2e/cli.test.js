@@ -39,6 +39,10 @@ const COMMAND_NAMES = [
   "deps",
   "rdeps",
   "path",
+  "supertypes",
+  "subtypes",
+  "implementations",
+  "impact",
   "status",
 ];
 
@@ -300,6 +304,48 @@ const CASES = [
       const exp = EXPECTED.path.find((p) => p.from === this.args[0] && p.to === this.args[1]);
       assert.ok(exp, "expected.json has this path case");
       assert.deepEqual(r.path, exp.path);
+    },
+  },
+  {
+    command: "supertypes",
+    args: ["py/shop/promotions.py::Special"],
+    human: "extends via py/shop/promotions.py::Special",
+    check(r) {
+      assert.deepEqual(
+        r.types.map((t) => [t.symbol.handle, t.relation]),
+        [["py/shop/models.py::Order", "extends"]],
+      );
+    },
+  },
+  {
+    command: "subtypes",
+    args: ["rust/src/shapes/mod.rs::Shape"],
+    human: "rust/src/shapes/square.rs::Square",
+    check(r) {
+      assert.deepEqual(
+        r.types.map((t) => t.symbol.handle),
+        ["rust/src/shapes/circle.rs::Circle", "rust/src/shapes/square.rs::Square"],
+      );
+    },
+  },
+  {
+    command: "implementations",
+    args: ["ts/src/geo/shape.ts::Shape::area"],
+    human: "ts/src/geo/square.ts::Square::area",
+    check(r) {
+      assert.equal(r.total, 3);
+      assert.ok(r.implementations.every((i) => i.symbol.name === "area"));
+    },
+  },
+  {
+    command: "impact",
+    args: ["--files", "rust/src/shapes/mod.rs", "--depth", "2"],
+    human: "rust/src/shapes/mod.rs:",
+    check(r) {
+      const exp = byKey(EXPECTED.rdeps, "file", "rust/src/shapes/mod.rs");
+      const direct = r.targets[0].dependents.filter((d) => d.distance === 1).map((d) => d.path);
+      assert.deepEqual(sorted(direct), sorted(exp.rdeps));
+      assert.equal(r.gate, null);
     },
   },
   {

@@ -42,6 +42,11 @@ test("tools/list: every tool, flat schemas that reject unknown fields, small", a
     "deps",
     "rdeps",
     "path",
+    "supertypes",
+    "subtypes",
+    "implementations",
+    "impact",
+    "review",
     "context",
     "status",
     "refresh_index",
@@ -55,7 +60,7 @@ test("tools/list: every tool, flat schemas that reject unknown fields, small", a
     assert.ok(t.description.length > 20, `${t.name} says when to use it`);
   }
   const bytes = Buffer.byteLength(JSON.stringify({ tools }));
-  assert.ok(bytes < 11000, `tools/list is ${bytes} bytes`);
+  assert.ok(bytes < 15500, `tools/list is ${bytes} bytes`);
   await client.close();
 });
 
@@ -94,6 +99,42 @@ test("every tool answers on the fixture; failures are isError and the server kee
   assert.ok((await ok("deps", { file: "ts/src/main.ts" })).files.includes("ts/src/geo/index.ts"));
   assert.ok((await ok("rdeps", { file: "rust/src/shapes/mod.rs" })).total >= 1);
   assert.ok((await ok("path", { from: "ts/src/main.ts", to: "ts/src/geo/shape.ts" })).path.length === 3);
+  // The type hierarchy in four languages (Go's is in the core's tests).
+  const handlesOf = (list) => list.map((t) => t.symbol.handle);
+  assert.deepStrictEqual(handlesOf((await ok("subtypes", { handle: "ts/src/geo/shape.ts::Shape" })).types), [
+    "ts/src/geo/circle.ts::Circle",
+    "ts/src/geo/shape.ts::Polygon",
+  ]);
+  assert.deepStrictEqual(handlesOf((await ok("implementations", { handle: "ts/src/geo/shape.ts::Shape::area" })).implementations), [
+    "ts/src/geo/circle.ts::Circle::area",
+    "ts/src/geo/shape.ts::Polygon::area",
+    "ts/src/geo/square.ts::Square::area",
+  ]);
+  const java = "java/src/main/java/com/example/shop/model/";
+  assert.deepStrictEqual(handlesOf((await ok("implementations", { handle: `${java}Priced.java::Priced` })).implementations), [
+    `${java}Order.java::Order`,
+    `${java}DiscountedOrder.java::DiscountedOrder`,
+  ]);
+  const upJava = (await ok("supertypes", { handle: `${java}DiscountedOrder.java::DiscountedOrder`, depth: 2 })).types;
+  assert.deepStrictEqual(
+    upJava.map((t) => [t.symbol.handle, t.depth, t.relation]),
+    [
+      [`${java}Order.java::Order`, 1, "extends"],
+      [`${java}Priced.java::Priced`, 2, "implements"],
+    ],
+  );
+  assert.deepStrictEqual(handlesOf((await ok("supertypes", { handle: "py/shop/promotions.py::Special" })).types), [
+    "py/shop/models.py::Order",
+  ]);
+  assert.deepStrictEqual(handlesOf((await ok("implementations", { handle: "rust/src/shapes/mod.rs::Shape::area" })).implementations), [
+    "rust/src/shapes/circle.rs::Circle::area",
+    "rust/src/shapes/square.rs::Square::area",
+  ]);
+  // The files form of impact needs no git; its gate is data.
+  const gated = await ok("impact", { files: ["rust/src/shapes/mod.rs"], fail_on: 1 });
+  assert.equal(gated.gate.crossed, true);
+  assert.equal(gated.gate.exit_code, 2);
+  assert.equal((await ok("impact", { files: ["rust/src/shapes/mod.rs"] })).gate, null);
   assert.equal((await ok("status", {})).files, 41);
   assert.equal((await ok("refresh_index", {})).rebuilt, true);
 
@@ -111,6 +152,10 @@ test("every tool answers on the fixture; failures are isError and the server kee
     ["refs", { handle: 5 }, "INVALID_ARGUMENT"],
     ["refresh_index", { bogus: 1 }, "INVALID_ARGUMENT"],
     ["status", { verbose: true }, "INVALID_ARGUMENT"],
+    ["supertypes", { handle: "rust/src/jobs.rs::spawn_job" }, "INVALID_ARGUMENT"],
+    ["subtypes", { handle: "ts/src/geo/shape.ts::Shape", depth: 11 }, "INVALID_ARGUMENT"],
+    ["impact", { base: "--output=/tmp/pwned" }, "INVALID_ARGUMENT"],
+    ["review", { base: "HEAD", reviewDepth: "endless" }, "INVALID_ARGUMENT"],
   ];
   for (const [name, args, code] of bad) {
     if (code === "INVALID_ARGUMENT") {

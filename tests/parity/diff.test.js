@@ -47,7 +47,22 @@ test("context diff specs: native and wasm read the same change set through git",
       .sort();
     assert.deepStrictEqual(first, files, diff);
   }
+  // Impact and review read the same change set down to declarations.
+  fs.appendFileSync(path.join(root, "ts/src/util.ts"), "\nexport function added(): number {\n  return 1;\n}\n");
+  for (const req of [{ base: "HEAD" }, { base: "HEAD", head: "STAGED" }, { base: "STAGED", head: "WORKTREE", depth: 3, format: "full" }]) {
+    const a = native.impact(req);
+    assert.deepStrictEqual(wasm.impact(req), a, JSON.stringify(req));
+    assert.deepStrictEqual(
+      wasm.review(req.head ? { base: req.base, head: req.head } : req),
+      native.review(req.head ? { base: req.base, head: req.head } : req),
+    );
+  }
+  assert.ok(native.impact({ base: "HEAD" }).changed.some((c) => c.handle === "ts/src/util.ts::added" && c.change === "added"));
   for (const s of [native, wasm]) {
+    assert.throws(
+      () => s.impact({ base: "--output=/tmp/x" }),
+      (e) => e.code === "INVALID_ARGUMENT",
+    );
     assert.throws(
       () => s.context({ diff: "--output=/tmp/x" }),
       (e) => e.code === "INVALID_ARGUMENT",

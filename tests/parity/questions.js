@@ -58,6 +58,13 @@ function fixtureQuestions(root) {
   for (const d of expected.deps) qs.push(["deps", { file: d.file }]);
   for (const d of expected.rdeps) qs.push(["rdeps", { file: d.file }]);
   for (const p of expected.path) qs.push(["path", { from: p.from, to: p.to }]);
+  for (const s of expected.symbols)
+    qs.push(
+      ["supertypes", { handle: s.handle, depth: 3 }],
+      ["subtypes", { handle: s.handle, depth: 3 }],
+      ["implementations", { handle: s.handle }],
+    );
+  for (const d of expected.rdeps) qs.push(["impact", { files: [d.file], depth: 2, fail_on: 2 }]);
   return qs;
 }
 
@@ -98,6 +105,20 @@ const FAMILIES = {
         );
     }
     return qs;
+  },
+  hierarchy(session, { handles }) {
+    // Every handle: a type's relations, a member's implementations, anything else the same error.
+    return handles.flatMap((h) => [
+      ["supertypes", { handle: h, depth: 10 }],
+      ["subtypes", { handle: h, depth: 10, limit: 500 }],
+      ["implementations", { handle: h, limit: 500 }],
+    ]);
+  },
+  impact(session, { files }) {
+    return [
+      ["impact", { files, depth: 3, fail_on: 10, format: "full", limit: 500 }],
+      ...files.slice(0, 10).map((f) => ["impact", { files: [f], depth: 5, focus: [f.split("/")[0]] }]),
+    ];
   },
   search(session, { names, phrases }) {
     const qs = [];

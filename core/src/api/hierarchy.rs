@@ -350,6 +350,22 @@ mod tests {
     }
 
     #[test]
+    fn go_embedding_is_proven_and_structural_satisfaction_is_not_claimed() {
+        let (_dir, mut s) = repo(&[(
+            "shapes.go",
+            "package shapes\n\ntype Named interface { Name() string }\n\ntype Shape interface {\n\tNamed\n\tArea() float64\n}\n\ntype Base struct{}\n\nfunc (Base) Name() string { return \"b\" }\n\ntype Circle struct {\n\tBase\n\tR float64\n}\n\nfunc (c Circle) Area() float64 { return c.R }\n",
+        )]);
+        let up = s.supertypes(req("shapes.go::Shape", 1)).unwrap();
+        assert_eq!(up.types[0].symbol.handle, "shapes.go::Named");
+        let embedded = s.supertypes(req("shapes.go::Circle", 1)).unwrap();
+        assert_eq!(embedded.types[0].symbol.handle, "shapes.go::Base");
+        // Circle satisfies Shape by its method set: not a proven relation, and said so.
+        let down = s.subtypes(req("shapes.go::Shape", 1)).unwrap();
+        assert!(down.types.is_empty());
+        assert!(down.provenance.iter().any(|p| p.contains("structurally")), "{:?}", down.provenance);
+    }
+
+    #[test]
     fn a_rust_trait_method_is_implemented_only_in_impl_trait_blocks() {
         let (_dir, mut s) = repo(&[(
             "lib.rs",

@@ -32,8 +32,10 @@ export interface CommandInfo {
 export interface ApiCommand extends CommandInfo {
   kind: "api";
   options: Options;
-  /** Asks the session; `found` is false when the answer is empty (exit 1). */
-  ask(session: Session, args: string[], values: Values): { answer: unknown; text: () => string; found: boolean };
+  /** Asks the session; `exit` is the exit code the answer gives (1 when it is empty). */
+  ask(session: Session, args: string[], values: Values): { answer: unknown; text: () => string; exit: number };
+  /** The exit code of a failed request, when not the usual (2 bad usage, 1 otherwise). */
+  errorExit?: number;
 }
 
 interface ApiSpec<M extends ApiMethod> extends CommandInfo {
@@ -43,6 +45,9 @@ interface ApiSpec<M extends ApiMethod> extends CommandInfo {
   format(answer: ApiResponses[M], session: Session): string;
   /** Whether the answer found anything (default: yes). */
   found?(answer: ApiResponses[M]): boolean;
+  /** The exit code of an answer, when it is more than found (0) or not (1). */
+  exit?(answer: ApiResponses[M]): number;
+  errorExit?: number;
 }
 
 function apiCommand<M extends ApiMethod>(spec: ApiSpec<M>): ApiCommand {
@@ -53,9 +58,11 @@ function apiCommand<M extends ApiMethod>(spec: ApiSpec<M>): ApiCommand {
     usage: spec.usage,
     summary: spec.summary,
     options: spec.options ?? {},
+    errorExit: spec.errorExit,
     ask(session, args, values) {
       const answer = (session.call as (m: M, r: ApiRequests[M]) => ApiResponses[M])(spec.method, spec.request(args, values));
-      return { answer, text: () => spec.format(F.forTerminal(answer), session), found: spec.found?.(answer) ?? true };
+      const exit = spec.exit?.(answer) ?? ((spec.found?.(answer) ?? true) ? 0 : 1);
+      return { answer, text: () => spec.format(F.forTerminal(answer), session), exit };
     },
   };
 }
@@ -278,6 +285,39 @@ export const API_COMMANDS: Record<string, ApiCommand> = {
     format: F.formatPath,
     found: (r) => r.path != null,
   }),
+  supertypes: apiCommand({
+    family: "navigate",
+    method: "supertypes",
+    synopsis: "HANDLE",
+    usage: "supertypes HANDLE [--depth N] [--limit N]",
+    summary: "the types a type extends or implements (proven relations), to a depth",
+    options: { ...LIMIT, depth: { type: "string" } },
+    request: (a, v) => ({ handle: first(a, "HANDLE"), depth: int(v, "depth"), limit: int(v, "limit") }),
+    format: (r) => F.formatHierarchy("supertypes of", r),
+    found: (r) => r.types.length > 0,
+  }),
+  subtypes: apiCommand({
+    family: "navigate",
+    method: "subtypes",
+    synopsis: "HANDLE",
+    usage: "subtypes HANDLE [--depth N] [--limit N]",
+    summary: "the types that extend or implement a type (proven relations), to a depth",
+    options: { ...LIMIT, depth: { type: "string" } },
+    request: (a, v) => ({ handle: first(a, "HANDLE"), depth: int(v, "depth"), limit: int(v, "limit") }),
+    format: (r) => F.formatHierarchy("subtypes of", r),
+    found: (r) => r.types.length > 0,
+  }),
+  implementations: apiCommand({
+    family: "navigate",
+    method: "implementations",
+    synopsis: "HANDLE",
+    usage: "implementations HANDLE [--limit N]",
+    summary: "concrete types below a type, or the members implementing an interface/trait member",
+    options: LIMIT,
+    request: (a, v) => ({ handle: first(a, "HANDLE"), limit: int(v, "limit") }),
+    format: F.formatImplementations,
+    found: (r) => r.implementations.length > 0,
+  }),
   file: apiCommand({
     family: "navigate",
     method: "getFile",
@@ -300,6 +340,61 @@ export const API_COMMANDS: Record<string, ApiCommand> = {
       allowSensitive: Boolean(v["allow-sensitive"]),
     }),
     format: F.formatFile,
+  }),
+  impact: apiCommand({
+    family: "change",
+    method: "impact",
+    synopsis: "--base REF [--head REF] | --files FILE...",
+    usage:
+      "impact (--base REF [--head REF|WORKTREE|STAGED] | --files FILE...) [--depth N] [--focus PATH]... [--fail-on N] [--full] [--limit N]",
+    summary: "what a change breaks: changed and impacted symbols, dependent files, tests; --fail-on gates (exit 2)",
+    options: {
+      ...LIMIT,
+      base: { type: "string" },
+      head: { type: "string" },
+      files: { type: "boolean" },
+      depth: { type: "string" },
+      focus: { type: "string", multiple: true },
+      "fail-on": { type: "string" },
+      full: { type: "boolean" },
+    },
+    request: (a, v) => {
+      if (v.files && v.base !== undefined) throw new UsageError("give --base/--head or --files, not both");
+      if (!v.files && v.base === undefined) throw new UsageError("give --base REF (and optionally --head) or --files FILE...");
+      return {
+        base: (v.base as string | undefined) ?? null,
+        head: (v.head as string | undefined) ?? null,
+        files: v.files ? need(a, 1, "FILE") : [],
+        depth: int(v, "depth"),
+        focus: (v.focus as string[] | undefined) ?? [],
+        fail_on: int(v, "fail-on"),
+        format: v.full ? "full" : "compact",
+        limit: int(v, "limit"),
+      };
+    },
+    format: F.formatImpact,
+    // 2: the gate was crossed, 0: it held (or there was none); 1: the analysis could not run.
+    exit: (r) => r.gate?.exit_code ?? 0,
+    errorExit: 1,
+  }),
+  review: apiCommand({
+    family: "change",
+    method: "review",
+    synopsis: "--base REF [--head REF]",
+    usage: "review --base REF [--head REF|WORKTREE|STAGED] [--review-depth minimal|standard|deep] [--limit N]",
+    summary: "risk of a git range with the reasons, ordered review tasks and the tests to run",
+    options: { ...LIMIT, base: { type: "string" }, head: { type: "string" }, "review-depth": { type: "string" } },
+    request: (a, v) => {
+      const base = (v.base as string | undefined) ?? a[0];
+      if (base === undefined) throw new UsageError("missing --base REF");
+      return {
+        base,
+        head: (v.head as string | undefined) ?? a[1] ?? null,
+        reviewDepth: (v["review-depth"] as string | undefined) ?? null,
+        limit: int(v, "limit"),
+      };
+    },
+    format: F.formatReview,
   }),
   context: apiCommand({
     family: "change",

@@ -171,6 +171,83 @@ export function formatPath(r: T.PathResponse): string {
   return r.path ? r.path.join("\n  → ") : `no import path from ${r.from} to ${r.to}`;
 }
 
+export function formatHierarchy(title: string, r: T.HierarchyResponse): string {
+  return [
+    `${r.total} ${title} ${r.symbol.handle}`,
+    ...r.types.map((t) => `  ${t.depth > 1 ? `[depth ${t.depth}] ` : ""}${symbolLine(t.symbol)}  ${t.relation} via ${t.via}`),
+    ...omissions(r.omitted),
+  ].join("\n");
+}
+
+export function formatImplementations(r: T.ImplementationsResponse): string {
+  return [
+    `${r.total} implementations of ${r.symbol.handle}`,
+    ...r.implementations.map((t) => `  ${symbolLine(t.symbol)}`),
+    ...omissions(r.omitted),
+  ].join("\n");
+}
+
+export function formatImpact(r: T.ImpactResponse): string {
+  const lines: string[] = [];
+  if (r.range) lines.push(`impact of ${r.range.base}..${r.range.head} (depth ${r.depth})`);
+  if (r.changedFiles.length) {
+    lines.push(`${r.changedFiles.length} changed files:`);
+    for (const f of r.changedFiles)
+      lines.push(`  ${f.status.padEnd(9)} ${f.oldPath ? `${f.oldPath} → ` : ""}${f.path}  (${f.changedSymbols} declarations)`);
+  }
+  if (r.changed.length) {
+    lines.push(`${r.changed.length} changed declarations:`);
+    for (const c of r.changed) lines.push(`  ${c.change.padEnd(18)} ${c.kind.padEnd(9)} ${c.handle}  (${c.path}:${c.line})`);
+  }
+  if (r.impacted.length) {
+    lines.push(`${r.impacted.length} impacted symbols:`);
+    for (const i of r.impacted) {
+      lines.push(
+        `  ${i.depth > 1 ? `[depth ${i.depth}] ` : ""}${i.handle}  (${i.calls ? "calls" : "uses"} ${i.uses.join(", ")}; ${i.siteCount} sites)`,
+      );
+      for (const site of i.sites) lines.push(`      ${where(site)}`);
+    }
+  }
+  for (const t of r.targets)
+    lines.push(
+      `${t.target}: ${t.dependent_count} dependents${t.dependents.length ? ` — ${t.dependents.map((d) => d.path).join(", ")}` : ""}`,
+    );
+  if (r.candidateTests.length) {
+    lines.push("candidate tests:");
+    for (const t of r.candidateTests) lines.push(`  ${t.path}  (${t.reason})`);
+  }
+  for (const d of r.diagnostics) {
+    lines.push(`${d.kind}: ${d.message}`);
+    for (const site of d.sites ?? []) lines.push(`      ${where(site)}`);
+  }
+  if (r.gate) {
+    lines.push(
+      r.gate.crossed
+        ? `gate crossed: ${r.gate.violations.map((v) => `${v.target} has ${v.dependent_count} dependents`).join("; ")} (fail-on ${r.gate.fail_on})`
+        : `gate held: no target reaches ${r.gate.fail_on} dependents`,
+    );
+  }
+  if (!r.complete) lines.push("incomplete: some changed files could not be analysed (see above)");
+  lines.push(...omissions(r.omitted));
+  return lines.join("\n");
+}
+
+export function formatReview(r: T.ReviewResponse): string {
+  const risk = r.riskSummary;
+  return [
+    `review of ${r.range.base}..${r.range.head} (${r.reviewDepth}): risk ${risk.level} (${risk.score})`,
+    ...risk.reasons.map((x) => `  - ${x.message}${x.handles.length ? `: ${x.handles.slice(0, 5).join(", ")}` : ""}`),
+    ...(r.reviewTasks.length ? ["tasks:"] : []),
+    ...r.reviewTasks.flatMap((t) => [
+      `  ${t.priority}. ${t.check}`,
+      ...(t.targets.length ? [`     ${t.targets.slice(0, 8).join(", ")}`] : []),
+      ...t.sites.slice(0, 8).map((s) => `     ${where(s)}`),
+    ]),
+    ...(r.candidateTests.length ? ["candidate tests:", ...r.candidateTests.map((t) => `  ${t.path}  (${t.reason})`)] : []),
+    ...omissions(r.omitted),
+  ].join("\n");
+}
+
 export function formatStatus(r: T.StatusResponse): string {
   return [
     `${r.files} files indexed`,

@@ -200,8 +200,8 @@ function runApiCommand(name: string, command: ApiCommand, rest: string[], io: Io
     values = parsed.values as Values;
     positionals = parsed.positionals;
   } catch (e) {
-    io.err(`codegraph ${name}: ${(e as Error).message}; usage: codegraph ${command.usage}`);
-    return 2;
+    io.err(`codegraph ${name}: ${(e as Error).message.replace(/\s*\n\s*/g, " ")}; usage: codegraph ${command.usage}`);
+    return command.errorExit ?? 2;
   }
   if (values.help) {
     io.out(`usage: codegraph ${command.usage}\n\n${command.summary}`);
@@ -235,19 +235,19 @@ function runApiCommand(name: string, command: ApiCommand, rest: string[], io: Io
         progress.finish();
       }
     }
-    const { answer, text, found } = command.ask(session, positionals, values);
+    const { answer, text, exit } = command.ask(session, positionals, values);
     io.out(json ? JSON.stringify(answer, null, 2) : text());
     // A damaged snapshot rebuilt, an index that could not be written: said once, beside the answer.
     for (const note of session.takeNotes()) io.err(`codegraph ${name}: note: ${note}`);
-    return found ? 0 : 1;
+    return exit;
   } catch (e) {
     const err = e as Error & { code?: string };
     if (err instanceof UsageError) {
       io.err(`codegraph ${name}: ${err.message}; usage: codegraph ${command.usage}`);
-      return 2;
+      return command.errorExit ?? 2;
     }
     io.err(`codegraph ${name}: ${err.message}`);
-    return err.code === "INVALID_ARGUMENT" || err.code === "OUTSIDE_ROOT" ? 2 : 1;
+    return command.errorExit ?? (err.code === "INVALID_ARGUMENT" || err.code === "OUTSIDE_ROOT" ? 2 : 1);
   }
 }
 

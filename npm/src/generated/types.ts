@@ -26,6 +26,12 @@ export interface CodegraphApi {
   GetSymbolResponse?: GetSymbolResponse;
   GotoRequest?: GotoRequest;
   GotoResponse?: GotoResponse;
+  HierarchyRequest?: HierarchyRequest;
+  HierarchyResponse?: HierarchyResponse;
+  ImpactRequest?: ImpactRequest;
+  ImpactResponse?: ImpactResponse;
+  ImplementationsRequest?: ImplementationsRequest;
+  ImplementationsResponse?: ImplementationsResponse;
   OrientRequest?: OrientRequest;
   OrientResponse?: OrientResponse;
   PacketGetRequest?: PacketGetRequest;
@@ -36,6 +42,8 @@ export interface CodegraphApi {
   RefreshResponse?: RefreshResponse;
   RefsRequest?: RefsRequest;
   RefsResponse?: RefsResponse;
+  ReviewRequest?: ReviewRequest;
+  ReviewResponse?: ReviewResponse;
   SearchRequest?: SearchRequest;
   SearchResponse?: SearchResponse;
   StatusRequest?: StatusRequest;
@@ -830,6 +838,315 @@ export interface GotoResponse {
   name: string;
 }
 /**
+ * Supertypes or subtypes of a type, to a depth.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "HierarchyRequest".
+ */
+export interface HierarchyRequest {
+  /**
+   * Levels of the hierarchy (default 1, cap 10).
+   */
+  depth?: number | null;
+  /**
+   * A class, interface, struct, trait, enum or type alias.
+   */
+  handle: string;
+  /**
+   * Maximum types (default 100, cap 500).
+   */
+  limit?: number | null;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "HierarchyResponse".
+ */
+export interface HierarchyResponse {
+  freshness: Freshness;
+  omitted: Omitted;
+  /**
+   * How the relations were proven, and what is not claimed.
+   */
+  provenance: string[];
+  symbol: SymbolInfo;
+  total: number;
+  /**
+   * Nearest first, then by handle; each type once.
+   */
+  types: HierarchyEntry[];
+}
+/**
+ * One related type (or member).
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "HierarchyEntry".
+ */
+export interface HierarchyEntry {
+  /**
+   * 1 for a direct supertype or subtype.
+   */
+  depth: number;
+  /**
+   * `extends` or `implements`: the relation that proves it (the one nearest the asked type).
+   */
+  relation: string;
+  symbol: SymbolInfo;
+  /**
+   * The type one level nearer the asked type that the relation connects it to.
+   */
+  via: string;
+}
+/**
+ * A git range (`base`, optional `head`) or `files`: exactly one of the two.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ImpactRequest".
+ */
+export interface ImpactRequest {
+  /**
+   * The older side: a git ref (branch, tag, commit, `HEAD~3`) or `STAGED` (then `head` is `WORKTREE`).
+   */
+  base?: string | null;
+  /**
+   * Hops from each changed symbol and file (default 1: direct callers and importers; cap 5).
+   */
+  depth?: number | null;
+  /**
+   * The gate: a target whose `dependent_count` reaches this crosses it.
+   */
+  fail_on?: number | null;
+  /**
+   * Root-relative files whose dependents to report (instead of a range).
+   */
+  files?: string[];
+  /**
+   * Report only dependents (files and symbols) inside these root-relative paths: narrows the answer, not the analysis.
+   */
+  focus?: string[];
+  /**
+   * `compact` (default: a few sites per impacted symbol, every one counted) or `full`.
+   */
+  format?: string | null;
+  /**
+   * The newer side: a git ref, `STAGED` or `WORKTREE` (default).
+   */
+  head?: string | null;
+  /**
+   * Maximum entries per list (default 50, cap 500).
+   */
+  limit?: number | null;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ImpactResponse".
+ */
+export interface ImpactResponse {
+  candidateTests: CandidateTest[];
+  changed: ChangedSymbol[];
+  changedFiles: ChangedFileInfo[];
+  /**
+   * False when a changed source file could not be analysed (the answer may miss impact).
+   */
+  complete: boolean;
+  depth: number;
+  diagnostics: ImpactDiagnostic[];
+  format: string;
+  freshness: Freshness;
+  /**
+   * `null` when no `fail_on` was given.
+   */
+  gate?: Gate | null;
+  impacted: ImpactedSymbol[];
+  /**
+   * Every dependent of the targets, nearest first.
+   */
+  impactedFiles: Dependent[];
+  omitted: Omitted;
+  range?: ImpactRange | null;
+  /**
+   * Widest first.
+   */
+  targets: ImpactTarget[];
+}
+/**
+ * A declaration that changed in the range.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ChangedSymbol".
+ */
+export interface ChangedSymbol {
+  /**
+   * `added`, `removed`, `modifiedSignature`, `modifiedBody` or `moved` (its file was renamed).
+   */
+  change: string;
+  exported: boolean;
+  /**
+   * Its handle on the side where it exists (the head side, but for a removed one).
+   */
+  handle: string;
+  /**
+   * Whether the index knows it (the head side is the working tree the index describes).
+   */
+  indexed: boolean;
+  kind: string;
+  line: number;
+  name: string;
+  /**
+   * The handle before a move.
+   */
+  oldHandle?: string | null;
+  oldSignature?: string | null;
+  path: string;
+  signature: string;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ChangedFileInfo".
+ */
+export interface ChangedFileInfo {
+  /**
+   * Declarations that changed in it.
+   */
+  changedSymbols: number;
+  /**
+   * The language parsed, when it is one the core knows.
+   */
+  language?: string | null;
+  oldPath?: string | null;
+  path: string;
+  /**
+   * `added`, `deleted`, `modified` or `renamed`.
+   */
+  status: string;
+}
+/**
+ * Something the analysis could not do, or found broken.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ImpactDiagnostic".
+ */
+export interface ImpactDiagnostic {
+  handle?: string | null;
+  /**
+   * `notIndexed`, `unreadable`, `removedStillReferenced`, `unresolvedSameName`, `worktreeDiffers`.
+   */
+  kind: string;
+  message: string;
+  path?: string | null;
+  sites?: Site[];
+}
+/**
+ * The threshold's verdict (the seed's shape: `snake_case` fields).
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "Gate".
+ */
+export interface Gate {
+  /**
+   * Whether any target reached `fail_on`.
+   */
+  crossed: boolean;
+  /**
+   * What the CLI exits with: 2 crossed, 0 held.
+   */
+  exit_code: number;
+  fail_on: number;
+  violations: GateViolation[];
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "GateViolation".
+ */
+export interface GateViolation {
+  dependent_count: number;
+  target: string;
+}
+/**
+ * A symbol that calls or references a changed one (or, deeper, an impacted one).
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ImpactedSymbol".
+ */
+export interface ImpactedSymbol {
+  /**
+   * Whether one of those uses is a call.
+   */
+  calls: boolean;
+  /**
+   * 1: uses a changed symbol directly.
+   */
+  depth: number;
+  /**
+   * The symbol, or for file-level code the file (`handle` = its path, no `symbol`).
+   */
+  handle: string;
+  siteCount: number;
+  /**
+   * The sites (in the compact format, the first few).
+   */
+  sites: Site[];
+  symbol?: SymbolInfo | null;
+  /**
+   * The changed (or nearer impacted) symbols it uses.
+   */
+  uses: string[];
+}
+/**
+ * The two sides of the range analysed.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ImpactRange".
+ */
+export interface ImpactRange {
+  base: string;
+  head: string;
+}
+/**
+ * A file whose dependents are counted: a `files` target, or a changed file of the range.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ImpactTarget".
+ */
+export interface ImpactTarget {
+  /**
+   * Files that depend on it within `depth` (inside `focus`, when given).
+   */
+  dependent_count: number;
+  dependents: Dependent[];
+  target: string;
+}
+/**
+ * Implementations of a type or of an interface/trait member.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ImplementationsRequest".
+ */
+export interface ImplementationsRequest {
+  /**
+   * A type, or a member (method, field) of a type.
+   */
+  handle: string;
+  /**
+   * Maximum results (default 100, cap 500).
+   */
+  limit?: number | null;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ImplementationsResponse".
+ */
+export interface ImplementationsResponse {
+  freshness: Freshness;
+  /**
+   * Concrete types below a type, or the members that implement a member; by handle.
+   */
+  implementations: HierarchyEntry[];
+  omitted: Omitted;
+  provenance: string[];
+  symbol: SymbolInfo;
+  total: number;
+}
+/**
  * Compact first-turn map of the repository.
  *
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
@@ -1108,6 +1425,95 @@ export interface ReferenceSite {
   path: string;
 }
 /**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ReviewRequest".
+ */
+export interface ReviewRequest {
+  /**
+   * The older side: a git ref or `STAGED` (then `head` is `WORKTREE`).
+   */
+  base?: string;
+  /**
+   * The newer side: a git ref, `STAGED` or `WORKTREE` (default).
+   */
+  head?: string | null;
+  /**
+   * Maximum tasks and targets per task (default 20, cap 200).
+   */
+  limit?: number | null;
+  /**
+   * `minimal` (direct users), `standard` (default: two levels) or `deep` (three).
+   */
+  reviewDepth?: string | null;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ReviewResponse".
+ */
+export interface ReviewResponse {
+  candidateTests: CandidateTest[];
+  /**
+   * Declarations changed, by kind of change.
+   */
+  changedCounts: {
+    [k: string]: number;
+  };
+  freshness: Freshness;
+  omitted: Omitted;
+  range: ImpactRange;
+  reviewDepth: string;
+  reviewTasks: ReviewTask[];
+  riskSummary: RiskSummary;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ReviewTask".
+ */
+export interface ReviewTask {
+  /**
+   * What to check.
+   */
+  check: string;
+  /**
+   * 1 first.
+   */
+  priority: number;
+  sites: Site[];
+  targets: string[];
+  why: string;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "RiskSummary".
+ */
+export interface RiskSummary {
+  /**
+   * `low`, `medium`, `high`, or `unknown` when the analysis was incomplete.
+   */
+  level: string;
+  reasons: RiskReason[];
+  /**
+   * 0–1: the reasons' weights, summed and capped.
+   */
+  score: number;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "RiskReason".
+ */
+export interface RiskReason {
+  /**
+   * `removedStillReferenced`, `signatureWithCallers`, `publicApi`, `untested`, `sensitive`, `incomplete`.
+   */
+  code: string;
+  handles: string[];
+  message: string;
+  /**
+   * What it adds to the score.
+   */
+  weight: number;
+}
+/**
  * Ranked search over paths, declarations and their code (bodies with doc comments): words in plain language or identifiers. Deterministic: the same query on the same index gives the same order.
  *
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
@@ -1369,7 +1775,7 @@ export interface TestsSummary1 {
 }
 
 /** The request methods every engine answers through `call`, in order. */
-export const API_METHODS = ["orient","explore","search","packetGet","context","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","status","refresh","config"] as const;
+export const API_METHODS = ["orient","explore","search","packetGet","context","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","impact","review","supertypes","subtypes","implementations","status","refresh","config"] as const;
 
 /** One request method of the core. */
 export type ApiMethod = (typeof API_METHODS)[number];
@@ -1469,6 +1875,36 @@ export const METHOD_TABLE = [
     "response": "PathResponse"
   },
   {
+    "indexBacked": true,
+    "name": "impact",
+    "request": "ImpactRequest",
+    "response": "ImpactResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "review",
+    "request": "ReviewRequest",
+    "response": "ReviewResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "supertypes",
+    "request": "HierarchyRequest",
+    "response": "HierarchyResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "subtypes",
+    "request": "HierarchyRequest",
+    "response": "HierarchyResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "implementations",
+    "request": "ImplementationsRequest",
+    "response": "ImplementationsResponse"
+  },
+  {
     "indexBacked": "session",
     "name": "status",
     "request": "StatusRequest",
@@ -1505,6 +1941,11 @@ export interface ApiRequests {
   deps: DepsRequest;
   rdeps: DepsRequest;
   path: PathRequest;
+  impact: ImpactRequest;
+  review: ReviewRequest;
+  supertypes: HierarchyRequest;
+  subtypes: HierarchyRequest;
+  implementations: ImplementationsRequest;
   status: StatusRequest;
   refresh: RefreshRequest;
   config: ConfigRequest;
@@ -1527,6 +1968,11 @@ export interface ApiResponses {
   deps: DepsResponse;
   rdeps: DepsResponse;
   path: PathResponse;
+  impact: ImpactResponse;
+  review: ReviewResponse;
+  supertypes: HierarchyResponse;
+  subtypes: HierarchyResponse;
+  implementations: ImplementationsResponse;
   status: StatusResponse;
   refresh: RefreshResponse;
   config: ConfigResponse;

@@ -41,10 +41,19 @@ codegraph; some clients show its tools with a prefix (for example mcp__codegraph
 - \`deps\` and \`rdeps\` — the files a file imports, and the files that import it: \`rdeps\` is
   the quick answer to "what breaks if I change this file?".
 - \`path\` — a shortest import chain from one file to another.
+- \`supertypes\`, \`subtypes\` and \`implementations\` — the proven type hierarchy of a type, and the
+  members that implement an interface or trait member.
 - \`status\` — what was indexed, and which files were skipped and why.
 
 Handles look like src/geo.rs::Circle::area. Pass them back exactly as a tool returned them.
 Answers are bounded; when one reports omitted results, narrow the question or raise its limit.
+
+## Around an edit
+
+- \`impact\` — before editing, for some files; after, for a git range (base and head, where head
+  may be WORKTREE or STAGED): changed declarations, the callers and referrers they impact with
+  exact sites, dependent files, candidate tests, and breaks such as a removed function still called.
+- \`review\` — a git range as risk: level and reasons, ordered review tasks, the tests to run.
 
 ## After editing, check freshness
 
@@ -70,6 +79,9 @@ codegraph callees src/geo.rs::Circle::area
 codegraph deps src/main.rs
 codegraph rdeps src/geo.rs
 codegraph path src/main.rs src/geo.rs
+codegraph subtypes src/geo.rs::Shape
+codegraph impact --base HEAD
+codegraph review --base main --head HEAD
 codegraph status
 \`\`\`
 `;

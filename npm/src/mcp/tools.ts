@@ -94,6 +94,34 @@ export const TOOLS: ToolSpec[] = [
     description: "A shortest import chain from one file to another.",
   },
   {
+    name: "supertypes",
+    method: "supertypes",
+    description: "Proven supertypes of a type by handle (extends/implements/impl Trait/base classes), nearest first; depth 1-10.",
+  },
+  {
+    name: "subtypes",
+    method: "subtypes",
+    description: "Proven subtypes of a type by handle (classes extending it, types implementing it), nearest first; depth 1-10.",
+  },
+  {
+    name: "implementations",
+    method: "implementations",
+    description:
+      "Concrete types implementing a type, or the members implementing/overriding an interface or trait member, by handle. No same-name guesses.",
+  },
+  {
+    name: "impact",
+    method: "impact",
+    description:
+      "Before or after an edit: what a git range (base, head: ref, STAGED or WORKTREE) or a set of files breaks — changed declarations, impacted callers/referrers with sites, dependent files, candidate tests, breaks. fail_on returns a gate, never an error.",
+  },
+  {
+    name: "review",
+    method: "review",
+    description:
+      "Review a git range: riskSummary (level, score, reasons), ordered reviewTasks with targets and sites, candidate tests. reviewDepth minimal|standard|deep.",
+  },
+  {
     name: "context",
     method: "context",
     description:
