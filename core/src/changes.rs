@@ -156,17 +156,30 @@ pub(crate) fn changed_files(host: &dyn Host, range: &Range, max_bytes: u64) -> R
     }
     files.sort_by(|a, b| a.2.cmp(&b.2));
     files.dedup_by(|a, b| a.2 == b.2);
+    // Which version of which file each side must give, read in one batch per side.
+    let parsed = |p: &str| Language::from_path(p).is_some();
+    let base_paths: Vec<&str> = files
+        .iter()
+        .filter(|(status, _, path)| *status != FileStatus::Added && parsed(path))
+        .map(|(_, old, path)| old.as_deref().unwrap_or(path))
+        .collect();
+    let head_paths: Vec<&str> = files
+        .iter()
+        .filter(|(status, _, path)| *status != FileStatus::Deleted && parsed(path))
+        .map(|(_, _, p)| p.as_str())
+        .collect();
+    let mut base_texts = read_many(host, &range.base, &base_paths, max_bytes);
+    let mut head_texts = read_many(host, &range.head, &head_paths, max_bytes);
     let mut out = Vec::with_capacity(files.len());
     for (status, old_path, path) in files {
         let language = Language::from_path(&path);
         let mut file =
             ChangedFile { path, old_path, status, language, old_text: None, new_text: None, unreadable: None };
         if language.is_some() {
-            let old = file.old_path.clone().unwrap_or_else(|| file.path.clone());
-            let read = |side: &Side, path: &str| read_side(host, side, path, max_bytes);
-            let old_text = if status == FileStatus::Added { Ok(None) } else { read(&range.base, &old).map(Some) };
+            let old = file.old_path.as_deref().unwrap_or(&file.path);
+            let old_text = if status == FileStatus::Added { Ok(None) } else { take(&mut base_texts, old).map(Some) };
             let new_text =
-                if status == FileStatus::Deleted { Ok(None) } else { read(&range.head, &file.path).map(Some) };
+                if status == FileStatus::Deleted { Ok(None) } else { take(&mut head_texts, &file.path).map(Some) };
             match (old_text, new_text) {
                 (Ok(o), Ok(n)) => (file.old_text, file.new_text) = (o, n),
                 (Err(why), _) | (_, Err(why)) => file.unreadable = Some(why),
@@ -175,6 +188,78 @@ pub(crate) fn changed_files(host: &dyn Host, range: &Range, max_bytes: u64) -> R
         out.push(file);
     }
     Ok(out)
+}
+
+type Texts = HashMap<String, Result<String, String>>;
+
+fn take(texts: &mut Texts, path: &str) -> Result<String, String> {
+    texts.remove(path).unwrap_or_else(|| Err(format!("git gave no version of {path}")))
+}
+
+/// Blobs of a revision read per batch of paths: `git ls-tree -l` gives their sizes, one `git
+/// show REV:./a REV:./b …` their contents back to back, split by those sizes. A batch whose output
+/// isn't text, or any other side, is read file by file.
+fn read_many(host: &dyn Host, side: &Side, paths: &[&str], max_bytes: u64) -> Texts {
+    let mut out = Texts::default();
+    let Side::Rev(rev) = side else {
+        for p in paths {
+            out.insert((*p).to_string(), read_side(host, side, p, max_bytes));
+        }
+        return out;
+    };
+    for batch in paths.chunks(200) {
+        let mut args = vec!["ls-tree".to_string(), "-l".into(), "-z".into(), rev.clone(), "--".into()];
+        args.extend(batch.iter().map(|p| format!("./{p}")));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let sizes: HashMap<String, u64> = crate::git::run_plain(host, &args)
+            .unwrap_or_default()
+            .split('\0')
+            .filter_map(|entry| {
+                let (meta, path) = entry.split_once('\t')?;
+                let mut meta = meta.split_whitespace();
+                let kind = meta.nth(1)?;
+                let size = meta.nth(1)?.parse().ok()?;
+                (kind == "blob").then(|| (path.to_string(), size))
+            })
+            .collect();
+        let mut wanted = Vec::new();
+        for p in batch {
+            match sizes.get(*p) {
+                Some(&size) if size > max_bytes => {
+                    out.insert((*p).to_string(), Err(format!("{p} is larger than {max_bytes} bytes")));
+                }
+                Some(&size) => wanted.push((*p, size as usize)),
+                None => {
+                    out.insert((*p).to_string(), read_side(host, side, p, max_bytes));
+                }
+            }
+        }
+        let mut args = vec!["show".to_string(), "--no-textconv".into()];
+        args.extend(wanted.iter().map(|(p, _)| side.blob(p)));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let shown = if wanted.is_empty() { Err(String::new()) } else { crate::git::run_plain(host, &args) };
+        match shown {
+            Ok(all) if all.len() == wanted.iter().map(|(_, n)| n).sum::<usize>() => {
+                let mut at = 0;
+                for (p, n) in wanted {
+                    let text = all.get(at..at + n).map(str::to_string);
+                    at += n;
+                    let text = match text {
+                        Some(t) if t.contains('\0') => Err(format!("{p} is binary")),
+                        Some(t) => Ok(t),
+                        None => read_side(host, side, p, max_bytes),
+                    };
+                    out.insert(p.to_string(), text);
+                }
+            }
+            _ => {
+                for (p, _) in wanted {
+                    out.insert(p.to_string(), read_side(host, side, p, max_bytes));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// `git diff -z --name-status` output: `M\0path\0`, `R087\0old\0new\0`, `A\0path\0`, …

@@ -249,7 +249,10 @@ impl Analysis {
         let mut complete = true;
         let mut changed = Vec::new();
         let mut targets = Vec::new();
-        for f in &files {
+        // Both versions of every changed file parsed, in parallel where the build has threads.
+        let per_file: Vec<Vec<DeclChange>> =
+            crate::map_maybe_parallel(files.iter().collect(), changes::declaration_changes);
+        for (f, decls) in files.iter().zip(per_file) {
             if let Some(why) = &f.unreadable {
                 complete = false;
                 diagnostics.push(diagnostic("unreadable", format!("not analysed: {why}"), Some(&f.path), None));
@@ -274,7 +277,7 @@ impl Analysis {
                 }
                 None => {}
             }
-            for c in changes::declaration_changes(f) {
+            for c in decls {
                 let id = (c.change != ChangeKind::Removed)
                     .then(|| index.by_handle.get(&format!("{}::{}", c.path, c.qualified)).copied())
                     .flatten();
