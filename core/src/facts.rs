@@ -132,7 +132,7 @@ pub struct Symbol {
     /// assigned to it (`self.client = Client()` in a constructor), and the scope whose names that is
     /// written in.
     #[serde(default)]
-    pub init: Option<Init>,
+    pub init: Option<Box<Init>>,
 }
 
 /// One declared parameter of a function.
@@ -215,7 +215,7 @@ pub struct RefChain {
     /// destructured (`const { a, b } = this`) or an object literal where a type is declared
     /// (`f({ a: 1 })`, `const x: T = { a: 1 }`).
     #[serde(default)]
-    pub receiver: Option<Receiver>,
+    pub receiver: Option<Box<Receiver>>,
 }
 
 /// The value whose members a chain with a receiver names, then `members` of it in turn (a nested

@@ -273,7 +273,7 @@ impl<'a> Builder<'a> {
             call,
             calls_at,
             enclosing,
-            receiver: Some(receiver),
+            receiver: Some(Box::new(receiver)),
         });
     }
 
@@ -286,7 +286,7 @@ impl<'a> Builder<'a> {
             call,
             calls_at: Vec::new(),
             enclosing,
-            receiver: Some(receiver),
+            receiver: Some(Box::new(receiver)),
         });
     }
 

@@ -14,6 +14,8 @@ pub(crate) struct Positions<'a> {
     /// Characters before byte `k * BLOCK`.
     blocks: Vec<u32>,
     bom: bool,
+    /// Every character is one byte: a column is a byte offset in its line.
+    ascii: bool,
 }
 
 fn starts_char(b: u8) -> bool {
@@ -32,7 +34,7 @@ impl<'a> Positions<'a> {
             chars += chunk.iter().filter(|&&b| starts_char(b)).count() as u32;
         }
         blocks.push(chars);
-        Positions { src: bytes, line_starts, blocks, bom: src.starts_with('\u{feff}') }
+        Positions { src: bytes, line_starts, blocks, bom: src.starts_with('\u{feff}'), ascii: src.is_ascii() }
     }
 
     /// Characters before `byte`.
@@ -46,6 +48,9 @@ impl<'a> Positions<'a> {
     /// The line and column of a byte offset (1-based).
     pub fn pos(&self, byte: usize) -> Pos {
         let line = self.line_starts.partition_point(|&s| s <= byte).max(1) - 1;
+        if self.ascii {
+            return Pos { line: line as u32 + 1, col: (byte.min(self.src.len()) - self.line_starts[line]) as u32 + 1 };
+        }
         let mut col = self.chars_before(byte) - self.chars_before(self.line_starts[line]);
         if line == 0 && self.bom && byte >= 3 {
             col -= 1;

@@ -317,7 +317,7 @@ fn assignment(b: &mut Builder, node: Node) {
                 let exported = is_public(b.text(name)) && b.facts.symbols[class as usize].exported;
                 if let Some(idx) = b.add_member(class, node, name, SymbolKind::Field, exported) {
                     let scope = b.enclosing();
-                    b.symbol_mut(idx).init = origin.map(|origin| Init { origin, scope });
+                    b.symbol_mut(idx).init = origin.map(|origin| Box::new(Init { origin, scope }));
                 }
             }
             bind_target(b, left, LocalOrigin::Unknown);
@@ -361,7 +361,7 @@ fn assignment(b: &mut Builder, node: Node) {
                 LocalOrigin::Unknown => {}
                 origin => {
                     let scope = b.enclosing();
-                    b.symbol_mut(idx).init = Some(Init { origin, scope });
+                    b.symbol_mut(idx).init = Some(Box::new(Init { origin, scope }));
                 }
             }
         }

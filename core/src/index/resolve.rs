@@ -130,6 +130,10 @@ struct Resolver<'t, 'a> {
     module_memo: RefCell<HashMap<(FileId, u32), Vec<Value>>>,
     /// Locals whose type is being worked out (cycle guard).
     typing_locals: RefCell<HashSet<(FileId, u32, String)>>,
+    /// The values of local bindings worked out with no other local in progress (so no cycle guard
+    /// shaped them): (file, scope, binding position, name) → values, while one file is resolved. A local
+    /// used twenty times is typed once.
+    local_memo: RefCell<HashMap<(FileId, u32, u32, String), Vec<Value>>>,
     /// Where in its file the name being resolved is written (the index of its reference among the
     /// file's): the bindings of locals visible there. `None`: the last binding.
     at: std::cell::Cell<Option<u32>>,
@@ -149,6 +153,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
             import_memo: RefCell::new(HashMap::default()),
             module_memo: RefCell::new(HashMap::default()),
             typing_locals: RefCell::new(HashSet::default()),
+            local_memo: RefCell::new(HashMap::default()),
             at: std::cell::Cell::new(None),
         }
     }
@@ -536,6 +541,12 @@ impl<'a> Resolver<'_, 'a> {
         // Locals shadow everything else: the latest binding before the use.
         for &s in &chain {
             let Some((bound, origin)) = self.visible_local(file, s, name) else { continue };
+            let outermost = self.typing_locals.borrow().is_empty();
+            if outermost {
+                if let Some(values) = self.local_memo.borrow().get(&(file, s, bound, name.to_string())) {
+                    return if values.is_empty() { None } else { Some(values.clone()) };
+                }
+            }
             // `x = x.next()` types a local by itself: a local being typed resolves to nothing.
             if !self.typing_locals.borrow_mut().insert((file, s, name.to_string())) {
                 // `let rt = rt();`: while a local's own initialiser is resolved, the name means
@@ -547,6 +558,9 @@ impl<'a> Resolver<'_, 'a> {
             let values = self.local_value(file, Some(s), origin, hops + 1);
             self.at.set(outer);
             self.typing_locals.borrow_mut().remove(&(file, s, name.to_string()));
+            if outermost {
+                self.local_memo.borrow_mut().insert((file, s, bound, name.to_string()), values.clone());
+            }
             return if values.is_empty() { None } else { Some(values) };
         }
 
@@ -1426,6 +1440,7 @@ impl<'a> Resolver<'_, 'a> {
 
     /// Resolves every reference chain and import item written in one file.
     fn file_refs(&self, fid: FileId) -> FileRefs {
+        self.local_memo.borrow_mut().clear();
         let f = &self.index.files[fid as usize];
         let mut out = FileRefs::default();
         let refs = &mut out.refs;
