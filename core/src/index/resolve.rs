@@ -120,6 +120,9 @@ struct Tables<'a> {
     supertypes: HashMap<SymId, Vec<(TypeRelKind, SymId)>>,
 }
 
+/// A local binding: (file, scope, binding position, name).
+type LocalKey = (FileId, u32, u32, String);
+
 /// One worker's view: the shared tables plus its own memos (an in-progress memo entry breaks cycles,
 /// so memos can't be shared between threads).
 struct Resolver<'t, 'a> {
@@ -133,7 +136,7 @@ struct Resolver<'t, 'a> {
     /// The values of local bindings worked out with no other local in progress (so no cycle guard
     /// shaped them): (file, scope, binding position, name) → values, while one file is resolved. A local
     /// used twenty times is typed once.
-    local_memo: RefCell<HashMap<(FileId, u32, u32, String), Vec<Value>>>,
+    local_memo: RefCell<HashMap<LocalKey, Vec<Value>>>,
     /// Where in its file the name being resolved is written (the index of its reference among the
     /// file's): the bindings of locals visible there. `None`: the last binding.
     at: std::cell::Cell<Option<u32>>,
