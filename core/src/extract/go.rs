@@ -9,7 +9,7 @@
 use tree_sitter::Node;
 
 use super::{has_token, named_children, Builder, ChainSyntax, Member};
-use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, SymbolKind, TypeRelKind};
+use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, Receiver, ReceiverBase, SymbolKind, TypeRelKind};
 
 /// Go's predeclared type names: not references to anything in the project, and not useful as a
 /// declared type.
@@ -95,12 +95,20 @@ fn walk(b: &mut Builder, node: Node) {
         "range_clause" | "receive_statement" => {
             let declares = has_token(node, ":=");
             let left = node.child_by_field_name("left");
+            // `for i, it := range c.Items`: the second name is an element, typed as the ranged
+            // value is (a slice's type is its element's, see `type_path`); the first is an index
+            // or a map key.
+            let element = match (node.kind(), node.child_by_field_name("right")) {
+                ("range_clause", Some(right)) => expr_origin(b, right),
+                _ => LocalOrigin::Unknown,
+            };
             for child in named_children(node) {
                 if declares && Some(child) == left {
-                    for name in named_children(child) {
-                        if name.kind() == "identifier" {
-                            local(b, name, LocalOrigin::Unknown);
-                        }
+                    let names: Vec<Node> =
+                        named_children(child).into_iter().filter(|n| n.kind() == "identifier").collect();
+                    for (i, name) in names.iter().enumerate() {
+                        let origin = if i == 1 { element.clone() } else { LocalOrigin::Unknown };
+                        local(b, *name, origin);
                     }
                 } else {
                     walk(b, child);
@@ -159,11 +167,16 @@ fn walk(b: &mut Builder, node: Node) {
             if let Some(t) = ty {
                 walk(b, t);
             }
+            // `Item{Name: n}`: the keys are the fields of the named struct type.
+            let fields_of = ty
+                .filter(|t| matches!(t.kind(), "type_identifier" | "qualified_type" | "generic_type"))
+                .and_then(|t| type_path(b, t))
+                .map(|p| Receiver { base: ReceiverBase::Value(LocalOrigin::Constructed(p)), members: Vec::new() });
             if let Some(body) = node.child_by_field_name("body") {
-                literal_value(b, body, ty.is_some_and(|t| t.kind() == "map_type"));
+                literal_value(b, body, ty.is_some_and(|t| t.kind() == "map_type"), fields_of.as_ref());
             }
         }
-        "literal_value" => literal_value(b, node, false),
+        "literal_value" => literal_value(b, node, false, None),
         "func_literal" => {
             if let Some(params) = node.child_by_field_name("parameters") {
                 parameters(b, params, true);
@@ -530,6 +543,12 @@ fn expr_origin(b: &Builder, expr: Node) -> LocalOrigin {
                     .and_then(|t| type_path(b, t))
                     .map_or(LocalOrigin::Unknown, LocalOrigin::Constructed);
             }
+            // A name or a field of one: `items`, `c.Items`.
+            "identifier" | "selector_expression" => {
+                return CHAIN.names(b, e).map_or(LocalOrigin::Unknown, |segs| {
+                    LocalOrigin::CallChain(segs.into_iter().map(|(s, _)| s).collect(), Vec::new())
+                });
+            }
             "call_expression" => {
                 let Some(function) = e.child_by_field_name("function") else {
                     return LocalOrigin::Unknown;
@@ -734,9 +753,12 @@ fn struct_body(b: &mut Builder, owner: u32, struct_type: Node) {
                 embed(b, owner, t);
             }
         } else {
+            // A field's declared type, as a path (the type of what `x.field` holds).
+            let declared = ty.and_then(|t| type_path(b, t));
             for name in names {
                 let exported = is_exported(b.text(name));
-                b.add_symbol(field, name, SymbolKind::Field, exported);
+                let idx = b.add_symbol(field, name, SymbolKind::Field, exported);
+                b.symbol_mut(idx).returns.clone_from(&declared);
             }
         }
         if let Some(t) = ty {
@@ -778,15 +800,20 @@ fn interface_body(b: &mut Builder, owner: u32, iface: Node) {
 
 /// A literal's elements. In a struct literal (any literal but a map's) a bare-name key is a field
 /// name, not a reference to a variable.
-fn literal_value(b: &mut Builder, node: Node, is_map: bool) {
+/// With `fields_of` (the literal's struct type is named) such a key is a use of that field.
+fn literal_value(b: &mut Builder, node: Node, is_map: bool, fields_of: Option<&Receiver>) {
     for elem in named_children(node) {
         match elem.kind() {
             "keyed_element" => {
                 if let Some(key) = elem.child_by_field_name("key") {
                     let inner = named_children(key);
-                    let field_name = !is_map && matches!(inner.as_slice(), [k] if k.kind() == "identifier");
-                    if !field_name {
-                        walk(b, key);
+                    match inner.as_slice() {
+                        [k] if !is_map && k.kind() == "identifier" => {
+                            if let Some(r) = fields_of {
+                                b.add_member_ref(b.seg(*k), false, r.clone());
+                            }
+                        }
+                        _ => walk(b, key),
                     }
                 }
                 if let Some(value) = elem.child_by_field_name("value") {
@@ -989,17 +1016,23 @@ mod tests {
         assert_eq!(local(&f, "m"), &LocalOrigin::Unknown);
         assert_eq!(local(&f, "n"), &LocalOrigin::CallResult(path(&["G"])));
         assert_eq!(local(&f, "idx"), &LocalOrigin::Unknown);
-        assert_eq!(local(&f, "item"), &LocalOrigin::Unknown);
+        // A slice's element has the type the slice is given (see `type_path`).
+        assert_eq!(local(&f, "item"), &LocalOrigin::CallChain(path(&["items"]), Vec::new()));
         assert_eq!(local(&f, "s"), &LocalOrigin::Unknown);
         assert_eq!(local(&f, "t"), &LocalOrigin::Unknown);
         assert!(!f.locals.iter().any(|l| l.name == "_"));
         assert!(f.locals.iter().all(|l| l.scope == Some(0)));
         // Only the function is a symbol.
         assert_eq!(f.symbols.len(), 1);
-        // Composite literal types are refs; struct-literal keys are field names, map keys are not.
+        // Composite literal types are refs; struct-literal keys are uses of the literal type's
+        // fields (a member of the value constructed), map keys are plain names.
         assert!(has_ref(&f, "cart.Cart", false, Some("run")));
         assert!(has_ref(&f, "items", false, Some("run")));
-        assert!(!refs(&f).iter().any(|r| r.0 == "Items"));
+        let key = f.refs.iter().find(|r| r.segments[0].0 == "Items").expect("the key is a field use");
+        assert_eq!(
+            key.receiver.as_ref().map(|r| &r.base),
+            Some(&crate::facts::ReceiverBase::Value(LocalOrigin::Constructed(path(&["cart", "Cart"]))))
+        );
         assert!(has_ref(&f, "key", false, Some("run")));
         assert!(has_ref(&f, "G", true, Some("run")));
         assert!(has_ref(&f, "Circle", false, Some("run")));

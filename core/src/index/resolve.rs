@@ -1199,7 +1199,17 @@ impl<'a> Resolver<'_, 'a> {
         let file = self.index.file_of(s);
         let local = self.index.syms[s as usize].1;
         if let Some(ty) = &sym.returns {
-            return self.instances(self.resolve_path_hops(file, sym.container.or(Some(local)), ty, hops));
+            let scope = sym.container.or(Some(local));
+            let found = self.instances(self.resolve_path_hops(file, scope, ty, hops));
+            // A type position never names a field: `Engine *Engine` finds the field itself in its
+            // struct's scope, so the type is looked up from the scope around the struct.
+            if found.is_empty() && sym.kind == SymbolKind::Field {
+                if let Some(c) = sym.container {
+                    let outer = self.index.files[file as usize].facts.symbols[c as usize].container;
+                    return self.instances(self.resolve_path_hops(file, outer, ty, hops));
+                }
+            }
+            return found;
         }
         match &sym.init {
             Some(init) => self.instances(self.local_value(file, init.scope, &init.origin, hops)),
