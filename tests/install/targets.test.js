@@ -302,9 +302,11 @@ describe("collisions", () => {
   const foreign = {
     codex: '[mcp_servers.codegraph]\ncommand = "my-own-codegraph"\nargs = ["serve"]\n',
     claude: '{\n  "mcpServers": {\n    "codegraph": { "command": "docker", "args": ["run", "codegraph"] }\n  }\n}\n',
-    cursor: '{ "mcpServers": { "codegraph": { "url": "http://127.0.0.1:7331/mcp" } } }\n',
+    // Remote entries of a shape the installer does not write (`install --url` writes exactly
+    // `{ "url": … }` and `{ "type": "remote", "url": …, "enabled": true }`).
+    cursor: '{ "mcpServers": { "codegraph": { "url": "http://127.0.0.1:7331/mcp", "headers": { "X-Team": "a" } } } }\n',
     gemini: '{ "mcpServers": { "codegraph": { "command": "codegraph", "args": ["mcp", "serve", "--root", "/src", "--stdio"] } } }\n',
-    opencode: '{ "mcp": { "codegraph": { "type": "remote", "url": "http://127.0.0.1:7331/mcp" } } }\n',
+    opencode: '{ "mcp": { "codegraph": { "type": "remote", "url": "http://127.0.0.1:7331/mcp", "enabled": false } } }\n',
   };
   for (const [id, text] of Object.entries(foreign)) {
     test(`${id}: a different codegraph entry is a reported collision, exit 1, nothing written; --force replaces it`, async (t) => {

@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 
 import { openSession, packageVersion } from "../index";
 import { loadEngine, packageRoot, platformTarget, readBuildManifest, type LoadedEngine } from "../loader";
-import { configuredClients } from "../install/clients";
+import { configuredClients, type ConfiguredClient } from "../install/clients";
 import { blake3File, listCache, nativeCacheRoot } from "../native-cache";
 import { DOCTOR_USAGE } from "./usage";
 
@@ -189,16 +189,51 @@ function human(report: ReturnType<typeof doctorReport>): string {
     ];
   });
   section("clients", report.clients, (c) => {
-    const list = c.clients as Array<{ target: string; scope: string; state: string; path?: string; error?: string }>;
+    const list = c.clients as Array<ConfiguredClient & { health?: Health }>;
     return list.length
-      ? list.map((x) => `${x.target} (${x.scope}): ${x.state}${x.path ? ` — ${x.path}` : ""}${x.error ? `: ${x.error}` : ""}`)
+      ? list.flatMap((x) => [
+          `${x.target} (${x.scope}): ${x.state}${x.transport ? ` [${x.transport === "http" ? x.url : "stdio"}]` : ""}${x.path ? ` — ${x.path}` : ""}${x.error ? `: ${x.error}` : ""}`,
+          ...(x.health
+            ? [
+                x.health.answers
+                  ? `  server answers: codegraph ${x.health.version} for ${x.health.root}`
+                  : `  no server answers at ${x.url}: ${x.health.error} (start it: codegraph mcp serve --root REPO --port N --warmup)`,
+              ]
+            : []),
+        ])
       : ["none configured (codegraph install --target …)"];
   });
   return lines.join("\n").trimEnd();
 }
 
+/** What a shared server's `/health` says. */
+export interface Health {
+  answers: boolean;
+  version?: string;
+  root?: string;
+  error?: string;
+}
+
+/** Asks `/health` beside a client's server URL (with its bearer token when the environment has it). */
+export async function probeHealth(url: string, tokenEnv: string | null | undefined, timeoutMs = 2000): Promise<Health> {
+  try {
+    const token = tokenEnv ? process.env[tokenEnv] : undefined;
+    const res = await fetch(new URL("/health", url), {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!res.ok) return { answers: false, error: `HTTP ${res.status}` };
+    const body = (await res.json()) as { name?: string; version?: string; root?: string };
+    if (body.name !== "codegraph") return { answers: false, error: "something else answers there" };
+    return { answers: true, version: body.version, root: body.root };
+  } catch (e) {
+    const err = e as Error & { cause?: { code?: string } };
+    return { answers: false, error: err.cause?.code ?? err.message };
+  }
+}
+
 /** Runs doctor; returns the exit code (0 unless no engine can be loaded). */
-export function runDoctor(argv: string[], io: { out(t: string): void; err(t: string): void }): number {
+export async function runDoctor(argv: string[], io: { out(t: string): void; err(t: string): void }): Promise<number> {
   let values: { json?: boolean; root?: string; help?: boolean };
   try {
     values = parseArgs({
@@ -215,6 +250,15 @@ export function runDoctor(argv: string[], io: { out(t: string): void; err(t: str
     return 0;
   }
   const report = doctorReport(values.root);
+  if (report.clients.ok) {
+    // Each shared server once, however many clients point at it.
+    const probes = new Map<string, Promise<Health>>();
+    for (const c of report.clients.clients as Array<ConfiguredClient & { health?: Health }>) {
+      if (c.transport !== "http" || !c.url) continue;
+      if (!probes.has(c.url)) probes.set(c.url, probeHealth(c.url, c.tokenEnv));
+      c.health = await probes.get(c.url)!;
+    }
+  }
   io.out(values.json ? JSON.stringify(report, null, 2) : human(report));
   return report.engine.ok ? 0 : 1;
 }

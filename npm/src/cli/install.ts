@@ -18,6 +18,7 @@ import {
   type InstallEnvironment,
   type Plan,
   type PlannedEdit,
+  type Remote,
   type Scope,
   type TargetId,
 } from "../install/types";
@@ -61,6 +62,9 @@ const OPTIONS = {
   force: { type: "boolean" },
   json: { type: "boolean" },
   "print-config": { type: "string" },
+  url: { type: "string" },
+  "auth-token-env": { type: "string" },
+  "auth-token": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -74,7 +78,47 @@ interface Values {
   force?: boolean;
   json?: boolean;
   "print-config"?: string;
+  url?: string;
+  "auth-token-env"?: string;
+  "auth-token"?: string;
   help?: boolean;
+}
+
+/** The variable the server reads its token from (`mcp serve --auth-token`'s environment form). */
+const DEFAULT_TOKEN_ENV = "CODEGRAPH_MCP_TOKEN";
+
+/** Whether a URL's host is this machine: a server there needs no token. */
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** The shared server of `--url`: an http(s) URL without credentials, and the environment
+ * variable its token comes from — required beyond loopback (default CODEGRAPH_MCP_TOKEN, the one
+ * the server itself reads). A token is never written into a client's config. */
+function remoteOf(values: Values): Remote | null {
+  if (values["auth-token"] !== undefined)
+    throw new UsageError(
+      `codegraph never writes a token into a client config: export it where the clients run (e.g. ${DEFAULT_TOKEN_ENV}=…) and pass --auth-token-env NAME`,
+    );
+  if (values.url === undefined) {
+    if (values["auth-token-env"] !== undefined) throw new UsageError("--auth-token-env goes with --url");
+    return null;
+  }
+  let url: URL;
+  try {
+    url = new URL(values.url);
+  } catch {
+    throw new UsageError(`--url must be an http(s) URL such as http://127.0.0.1:7331/mcp (got ${JSON.stringify(values.url)})`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new UsageError(`--url must be http:// or https:// (got ${JSON.stringify(values.url)})`);
+  if (url.username || url.password)
+    throw new UsageError("--url must not carry credentials: the token comes from an environment variable (--auth-token-env)");
+  const named = values["auth-token-env"];
+  if (named !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(named))
+    throw new UsageError(`--auth-token-env takes an environment variable name (got ${JSON.stringify(named)})`);
+  const tokenEnv = named ?? (isLoopback(url.hostname) ? null : DEFAULT_TOKEN_ENV);
+  return { url: url.href, tokenEnv };
 }
 
 function targetId(name: string): TargetId {
@@ -117,7 +161,10 @@ const ACTIONABLE = new Set(["create", "modify", "remove"]);
 function describePlan(p: Plan, environment: InstallEnvironment, verb: string): string[] {
   const lines: string[] = [];
   lines.push(`codegraph ${verb} (${p.scope} scope)`);
-  if (p.action === "install") {
+  if (p.action === "install" && p.remote) {
+    lines.push(`shared server: ${p.remote.url}${p.remote.tokenEnv ? ` (bearer token from $${p.remote.tokenEnv}, never written)` : ""}`);
+    lines.push(`  one \`codegraph mcp serve --root REPO --port N --warmup\` per repository; every client connects to it`);
+  } else if (p.action === "install") {
     lines.push(`server command: ${[p.launcher.command, ...launchArgs(p.launcher)].map(shellWord).join(" ")}`);
     lines.push(`  ${p.launcher.note}`);
   }
@@ -160,9 +207,14 @@ function installedTargets(p: Plan, results: AppliedEdit[] | undefined): TargetId
   });
 }
 
-function nextStepLines(targets: TargetId[], scope: Scope): string[] {
+function nextStepLines(targets: TargetId[], scope: Scope, remote: Remote | null): string[] {
   if (targets.length === 0) return [];
-  return ["", "next:", ...nextSteps(targets, scope).map((s) => `  - ${s}`), `  then ask your agent: "${FIRST_QUESTION}"`];
+  const server = remote
+    ? [
+        `  - start the shared server (it keeps running; one per repository): codegraph mcp serve --root REPO --port ${new URL(remote.url).port || "7331"} --warmup${remote.tokenEnv ? `, with the token in $${remote.tokenEnv} for it and for the clients` : ""}`,
+      ]
+    : [];
+  return ["", "next:", ...server, ...nextSteps(targets, scope).map((s) => `  - ${s}`), `  then ask your agent: "${FIRST_QUESTION}"`];
 }
 
 /** Runs `codegraph install` (action "install") or `codegraph uninstall`; resolves to the exit code. */
@@ -192,10 +244,12 @@ export async function runInstallCommand(action: "install" | "uninstall", argv: s
       if (action === "uninstall") throw new UsageError("--print-config belongs to install");
       if (values.target !== undefined || values.all || values.detect)
         throw new UsageError("--print-config takes one target and no --target/--all/--detect");
-      const snippet = configSnippet(targetId(values["print-config"]), environment);
+      const snippet = configSnippet(targetId(values["print-config"]), environment, remoteOf(values));
       io.out(snippet.text.replace(/\n$/, ""));
       return 0;
     }
+    const remote = remoteOf(values);
+    if (remote && action === "uninstall") throw new UsageError("uninstall takes no --url: it removes codegraph's entries of either form");
     const targets = selectTargets(values, scope, environment, files);
     if (targets.length === 0) {
       io.err(
@@ -205,7 +259,7 @@ export async function runInstallCommand(action: "install" | "uninstall", argv: s
     }
     const recordFile = recordPath(environment);
     const record = loadRecord(recordFile);
-    const p = plan({ action, targets, scope, environment, files, force: values.force, record });
+    const p = plan({ action, targets, scope, environment, files, force: values.force, record, remote });
     return await carryOut(p, values, io, environment, { file: recordFile, record });
   } catch (e) {
     if (e instanceof UsageError) return fail(e.message);
@@ -246,7 +300,9 @@ async function carryOut(
           scope: p.scope,
           dryRun: Boolean(values["dry-run"]),
           applied,
-          server: { command: p.launcher.command, args: launchArgs(p.launcher), note: p.launcher.note },
+          server: p.remote
+            ? { url: p.remote.url, tokenEnv: p.remote.tokenEnv }
+            : { command: p.launcher.command, args: launchArgs(p.launcher), note: p.launcher.note },
           edits: p.edits.map((e, i) => jsonEdit(e, results?.[i])),
           ...(installed.length > 0 ? { nextSteps: nextSteps(installed, p.scope), firstQuestion: FIRST_QUESTION } : {}),
         },
@@ -269,7 +325,7 @@ async function carryOut(
       io.out(
         [
           collisions ? "nothing written." : `nothing to do: ${what}.`,
-          ...(p.action === "install" ? nextStepLines(installedTargets(p, undefined), p.scope) : []),
+          ...(p.action === "install" ? nextStepLines(installedTargets(p, undefined), p.scope, p.remote) : []),
         ].join("\n"),
       );
     }
@@ -320,7 +376,7 @@ async function carryOut(
         `${did.padEnd(8)} ${r.edit.target.padEnd(width)}  ${where}${r.backup ? `  (backup: ${shown(r.backup, environment)})` : ""}`,
       );
     }
-    if (p.action === "install") lines.push(...nextStepLines(installedTargets(p, results), p.scope));
+    if (p.action === "install") lines.push(...nextStepLines(installedTargets(p, results), p.scope, p.remote));
     else lines.push("", "restart the clients to drop the codegraph server.");
     io.out(lines.join("\n"));
   }

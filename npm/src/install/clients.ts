@@ -5,13 +5,18 @@ import * as path from "node:path";
 
 import { nodeFileView, processEnvironment } from "./environment";
 import { plan } from "./plan";
-import { TARGET_IDS, type Scope, type TargetId } from "./types";
+import { TARGETS } from "./targets";
+import { TARGET_IDS, type Scope, type TargetId, type Transport } from "./types";
 
 export interface ConfiguredClient {
   target: TargetId;
   scope: Scope;
   state: "configured by codegraph install" | "has a codegraph entry not written by the installer" | "unreadable config";
   path?: string;
+  /** How the entry reaches the server (none for the agents skill). */
+  transport?: Transport;
+  url?: string;
+  tokenEnv?: string | null;
   error?: string;
 }
 
@@ -25,8 +30,16 @@ export function configuredClients(root: string | undefined): ConfiguredClient[] 
         const edits = plan({ action: "uninstall", targets: [target], scope, environment, files: nodeFileView }).edits;
         const owned = edits.find((e) => e.kind === "remove" || e.kind === "modify");
         const foreign = edits.find((e) => e.kind === "collision");
-        if (owned) out.push({ target, scope, state: "configured by codegraph install", path: owned.path });
-        else if (foreign) out.push({ target, scope, state: "has a codegraph entry not written by the installer", path: foreign.path });
+        const found = owned ?? foreign;
+        if (!found) continue;
+        const connection = TARGETS[target].connection(scope, environment, nodeFileView);
+        out.push({
+          target,
+          scope,
+          state: owned ? "configured by codegraph install" : "has a codegraph entry not written by the installer",
+          path: found.path,
+          ...(connection ?? {}),
+        });
       } catch (e) {
         out.push({ target, scope, state: "unreadable config", error: (e as Error).message });
       }

@@ -5,7 +5,7 @@
 
 import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 
-import { InstallError, leftAlone, type PlannedEdit, type TargetId } from "./types";
+import { InstallError, leftAlone, transportName, type PlannedEdit, type TargetId, type Transport } from "./types";
 
 /** What one JSON target owns and how it recognises its own entry. */
 export interface JsonEntrySpec {
@@ -17,6 +17,10 @@ export interface JsonEntrySpec {
   entry: unknown;
   /** Whether an entry found in the file was written by the installer (same shape, any launcher path). */
   isOwned(existing: unknown): boolean;
+  /** How the entry to write reaches the server, and how an existing one does: replacing one of the
+   *  installer's entries by one of the other transport is a collision without --force. */
+  transport?: Transport;
+  transportOf?(existing: unknown): Transport | undefined;
   /** Top-level properties a new file starts with besides the entry (e.g. opencode's `$schema`). */
   newFileProperties?: Record<string, unknown>;
 }
@@ -96,6 +100,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The value at `keyPath`, checking every container on the way is an object (or absent). */
+/** The value at `keyPath` of a JSON(C) config's text (undefined when absent). */
+export function entryAt(path: string, text: string, keyPath: string[]): unknown {
+  return valueAt(path, parseJsonDocument(path, text).value, keyPath);
+}
+
 function valueAt(path: string, root: unknown, keyPath: string[]): unknown {
   let value = root;
   for (let i = 0; i < keyPath.length; i++) {
@@ -234,6 +243,14 @@ function planInstallText(spec: JsonEntrySpec, text: string | undefined, force: b
   const owned = spec.isOwned(existing);
   if (!owned && !force) {
     return leftAlone(base, "collision", `${label} already exists with other settings; left alone (--force replaces it, keeping a backup)`);
+  }
+  const was = spec.transportOf?.(existing);
+  if (owned && !force && spec.transport && was && was !== spec.transport) {
+    return leftAlone(
+      base,
+      "collision",
+      `${label} is codegraph's ${transportName(was)} entry; switching it to ${transportName(spec.transport)} is left to --force (which keeps a backup)`,
+    );
   }
   const node = findNodeAtLocation(tree!, spec.keyPath)!;
   const indent = lineIndent(text, node.parent!.offset);

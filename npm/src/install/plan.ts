@@ -5,7 +5,16 @@
 import { resolveLauncher } from "./launcher";
 import { findRecorded, undo, type InstallRecord, type RecordedEdit } from "./record";
 import { TARGETS, type Snippet, type TargetContext } from "./targets";
-import { TARGET_IDS, type FileView, type InstallEnvironment, type PlannedEdit, type Plan, type Scope, type TargetId } from "./types";
+import {
+  TARGET_IDS,
+  type FileView,
+  type InstallEnvironment,
+  type PlannedEdit,
+  type Plan,
+  type Remote,
+  type Scope,
+  type TargetId,
+} from "./types";
 
 export interface PlanRequest {
   action: "install" | "uninstall";
@@ -17,12 +26,22 @@ export interface PlanRequest {
   force?: boolean;
   /** What earlier installs wrote (record.ts): uninstall gives those files back byte for byte. */
   record?: InstallRecord;
+  /** Point the clients at this shared server instead of having each start one (`--url`). */
+  remote?: Remote | null;
 }
 
 /** Plans every target in table order. A malformed or unusable config throws an InstallError. */
 export function plan(request: PlanRequest): Plan {
   const launcher = resolveLauncher(request.environment);
-  const ctx = { scope: request.scope, environment: request.environment, files: request.files, launcher, force: Boolean(request.force) };
+  const remote = request.remote ?? null;
+  const ctx = {
+    scope: request.scope,
+    environment: request.environment,
+    files: request.files,
+    launcher,
+    remote,
+    force: Boolean(request.force),
+  };
   const edits = TARGET_IDS.filter((id) => request.targets.includes(id)).flatMap((id) => {
     if (request.action === "install") return TARGETS[id].install(ctx);
     return TARGETS[id].uninstall(ctx).map((edit) => {
@@ -30,7 +49,7 @@ export function plan(request: PlanRequest): Plan {
       return recorded ? restoreExactly(edit, recorded, ctx) : edit;
     });
   });
-  return { action: request.action, scope: request.scope, launcher, edits };
+  return { action: request.action, scope: request.scope, launcher, remote, edits };
 }
 
 /**
@@ -77,9 +96,10 @@ export function detectTargets(scope: Scope, environment: InstallEnvironment, fil
   return TARGET_IDS.filter((id) => TARGETS[id].detect(scope, environment, files));
 }
 
-/** The snippet `--print-config` prints for a target, with the launcher of this environment. */
-export function configSnippet(target: TargetId, environment: InstallEnvironment): Snippet {
-  return TARGETS[target].snippet(resolveLauncher(environment));
+/** The snippet `--print-config` prints for a target, with the launcher of this environment (or
+ * the shared server's URL). */
+export function configSnippet(target: TargetId, environment: InstallEnvironment, remote: Remote | null = null): Snippet {
+  return TARGETS[target].snippet(resolveLauncher(environment), remote);
 }
 
 /** One line per target on what to do after installing. */

@@ -86,6 +86,30 @@ codegraph status
 \`\`\`
 `;
 
+/** SKILL.md for clients pointed at one shared server (`install --url`): which server it is, and
+ * how to start it when its tools are missing. */
+export function skillFor(remote: { url: string; tokenEnv: string | null } | null): string {
+  if (!remote) return SKILL_MD;
+  const port = (() => {
+    try {
+      return new URL(remote.url).port || "7331";
+    } catch {
+      return "7331";
+    }
+  })();
+  return `${SKILL_MD}
+## The shared server
+
+The clients here use one shared codegraph server at ${remote.url} instead of starting their own,
+so every agent and editor asks the same warm index. If the codegraph tools are missing or fail to
+connect, the server is not running: start it from the repository root (it keeps running)${remote.tokenEnv ? `, with the token in ${remote.tokenEnv}` : ""}:
+
+\`\`\`sh
+codegraph mcp serve --root . --port ${port} --warmup
+\`\`\`
+`;
+}
+
 export function sha256(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }

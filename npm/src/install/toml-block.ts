@@ -4,7 +4,7 @@
 
 import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
 
-import { InstallError, leftAlone, type PlannedEdit, type TargetId } from "./types";
+import { InstallError, leftAlone, transportName, type PlannedEdit, type TargetId, type Transport } from "./types";
 
 // smol-toml ships a CommonJS build (dist/index.cjs, its "require" export) but declares its types for
 // ESM only, so the module is required and typed from the ESM declarations.
@@ -26,6 +26,10 @@ export interface TomlBlockSpec {
   /** Whether body lines found between the markers are ones the installer writes (for some
    *  launcher): anything else was edited by hand, and install leaves it alone without --force. */
   ownsBody(body: string[]): boolean;
+  /** How the block to write reaches the server, and how found body lines do: replacing the
+   *  installer's block by one of the other transport is a collision without --force. */
+  transport?: Transport;
+  transportOf?(body: string[]): Transport | undefined;
 }
 
 /** The comment a block starts with when the installer created the file, so uninstall deletes it again. */
@@ -165,6 +169,14 @@ export function planTomlInstall(spec: TomlBlockSpec, text: string | undefined, f
     const ours = renderBlock(spec, eol, createdFile).split(/\r?\n/)[1] === note && spec.ownsBody(body);
     if (!ours && !force) {
       return leftAlone(base, "collision", "the codegraph block was edited by hand; left alone (--force replaces it, keeping a backup)");
+    }
+    const was = spec.transportOf?.(body);
+    if (ours && !force && spec.transport && was && was !== spec.transport) {
+      return leftAlone(
+        base,
+        "collision",
+        `${label} is codegraph's ${transportName(was)} entry; switching it to ${transportName(spec.transport)} is left to --force (which keeps a backup)`,
+      );
     }
     const after = text.slice(0, range.start) + renderBlock(spec, eol, createdFile) + text.slice(range.end);
     if (after === text) return leftAlone(base, "unchanged", `${label} is already installed`);

@@ -61,11 +61,28 @@ export interface Launcher {
   note: string;
 }
 
-/** A plan: the launcher every entry uses and the edits, in target order. */
+/** One shared server the clients connect to instead of starting their own (`--url`): one
+ * `codegraph mcp serve --root R --port P --warmup` per repository, every client pointed at it. */
+export interface Remote {
+  url: string;
+  /** The environment variable that holds the bearer token: configs reference it (each client's
+   * own expansion syntax) and never hold the token itself. */
+  tokenEnv: string | null;
+}
+
+/** How an entry reaches the server. */
+export type Transport = "stdio" | "http";
+
+export function transportName(t: Transport): string {
+  return t === "http" ? "shared-server (URL)" : "stdio";
+}
+
+/** A plan: the launcher (or the shared server) every entry uses and the edits, in target order. */
 export interface Plan {
   action: "install" | "uninstall";
   scope: Scope;
   launcher: Launcher;
+  remote: Remote | null;
   edits: PlannedEdit[];
 }
 

@@ -11,7 +11,7 @@
 // Ownership: a marker file beside SKILL.md records the hash of the SKILL.md the installer wrote. A
 // folder without the marker, or a SKILL.md edited since, is someone else's: reported, not touched.
 
-import { markerHash, markerText, MARKER_FILE, sha256, SKILL_FILE, SKILL_MD, SKILL_NAME } from "../skill";
+import { markerHash, markerText, MARKER_FILE, sha256, SKILL_FILE, SKILL_NAME, skillFor } from "../skill";
 import { leftAlone, type InstallEnvironment, type PlannedEdit, type Scope } from "../types";
 import { pathsFor, scopeDir, type Target, type TargetContext } from "./target";
 
@@ -42,6 +42,7 @@ function fileEdit(path: string, before: string | undefined, after: string, what:
 
 function install(ctx: TargetContext): PlannedEdit[] {
   const { skill, marker } = paths(ctx);
+  const text = skillFor(ctx.remote);
   const skillBefore = ctx.files.readFile(skill);
   const markerBefore = ctx.files.readFile(marker);
   const recorded = markerHash(markerBefore);
@@ -62,10 +63,7 @@ function install(ctx: TargetContext): PlannedEdit[] {
     ];
   }
   // The marker goes first: if writing SKILL.md then fails, the folder is still known to be ours.
-  return [
-    fileEdit(marker, markerBefore, markerText(SKILL_MD), MARKER_FILE, false),
-    fileEdit(skill, skillBefore, SKILL_MD, SKILL_FILE, !ours),
-  ];
+  return [fileEdit(marker, markerBefore, markerText(text), MARKER_FILE, false), fileEdit(skill, skillBefore, text, SKILL_FILE, !ours)];
 }
 
 function uninstall(ctx: TargetContext): PlannedEdit[] {
@@ -125,7 +123,8 @@ export const agents: Target = {
   },
   install,
   uninstall,
-  snippet: () => ({ format: "markdown", text: SKILL_MD }),
+  snippet: (_launcher, remote) => ({ format: "markdown", text: skillFor(remote) }),
+  connection: () => undefined,
   nextStep: (scope) =>
     `Agents that read ${scope === "project" ? ".agents/skills" : "~/.agents/skills"} (Codex, OpenCode, …) load the codegraph skill in their next session.`,
 };

@@ -5,9 +5,14 @@
 // mintlify.com/jackdog668/claude-code/integrations/mcp-servers. CLAUDE_CONFIG_DIR moves the file to
 // `$CLAUDE_CONFIG_DIR/.claude.json` (docs.rs/lean-ctx setup::claude_config_json_path). Same file
 // name on Linux, macOS and Windows (%USERPROFILE%\.claude.json). Stdio entries carry
-// `"type": "stdio"` (`claude mcp add-json` shape in the seed docs).
+// `"type": "stdio"` (`claude mcp add-json` shape in the seed docs). A shared server is
+// `{ "type": "http", "url": …, "headers": … }`, and `${VAR}` is expanded in `url` and `headers`
+// ("Environment variable expansion in .mcp.json", code.claude.com/docs/en/mcp, as quoted by
+// dev.to/rulestack "Six ${VAR} forms" and developers.boldsign.com/boldsign-mcp-server/claude-code).
 
-import { commandArgsOf, jsonTarget, pathsFor } from "./target";
+import { bearerHeader, commandArgsOf, isRecord, jsonTarget, pathsFor, remoteFrom } from "./target";
+
+const bearer = bearerHeader((name) => `\${${name}}`);
 
 export const claude = jsonTarget({
   id: "claude",
@@ -16,6 +21,8 @@ export const claude = jsonTarget({
   root: ".",
   entry: (command, args) => ({ type: "stdio", command, args }),
   launchOf: commandArgsOf,
+  remoteEntry: (remote) => ({ type: "http", url: remote.url, ...bearer.headers(remote.tokenEnv) }),
+  remoteOf: (existing) => (isRecord(existing) && existing.type === "http" ? remoteFrom(existing, "url", bearer.tokenEnvOf) : undefined),
   location(scope, environment) {
     const p = pathsFor(environment.platform);
     if (scope === "project") return p.join(environment.cwd, ".mcp.json");

@@ -4,8 +4,13 @@
 // mcpbundles.com/guides/cursor, mintlify.com/oracle/mcp/clients/cursor). Windows:
 // %USERPROFILE%\.cursor\mcp.json (docs.rs/intermcp cursor_ide.md). The root is `${workspaceFolder}`,
 // which Cursor substitutes with the open folder (the project's seed docs use exactly this entry).
+// A shared server is `{ "url": …, "headers": … }` (Streamable HTTP; the transport follows from
+// `url`), with `${env:NAME}` expanded in headers (cursor.com/docs/mcp as quoted by
+// userjot.com/docs/mcp-cursor and docs.apilayer.com "Cursor IDE integration").
 
-import { commandArgsOf, inClientDir, jsonTarget } from "./target";
+import { bearerHeader, commandArgsOf, inClientDir, isRecord, jsonTarget, remoteFrom } from "./target";
+
+const bearer = bearerHeader((name) => `\${env:${name}}`);
 
 export const cursor = jsonTarget({
   id: "cursor",
@@ -14,6 +19,9 @@ export const cursor = jsonTarget({
   root: "${workspaceFolder}",
   entry: (command, args) => ({ type: "stdio", command, args }),
   launchOf: commandArgsOf,
+  remoteEntry: (remote) => ({ url: remote.url, ...bearer.headers(remote.tokenEnv) }),
+  remoteOf: (existing) =>
+    isRecord(existing) && existing.command === undefined ? remoteFrom(existing, "url", bearer.tokenEnvOf) : undefined,
   ...inClientDir(".cursor", "mcp.json"),
   nextStep: () => "Cursor: reload the window; Settings → MCP lists codegraph (switch it on if it is off).",
 });

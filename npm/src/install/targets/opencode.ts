@@ -6,10 +6,14 @@
 // but keeps reading V1 config fields unchanged (opencode.ai/docs/migrate-v1), so the V1 shape, which
 // both versions read, is written. The config directory follows XDG (XDG_CONFIG_HOME, else
 // ~/.config) on every platform, Windows included (github.com/colbymchenry/codegraph PR 670 notes
-// opencode loads ~/.config/opencode there).
+// opencode loads ~/.config/opencode there). A shared server is `{ "type": "remote", "url": …,
+// "enabled": true, "headers": … }` (opencode.ai/docs/mcp-servers "Remote"), and `{env:NAME}` is
+// substituted in config values (opencode.ai/docs/config "Variables").
 
-import { isRecord, jsonTarget, pathsFor } from "./target";
+import { bearerHeader, isRecord, jsonTarget, pathsFor, remoteFrom } from "./target";
 import type { FileView, InstallEnvironment, Scope } from "../types";
+
+const bearer = bearerHeader((name) => `{env:${name}}`);
 
 function configDir(scope: Scope, environment: InstallEnvironment): string {
   const p = pathsFor(environment.platform);
@@ -27,6 +31,8 @@ export const opencode = jsonTarget({
     if (!isRecord(existing) || !Array.isArray(existing.command) || existing.command.length === 0) return undefined;
     return { command: existing.command[0], args: existing.command.slice(1) };
   },
+  remoteEntry: (remote) => ({ type: "remote", url: remote.url, enabled: true, ...bearer.headers(remote.tokenEnv) }),
+  remoteOf: (existing) => (isRecord(existing) && existing.type === "remote" ? remoteFrom(existing, "url", bearer.tokenEnvOf) : undefined),
   newFileProperties: { $schema: "https://opencode.ai/config.json" },
   location(scope: Scope, environment: InstallEnvironment, files: FileView) {
     const p = pathsFor(environment.platform);
