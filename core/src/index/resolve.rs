@@ -544,7 +544,7 @@ impl<'a> Resolver<'_, 'a> {
         // Locals shadow everything else: the latest binding before the use.
         for &s in &chain {
             let Some((bound, origin)) = self.visible_local(file, s, name) else { continue };
-            let outermost = self.typing_locals.borrow().is_empty();
+            let outermost = hops == 0 && self.typing_locals.borrow().is_empty();
             if outermost {
                 if let Some(values) = self.local_memo.borrow().get(&(file, s, bound, name.to_string())) {
                     return if values.is_empty() { None } else { Some(values.clone()) };
@@ -1201,9 +1201,9 @@ impl<'a> Resolver<'_, 'a> {
         if let Some(ty) = &sym.returns {
             let scope = sym.container.or(Some(local));
             let found = self.instances(self.resolve_path_hops(file, scope, ty, hops));
-            // A type position never names a field: `Engine *Engine` finds the field itself in its
-            // struct's scope, so the type is looked up from the scope around the struct.
-            if found.is_empty() && sym.kind == SymbolKind::Field {
+            // Go: a type position never names a field, but `Engine *Engine` finds the field itself
+            // in its struct's scope; the type is looked up from the scope around the struct.
+            if found.is_empty() && sym.kind == SymbolKind::Field && self.lang(file) == Language::Go {
                 if let Some(c) = sym.container {
                     let outer = self.index.files[file as usize].facts.symbols[c as usize].container;
                     return self.instances(self.resolve_path_hops(file, outer, ty, hops));
