@@ -184,7 +184,7 @@ fn type_handle(index: &Index, handle: &str) -> Result<SymId, Error> {
 }
 
 /// The type a member belongs to: its container, or the type of its Rust impl block / Go receiver.
-fn owner_type(index: &Index, id: SymId) -> Option<SymId> {
+pub(crate) fn owner_type(index: &Index, id: SymId) -> Option<SymId> {
     let file = index.file_of(id);
     let sym = index.symbol(id);
     if let Some(c) = sym.container {
@@ -254,7 +254,7 @@ pub(crate) fn walk(index: &Index, id: SymId, direction: Direction, depth: u32) -
 /// Members of type `ty` named `name` that implement a member of `owner`: declared in it, or in an
 /// impl block of it — for a trait `owner`, only in `impl owner for ty` (an inherent method of the
 /// same name does not implement the trait's).
-fn members_named(index: &Index, ty: SymId, name: &str, owner: SymId) -> Vec<SymId> {
+pub(crate) fn members_named(index: &Index, ty: SymId, name: &str, owner: SymId) -> Vec<SymId> {
     let owner_is_trait = index.symbol(owner).kind == SymbolKind::Trait;
     let owner_name = &index.symbol(owner).name;
     members(index, ty)

@@ -133,6 +133,7 @@ methods! {
     "path"             => path(PathRequest) -> PathResponse, index, deps::path;
     "impact"           => impact(ImpactRequest) -> ImpactResponse, index, impact::impact;
     "review"           => review(ReviewRequest) -> ReviewResponse, index, review::review;
+    "renamePreview"    => rename_preview(RenamePreviewRequest) -> RenamePreviewResponse, index, rename::rename_preview;
     "supertypes"       => supertypes(HierarchyRequest) -> HierarchyResponse, index, hierarchy::supertypes;
     "subtypes"         => subtypes(HierarchyRequest) -> HierarchyResponse, index, hierarchy::subtypes;
     "implementations"  => implementations(ImplementationsRequest) -> ImplementationsResponse, index, hierarchy::implementations;

@@ -42,6 +42,11 @@ pub fn parse_only(lang: Language, src: &[u8]) -> u64 {
     parser.parse(src, None).map_or(0, |tree| tree.root_node().descendant_count() as u64)
 }
 
+/// Byte offsets of `src` as 1-based lines and character columns, as facts give them.
+pub(crate) fn positions_of(src: &str) -> positions::Positions<'_> {
+    positions::Positions::new(src)
+}
+
 pub fn extract(lang: Language, src: &str) -> FileFacts {
     let mut parser = Parser::new();
     if parser.set_language(&lang.grammar()).is_err() {

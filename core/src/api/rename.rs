@@ -1,0 +1,845 @@
+//! `rename_preview`: the exact edits a rename makes, and whether they are safe — read-only, there
+//! is no apply. The renamed set is the declaration plus the members linked to it by proven
+//! relations (the overrides and implementations below its type, the members it overrides or
+//! implements above), so a method is never renamed half. Edits are the proven sites of every
+//! member of the set, checked against the file's text. `safe` is false when a conflict is found
+//! (the new name already declared beside it, in its type hierarchy, in a file whose sites it would
+//! reach, or a local that would capture a renamed use) or a site could not be proven either way
+//! (a same-named use the resolver left unresolved in a file that can see the declaration, a
+//! string that names it for dynamic access); the reasons say which. Comment and string matches
+//! are candidates only when asked for, and never count towards `safe`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap as HashMap;
+use serde::{Deserialize, Serialize};
+use tree_sitter::Parser;
+
+use super::hierarchy::{members, walk, Direction};
+use super::{bounded, CandidateTest, Ctx, Error, Freshness, Omitted, SymbolInfo};
+use crate::facts::{Pos, SymbolKind};
+use crate::index::{walks, FileId, Index, SymId};
+use crate::lang::Language;
+
+pub const RENAME_MAX_EDITS_DEFAULT: u32 = 5000;
+pub const RENAME_MAX_EDITS_CAP: u32 = 10000;
+/// Unsafe sites and conflicts listed (all are counted).
+const LIST_CAP: usize = 200;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RenamePreviewRequest {
+    pub handle: String,
+    pub new_name: String,
+    /// Also list matches in comments (kind `comment`; never counted towards `safe`).
+    #[serde(default)]
+    pub include_comments: bool,
+    /// Also list matches inside string literals (kind `string`; never counted towards `safe`).
+    #[serde(default)]
+    pub include_strings: bool,
+    /// Suggest renaming the file of an exported class, interface or type named like it.
+    #[serde(default)]
+    pub include_filenames: bool,
+    /// Maximum edits (default 5000, cap 10000).
+    #[serde(default)]
+    pub max_edits: Option<u32>,
+}
+
+/// One edit: replace `oldText` at `line`, `column`..`endColumn` (1-based, Unicode characters,
+/// `endColumn` exclusive) by `newText`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RenameEdit {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    pub end_column: u32,
+    pub old_text: String,
+    pub new_text: String,
+    /// `definition`, `reference`, `import`, `export`, `override`, `implementation`, `comment` or `string`.
+    pub kind: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RenameConflict {
+    /// `alreadyDeclared`, `hierarchyMember`, `importCollision` or `shadowed`.
+    pub kind: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handle: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct UnsafeSite {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    /// `unresolvedSameName` (a use of the name nobody could prove either way), `dynamicAccess` (a
+    /// string that is exactly the name: `getattr(o, "name")`, `obj["name"]`), `notWritten` (a
+    /// proven site whose text is not the name), `changedSinceIndexed`.
+    pub kind: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct FilenameSuggestion {
+    pub path: String,
+    pub new_path: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RenamePreviewResponse {
+    pub symbol: SymbolInfo,
+    pub new_name: String,
+    /// Sorted by path and position.
+    pub edits: Vec<RenameEdit>,
+    /// Whether applying `edits` (comments and strings aside) keeps every use resolving as before.
+    pub safe: bool,
+    /// Why not, when `safe` is false.
+    pub reasons: Vec<String>,
+    pub conflicts: Vec<RenameConflict>,
+    pub unsafe_sites: Vec<UnsafeSite>,
+    pub filename_suggestions: Vec<FilenameSuggestion>,
+    pub candidate_tests: Vec<CandidateTest>,
+    /// Every declaration renamed with it (overrides, implementations, the members it implements).
+    pub renamed: Vec<String>,
+    pub provenance: Vec<String>,
+    pub omitted: Omitted,
+    pub freshness: Freshness,
+}
+
+pub(crate) fn rename_preview(ctx: &Ctx, req: RenamePreviewRequest) -> Result<RenamePreviewResponse, Error> {
+    let max_edits = bounded(req.max_edits, RENAME_MAX_EDITS_DEFAULT, RENAME_MAX_EDITS_CAP, "maxEdits")?;
+    let index = ctx.index();
+    let root = index.handle_id(&req.handle)?;
+    let sym = index.symbol(root);
+    let language = index.files[index.file_of(root) as usize].language;
+    let new_name = req.new_name.trim().to_string();
+    if !language.is_identifier(&new_name) {
+        return Err(Error::InvalidArgument(format!(
+            "`{new_name}` is not a {} identifier (or is a keyword)",
+            language.name()
+        )));
+    }
+    if new_name == sym.name {
+        return Err(Error::InvalidArgument(format!("`{}` is already named `{new_name}`", req.handle)));
+    }
+    let plan = Plan::new(ctx, root, &new_name);
+    let mut p = plan.run(&req);
+    let total = p.edits.len();
+    let mut omitted = Omitted::default();
+    if total > max_edits {
+        p.reasons
+            .push(format!("{total} edits are over maxEdits ({max_edits}): the listed edits are not the whole rename"));
+    }
+    let edits = omitted.cut(p.edits, max_edits, "edits");
+    let conflicts = omitted.cut(p.conflicts, LIST_CAP, "conflicts");
+    let unsafe_sites = omitted.cut(p.unsafe_sites, LIST_CAP, "unsafeSites");
+    let safe = p.reasons.is_empty();
+    Ok(RenamePreviewResponse {
+        symbol: SymbolInfo::of(index, root),
+        new_name,
+        edits,
+        safe,
+        reasons: p.reasons,
+        conflicts,
+        unsafe_sites,
+        filename_suggestions: p.filenames,
+        candidate_tests: omitted.cut(p.tests, 20, "candidateTests"),
+        renamed: plan.group.iter().map(|(&g, _)| index.handles[g as usize].clone()).collect(),
+        provenance: vec![
+            "definitions and uses from proven references only; overrides and implementations through declared relations".into(),
+            "each edit checked against the file's indexed text".into(),
+            "unsafe sites: same-named uses left unresolved in the files that can see the declaration (its file and every file importing it, transitively)".into(),
+        ],
+        omitted,
+        freshness: ctx.freshness(),
+    })
+}
+
+/// How a member of the renamed set relates to the asked declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Asked,
+    /// Overrides or implements it (or a member it is linked to), from below.
+    Override,
+    Implementation,
+    /// A member it overrides or implements, above it.
+    Above,
+}
+
+struct Plan<'a> {
+    ctx: &'a Ctx<'a>,
+    index: &'a Index,
+    root: SymId,
+    old: String,
+    new: String,
+    group: BTreeMap<SymId, Role>,
+}
+
+struct Found {
+    edits: Vec<RenameEdit>,
+    conflicts: Vec<RenameConflict>,
+    unsafe_sites: Vec<UnsafeSite>,
+    reasons: Vec<String>,
+    filenames: Vec<FilenameSuggestion>,
+    tests: Vec<CandidateTest>,
+}
+
+impl<'a> Plan<'a> {
+    fn new(ctx: &'a Ctx<'a>, root: SymId, new: &str) -> Plan<'a> {
+        let index = ctx.index();
+        let old = index.symbol(root).name.clone();
+        let mut plan = Plan { ctx, index, root, old, new: new.to_string(), group: BTreeMap::new() };
+        plan.group = plan.linked_members();
+        plan
+    }
+
+    /// The declaration and every member linked to it: the same-named members of the types below
+    /// and above its owner, transitively (a sibling implementation of the same interface member
+    /// is linked through that member).
+    fn linked_members(&self) -> BTreeMap<SymId, Role> {
+        let index = self.index;
+        let mut group = BTreeMap::from([(self.root, Role::Asked)]);
+        let mut queue = vec![self.root];
+        while let Some(m) = queue.pop() {
+            let Some(owner) = owner_type(index, m) else { continue };
+            let owner_abstract = matches!(index.symbol(owner).kind, SymbolKind::Interface | SymbolKind::Trait);
+            for (dir, steps) in [
+                (Direction::Down, walk(index, owner, Direction::Down, 10)),
+                (Direction::Up, walk(index, owner, Direction::Up, 10)),
+            ] {
+                for step in steps {
+                    for other in same_named_members(index, step.id, &self.old, owner) {
+                        if group.contains_key(&other) {
+                            continue;
+                        }
+                        let role = match dir {
+                            Direction::Up => Role::Above,
+                            Direction::Down if owner_abstract => Role::Implementation,
+                            Direction::Down => Role::Override,
+                        };
+                        group.insert(other, role);
+                        queue.push(other);
+                    }
+                }
+            }
+        }
+        group
+    }
+
+    fn run(&self, req: &RenamePreviewRequest) -> Found {
+        let index = self.index;
+        let mut found = Found {
+            edits: Vec::new(),
+            conflicts: Vec::new(),
+            unsafe_sites: Vec::new(),
+            reasons: Vec::new(),
+            filenames: Vec::new(),
+            tests: Vec::new(),
+        };
+        let mut texts: HashMap<FileId, Option<Vec<String>>> = HashMap::default();
+        let mut lines_of = |f: FileId| -> Option<Vec<String>> {
+            texts
+                .entry(f)
+                .or_insert_with(|| {
+                    index.files[f as usize]
+                        .indexed_text(self.ctx.host)
+                        .map(|t| t.split('\n').map(str::to_string).collect())
+                })
+                .clone()
+        };
+        let reexports = self.reexport_positions();
+        let mut stale: BTreeSet<FileId> = BTreeSet::new();
+        let mut sites: Vec<(FileId, Pos, &'static str)> = Vec::new();
+        for (&g, &role) in &self.group {
+            let s = index.symbol(g);
+            let kind = match role {
+                Role::Asked | Role::Above => "definition",
+                Role::Override => "override",
+                Role::Implementation => "implementation",
+            };
+            sites.push((index.file_of(g), s.name_pos, kind));
+            for r in index.sites_of(g) {
+                if r.alias {
+                    continue;
+                }
+                let kind = if reexports.contains(&(r.file, r.pos)) {
+                    "export"
+                } else if r.import {
+                    "import"
+                } else {
+                    "reference"
+                };
+                sites.push((r.file, r.pos, kind));
+            }
+        }
+        sites.sort_by(|a, b| {
+            (index.files[a.0 as usize].path.as_str(), a.1).cmp(&(index.files[b.0 as usize].path.as_str(), b.1))
+        });
+        sites.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+        let width = self.old.chars().count() as u32;
+        for (f, pos, kind) in sites {
+            let path = index.files[f as usize].path.clone();
+            let Some(lines) = lines_of(f) else {
+                stale.insert(f);
+                continue;
+            };
+            let written = lines
+                .get(pos.line.saturating_sub(1) as usize)
+                .map(|l| l.chars().skip(pos.col.saturating_sub(1) as usize).take(width as usize).collect::<String>());
+            if written.as_deref() != Some(self.old.as_str()) {
+                found.unsafe_sites.push(UnsafeSite {
+                    path,
+                    line: pos.line,
+                    column: pos.col,
+                    kind: "notWritten".into(),
+                });
+                continue;
+            }
+            found.edits.push(RenameEdit {
+                path,
+                line: pos.line,
+                column: pos.col,
+                end_column: pos.col + width,
+                old_text: self.old.clone(),
+                new_text: self.new.clone(),
+                kind: kind.into(),
+            });
+        }
+        for &f in &stale {
+            found.unsafe_sites.push(UnsafeSite {
+                path: index.files[f as usize].path.clone(),
+                line: 1,
+                column: 1,
+                kind: "changedSinceIndexed".into(),
+            });
+        }
+        if !stale.is_empty() {
+            found
+                .reasons
+                .push(format!("{} files changed since they were indexed: refresh the index first", stale.len()));
+        }
+        self.conflicts(&mut found);
+        if !found.conflicts.is_empty() {
+            found.reasons.push(format!("{} conflicts with the new name: see conflicts", found.conflicts.len()));
+        }
+        let visible = self.visible_files();
+        self.unresolved_same_name(&visible, &mut found);
+        let edited: BTreeSet<(String, u32, u32)> =
+            found.edits.iter().map(|e| (e.path.clone(), e.line, e.column)).collect();
+        self.literals(&visible, req, &edited, &mut found);
+        if found.unsafe_sites.iter().any(|u| u.kind == "notWritten") {
+            found.reasons.push(
+                "some proven sites don't spell the name (macro-generated or raw identifiers): see unsafeSites".into(),
+            );
+        }
+        if req.include_filenames {
+            found.filenames = self.filename_suggestion().into_iter().collect();
+        }
+        let files: Vec<FileId> = self.group.keys().map(|&g| index.file_of(g)).collect();
+        let syms: Vec<SymId> = self.group.keys().copied().collect();
+        let near = walks::dependents(index, &files, 2);
+        found.tests = walks::candidate_tests(index, &files, &syms, &near)
+            .into_iter()
+            .map(|(f, reason)| CandidateTest { path: index.files[f as usize].path.clone(), reason })
+            .collect();
+        found.edits.sort();
+        found.unsafe_sites.sort();
+        found.unsafe_sites.dedup();
+        found
+    }
+
+    /// Positions of names in re-export statements (`export { a } from`, `pub use`).
+    fn reexport_positions(&self) -> BTreeSet<(FileId, Pos)> {
+        let mut out = BTreeSet::new();
+        for (f, file) in self.index.files.iter().enumerate() {
+            for import in file.facts.imports.iter().filter(|i| i.reexport) {
+                for it in import.items.iter().filter(|it| it.name == self.old) {
+                    out.insert((f as FileId, it.pos));
+                }
+            }
+        }
+        out
+    }
+
+    /// The files that can see the declarations: theirs, every file importing them (transitively),
+    /// and for Go the files of the same package.
+    fn visible_files(&self) -> BTreeSet<FileId> {
+        let index = self.index;
+        let mut seen: BTreeSet<FileId> = self.group.keys().map(|&g| index.file_of(g)).collect();
+        for &f in &seen.clone() {
+            let file = &index.files[f as usize];
+            if file.language == Language::Go {
+                let dir = file.path.rsplit_once('/').map_or("", |(d, _)| d);
+                for (g, other) in index.files.iter().enumerate() {
+                    if other.language == Language::Go && other.path.rsplit_once('/').map_or("", |(d, _)| d) == dir {
+                        seen.insert(g as FileId);
+                    }
+                }
+            }
+        }
+        let mut frontier: Vec<FileId> = seen.iter().copied().collect();
+        while let Some(f) = frontier.pop() {
+            for &r in &index.graph.rdeps[f as usize] {
+                if seen.insert(r) {
+                    frontier.push(r);
+                }
+            }
+        }
+        seen
+    }
+
+    /// The new name already declared beside a renamed declaration, in its type hierarchy, at the
+    /// top level of a file whose sites are renamed, or as a local that would capture a renamed use.
+    fn conflicts(&self, found: &mut Found) {
+        let index = self.index;
+        let conflict = |kind: &str, message: String, o: SymId| RenameConflict {
+            kind: kind.into(),
+            message,
+            path: Some(index.files[index.file_of(o) as usize].path.clone()),
+            line: Some(index.symbol(o).name_pos.line),
+            handle: Some(index.handles[o as usize].clone()),
+        };
+        let mut members_of_hierarchy: BTreeSet<SymId> = BTreeSet::new();
+        for &g in self.group.keys() {
+            let file = index.file_of(g);
+            let s = index.symbol(g);
+            // Beside it: the same container (or the same type's impl blocks and receivers).
+            let beside: Vec<SymId> = match owner_type(index, g) {
+                Some(owner) => {
+                    for dir in [Direction::Up, Direction::Down] {
+                        for step in walk(index, owner, dir, 10) {
+                            members_of_hierarchy.extend(members(index, step.id));
+                        }
+                    }
+                    members(index, owner)
+                }
+                None => index.files[file as usize]
+                    .facts
+                    .symbols
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| o.container == s.container)
+                    .map(|(i, _)| index.global(file, i as u32))
+                    .collect(),
+            };
+            for o in beside {
+                if index.symbol(o).name == self.new && !self.group.contains_key(&o) {
+                    found.conflicts.push(conflict(
+                        "alreadyDeclared",
+                        format!("`{}` is already declared beside `{}`", self.new, index.handles[g as usize]),
+                        o,
+                    ));
+                }
+            }
+        }
+        for o in members_of_hierarchy {
+            if index.symbol(o).name == self.new && !self.group.contains_key(&o) {
+                found.conflicts.push(conflict(
+                    "hierarchyMember",
+                    format!(
+                        "a member `{}` exists in the type hierarchy: the renamed member would override or hide it",
+                        self.new
+                    ),
+                    o,
+                ));
+            }
+        }
+        // A top-level declaration's uses are bare names: a file that already has the new name at
+        // its top level (a declaration or an import), or a local of that name around a use.
+        let top_level =
+            self.group.keys().all(|&g| owner_type(index, g).is_none() && index.symbol(g).container.is_none());
+        if !top_level {
+            return;
+        }
+        let mut files: BTreeMap<FileId, Vec<(Pos, Option<u32>)>> = BTreeMap::new();
+        for &g in self.group.keys() {
+            for r in index.sites_of(g).iter().filter(|r| !r.alias) {
+                let local = r.enclosing.map(|e| index.syms[e as usize].1);
+                files.entry(r.file).or_default().push((r.pos, local));
+            }
+        }
+        for (f, uses) in files {
+            let file = &index.files[f as usize];
+            let declared =
+                file.facts.symbols.iter().enumerate().find(|(_, s)| s.container.is_none() && s.name == self.new);
+            if let Some((i, _)) = declared {
+                found.conflicts.push(conflict(
+                    "importCollision",
+                    format!("{} already declares `{}` at its top level, where renamed uses stand", file.path, self.new),
+                    index.global(f, i as u32),
+                ));
+            }
+            let imported = file.facts.imports.iter().flat_map(|i| &i.items).find(|it| it.alias == self.new);
+            if let Some(it) = imported {
+                found.conflicts.push(RenameConflict {
+                    kind: "importCollision".into(),
+                    message: format!("{} already imports a `{}`", file.path, self.new),
+                    path: Some(file.path.clone()),
+                    line: Some(it.pos.line),
+                    handle: None,
+                });
+            }
+            for (pos, local) in uses {
+                let Some(local) = local else { continue };
+                // The scopes around the use: its enclosing declaration and their containers.
+                let mut scope = Some(local);
+                while let Some(sc) = scope {
+                    if file.facts.locals.iter().any(|l| l.scope == Some(sc) && l.name == self.new) {
+                        found.conflicts.push(RenameConflict {
+                            kind: "shadowed".into(),
+                            message: format!(
+                                "a local `{}` in {} would capture the renamed use at line {}",
+                                self.new, file.facts.symbols[sc as usize].name, pos.line
+                            ),
+                            path: Some(file.path.clone()),
+                            line: Some(pos.line),
+                            handle: None,
+                        });
+                        break;
+                    }
+                    scope = file.facts.symbols[sc as usize].container;
+                }
+            }
+        }
+    }
+
+    /// Same-named uses nobody could prove either way, in the files that can see the declarations:
+    /// a bare name (for a top-level declaration) or a member name (for a member) at a position no
+    /// proven reference covers.
+    fn unresolved_same_name(&self, visible: &BTreeSet<FileId>, found: &mut Found) {
+        let index = self.index;
+        let member = self.group.keys().any(|&g| owner_type(index, g).is_some() || index.symbol(g).container.is_some());
+        let before = found.unsafe_sites.len();
+        for &f in visible {
+            let file = &index.files[f as usize];
+            let resolved: BTreeSet<Pos> =
+                index.graph.refs_by_file[f as usize].iter().map(|&i| index.graph.refs[i as usize].pos).collect();
+            for chain in &file.facts.refs {
+                let segs = &chain.segments;
+                let at: Vec<Pos> = if member {
+                    let from = usize::from(chain.receiver.is_none());
+                    segs.iter().skip(from).filter(|(n, _)| *n == self.old).map(|(_, p)| *p).collect()
+                } else {
+                    segs.first()
+                        .filter(|(n, _)| *n == self.old && chain.receiver.is_none())
+                        .map(|(_, p)| *p)
+                        .into_iter()
+                        .collect()
+                };
+                for pos in at {
+                    if !resolved.contains(&pos) {
+                        found.unsafe_sites.push(UnsafeSite {
+                            path: file.path.clone(),
+                            line: pos.line,
+                            column: pos.col,
+                            kind: "unresolvedSameName".into(),
+                        });
+                    }
+                }
+            }
+        }
+        let n = found.unsafe_sites.len() - before;
+        if n > 0 {
+            found.reasons.push(format!(
+                "{n} uses of the name `{}` in files that can see it could not be proven either way: see unsafeSites",
+                self.old
+            ));
+        }
+    }
+
+    /// Strings that are exactly the name (dynamic access: unsafe), and, when asked, matches of the
+    /// name as a word in comments and strings (candidates, never counted towards `safe`).
+    fn literals(
+        &self,
+        visible: &BTreeSet<FileId>,
+        req: &RenamePreviewRequest,
+        edited: &BTreeSet<(String, u32, u32)>,
+        found: &mut Found,
+    ) {
+        let index = self.index;
+        let before = found.unsafe_sites.len();
+        for &f in visible {
+            let file = &index.files[f as usize];
+            let Some(text) = file.indexed_text(self.ctx.host) else { continue };
+            if !text.contains(&self.old) {
+                continue;
+            }
+            for lit in literal_matches(file.language, &text, &self.old) {
+                if edited.contains(&(file.path.clone(), lit.pos.line, lit.pos.col)) {
+                    continue;
+                }
+                if lit.whole_string {
+                    found.unsafe_sites.push(UnsafeSite {
+                        path: file.path.clone(),
+                        line: lit.pos.line,
+                        column: lit.pos.col,
+                        kind: "dynamicAccess".into(),
+                    });
+                }
+                if (lit.comment && req.include_comments) || (!lit.comment && req.include_strings) {
+                    found.edits.push(RenameEdit {
+                        path: file.path.clone(),
+                        line: lit.pos.line,
+                        column: lit.pos.col,
+                        end_column: lit.pos.col + self.old.chars().count() as u32,
+                        old_text: self.old.clone(),
+                        new_text: self.new.clone(),
+                        kind: if lit.comment { "comment" } else { "string" }.into(),
+                    });
+                }
+            }
+        }
+        let n = found.unsafe_sites.len() - before;
+        if n > 0 {
+            found
+                .reasons
+                .push(format!("{n} strings are exactly `{}` (dynamic access by name): see unsafeSites", self.old));
+        }
+    }
+
+    /// An exported class, interface or type whose file is named like it: the file's new name.
+    fn filename_suggestion(&self) -> Option<FilenameSuggestion> {
+        let index = self.index;
+        let s = index.symbol(self.root);
+        let eligible = s.exported
+            && matches!(
+                s.kind,
+                SymbolKind::Class
+                    | SymbolKind::Interface
+                    | SymbolKind::Type
+                    | SymbolKind::Struct
+                    | SymbolKind::Trait
+                    | SymbolKind::Enum
+            );
+        if !eligible {
+            return None;
+        }
+        let path = &index.files[index.file_of(self.root) as usize].path;
+        let (dir, file) = path.rsplit_once('/').map_or(("", path.as_str()), |(d, f)| (d, f));
+        let (stem, ext) = file.split_once('.')?;
+        let new_stem = if stem == self.old {
+            self.new.clone()
+        } else if stem == self.old.to_lowercase() {
+            self.new.to_lowercase()
+        } else {
+            return None;
+        };
+        let new_path = if dir.is_empty() { format!("{new_stem}.{ext}") } else { format!("{dir}/{new_stem}.{ext}") };
+        Some(FilenameSuggestion { path: path.clone(), new_path })
+    }
+}
+
+/// The type a member belongs to (its container, or the type of its impl block or Go receiver).
+fn owner_type(index: &Index, id: SymId) -> Option<SymId> {
+    super::hierarchy::owner_type(index, id)
+}
+
+/// Members of `ty` named `name` linked to a member of `owner` (for a trait owner, only those in an
+/// `impl owner for ty` block or declared in a sub-trait).
+fn same_named_members(index: &Index, ty: SymId, name: &str, owner: SymId) -> Vec<SymId> {
+    super::hierarchy::members_named(index, ty, name, owner)
+}
+
+/// A match of a name inside a comment or a string literal.
+struct Literal {
+    pos: Pos,
+    comment: bool,
+    /// The string's whole content is the name (`"name"`).
+    whole_string: bool,
+}
+
+/// Word matches of `name` in the comments and string literals of a file (the syntax tree says which
+/// text is which).
+fn literal_matches(language: Language, text: &str, name: &str) -> Vec<Literal> {
+    let mut parser = Parser::new();
+    let Some(tree) = parser.set_language(&language.grammar()).ok().and_then(|()| parser.parse(text, None)) else {
+        return Vec::new();
+    };
+    let positions = crate::extract::positions_of(text);
+    let mut out = Vec::new();
+    let mut cursor = tree.root_node().walk();
+    loop {
+        let node = cursor.node();
+        let kind = node.kind();
+        let comment = kind.contains("comment");
+        let string = !comment && (kind.contains("string") || kind == "template_string") && node.is_named();
+        if comment || string {
+            let body = &text[node.byte_range()];
+            let inner =
+                body.trim_matches(|c: char| c == '"' || c == '\'' || c == '`').trim_start_matches(['b', 'r', 'f', 'u']);
+            let whole = string && (inner == name || body.trim_matches(|c| c == '"' || c == '\'') == name);
+            let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+            for (i, _) in body.match_indices(name) {
+                let before = body[..i].chars().next_back();
+                let after = body[i + name.len()..].chars().next();
+                if before.is_some_and(is_word) || after.is_some_and(is_word) {
+                    continue;
+                }
+                out.push(Literal { pos: positions.pos(node.start_byte() + i), comment, whole_string: whole });
+            }
+        }
+        if !(comment || string) && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::api::testing::repo;
+    use crate::api::{RenamePreviewRequest, RenamePreviewResponse};
+    use crate::Session;
+
+    fn preview(s: &mut Session, handle: &str, new_name: &str) -> RenamePreviewResponse {
+        s.rename_preview(RenamePreviewRequest {
+            handle: handle.into(),
+            new_name: new_name.into(),
+            ..Default::default()
+        })
+        .unwrap()
+    }
+
+    fn edits(r: &RenamePreviewResponse) -> Vec<String> {
+        r.edits.iter().map(|e| format!("{}:{}:{}-{} {}", e.path, e.line, e.column, e.end_column, e.kind)).collect()
+    }
+
+    const SHAPES: &str = "export interface Shape { area(): number }\nexport class Circle implements Shape { area() { return 1; } }\nexport class Ring extends Circle { area() { return 2; } }\nexport class Square implements Shape { area() { return 4; } perimeter() { return 0; } }\n";
+    const USE: &str = "import { Circle, Shape } from './shapes';\nexport function total(s: Shape, c: Circle) { return s.area() + c.area(); }\n";
+
+    #[test]
+    fn a_method_is_renamed_with_its_implementations_and_overrides() {
+        let (_dir, mut s) = repo(&[("shapes.ts", SHAPES), ("use.ts", USE)]);
+        let r = preview(&mut s, "shapes.ts::Circle::area", "size");
+        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
+        assert_eq!(
+            edits(&r),
+            [
+                "shapes.ts:1:26-30 definition",
+                "shapes.ts:2:40-44 definition",
+                "shapes.ts:3:36-40 override",
+                "shapes.ts:4:40-44 implementation",
+                "use.ts:2:55-59 reference",
+                "use.ts:2:66-70 reference",
+            ]
+        );
+        assert_eq!(r.renamed.len(), 4);
+        assert!(r.edits.iter().all(|e| e.old_text == "area" && e.new_text == "size"));
+    }
+
+    #[test]
+    fn conflicts_make_a_preview_unsafe() {
+        let (_dir, mut s) = repo(&[("shapes.ts", SHAPES), ("use.ts", USE)]);
+        // A sibling method of an implementing class.
+        let r = preview(&mut s, "shapes.ts::Shape::area", "perimeter");
+        assert!(!r.safe);
+        assert!(
+            r.conflicts.iter().any(|c| c.kind == "alreadyDeclared" || c.kind == "hierarchyMember"),
+            "{:?}",
+            r.conflicts
+        );
+        // A name imported where a renamed use stands.
+        let (_d2, mut s2) = repo(&[
+            ("a.ts", "export function one() { return 1; }\nexport function two() { return 2; }\n"),
+            (
+                "b.ts",
+                "import { one, two } from './a';\nexport function f() { const uno = 3; return one() + two() + uno; }\n",
+            ),
+        ]);
+        let r = preview(&mut s2, "a.ts::one", "two");
+        assert!(!r.safe);
+        assert!(r.conflicts.iter().any(|c| c.kind == "alreadyDeclared"), "{:?}", r.conflicts);
+        assert!(r.conflicts.iter().any(|c| c.kind == "importCollision"), "{:?}", r.conflicts);
+        // A local of the new name in a caller's scope would capture the use.
+        let r = preview(&mut s2, "a.ts::one", "uno");
+        assert!(!r.safe);
+        assert!(r.conflicts.iter().any(|c| c.kind == "shadowed"), "{:?}", r.conflicts);
+        // Keywords and non-identifiers are refused.
+        for bad in ["class", "1x", "a-b", ""] {
+            let err = s2
+                .rename_preview(RenamePreviewRequest {
+                    handle: "a.ts::one".into(),
+                    new_name: bad.into(),
+                    ..Default::default()
+                })
+                .unwrap_err();
+            assert_eq!(err.code(), "INVALID_ARGUMENT", "{bad}");
+        }
+        assert!(preview(&mut s2, "a.ts::one", "uno_").safe);
+    }
+
+    #[test]
+    fn unproven_and_dynamic_uses_are_unsafe_comments_and_strings_are_opt_in_candidates() {
+        let (_dir, mut s) = repo(&[
+            ("model.py", "class Engine:\n    def start(self):\n        return 1\n"),
+            (
+                "use.py",
+                "from model import Engine\n\n\ndef run(e: Engine, x):\n    # start the engine\n    e.start()\n    x.start()\n    return getattr(e, \"start\")\n",
+            ),
+        ]);
+        let r = preview(&mut s, "model.py::Engine::start", "launch");
+        assert!(!r.safe);
+        let kinds: Vec<(&str, u32)> = r.unsafe_sites.iter().map(|u| (u.kind.as_str(), u.line)).collect();
+        assert_eq!(kinds, [("unresolvedSameName", 7), ("dynamicAccess", 8)]);
+        assert!(r.edits.iter().all(|e| e.kind != "comment" && e.kind != "string"));
+        let asked = s
+            .rename_preview(RenamePreviewRequest {
+                handle: "model.py::Engine::start".into(),
+                new_name: "launch".into(),
+                include_comments: true,
+                include_strings: true,
+                ..Default::default()
+            })
+            .unwrap();
+        let extra: Vec<(&str, u32)> = asked
+            .edits
+            .iter()
+            .filter(|e| e.kind == "comment" || e.kind == "string")
+            .map(|e| (e.kind.as_str(), e.line))
+            .collect();
+        assert_eq!(extra, [("comment", 5), ("string", 8)]);
+    }
+
+    #[test]
+    fn filename_suggestions_and_the_edit_cap() {
+        let (_dir, mut s) = repo(&[(
+            "Circle.ts",
+            "export class Circle {}\nexport const a = new Circle();\nexport const b = new Circle();\n",
+        )]);
+        let r = s
+            .rename_preview(RenamePreviewRequest {
+                handle: "Circle.ts::Circle".into(),
+                new_name: "Disc".into(),
+                include_filenames: true,
+                max_edits: Some(2),
+                ..Default::default()
+            })
+            .unwrap();
+        assert_eq!(r.filename_suggestions[0].new_path, "Disc.ts");
+        assert_eq!(r.edits.len(), 2);
+        assert_eq!(r.omitted.by_limit.get("edits"), Some(&1));
+        assert!(!r.safe, "a cut preview is not the whole rename");
+    }
+}
