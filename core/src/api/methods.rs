@@ -134,6 +134,7 @@ methods! {
     "impact"           => impact(ImpactRequest) -> ImpactResponse, index, impact::impact;
     "review"           => review(ReviewRequest) -> ReviewResponse, index, review::review;
     "renamePreview"    => rename_preview(RenamePreviewRequest) -> RenamePreviewResponse, index, rename::rename_preview;
+    "refactorPlan"     => refactor_plan(RefactorPlanRequest) -> RefactorPlanResponse, index, refactor::refactor_plan;
     "supertypes"       => supertypes(HierarchyRequest) -> HierarchyResponse, index, hierarchy::supertypes;
     "subtypes"         => subtypes(HierarchyRequest) -> HierarchyResponse, index, hierarchy::subtypes;
     "implementations"  => implementations(ImplementationsRequest) -> ImplementationsResponse, index, hierarchy::implementations;
