@@ -43,6 +43,8 @@ const COMMAND_NAMES = [
   "subtypes",
   "implementations",
   "impact",
+  "rename-preview",
+  "refactor-plan",
   "status",
 ];
 
@@ -346,6 +348,28 @@ const CASES = [
       const direct = r.targets[0].dependents.filter((d) => d.distance === 1).map((d) => d.path);
       assert.deepEqual(sorted(direct), sorted(exp.rdeps));
       assert.equal(r.gate, null);
+    },
+  },
+  {
+    command: "rename-preview",
+    args: ["py/shop/util/text.py::slugify", "make_slug"],
+    human: "+++ b/py/shop/util/text.py",
+    check(r) {
+      assert.equal(r.safe, true, JSON.stringify(r.reasons));
+      const exp = byKey(EXPECTED.refs, "target", "py/shop/util/text.py::slugify");
+      assert.equal(r.edits.filter((e) => e.kind !== "definition").length, exp.sites.length);
+    },
+  },
+  {
+    command: "refactor-plan",
+    args: ["rust/src/shapes/mod.rs::Shape", "--rename", "Figure"],
+    human: "rename to Figure:",
+    check(r) {
+      assert.deepEqual(
+        r.subtypes.map((t) => t.symbol.handle),
+        ["rust/src/shapes/circle.rs::Circle", "rust/src/shapes/square.rs::Square"],
+      );
+      assert.ok(r.rename.edits.some((e) => e.kind === "definition" && e.path === "rust/src/shapes/mod.rs"));
     },
   },
   {

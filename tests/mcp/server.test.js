@@ -47,6 +47,8 @@ test("tools/list: every tool, flat schemas that reject unknown fields, small", a
     "implementations",
     "impact",
     "review",
+    "rename_preview",
+    "refactor_plan",
     "context",
     "status",
     "refresh_index",
@@ -60,7 +62,7 @@ test("tools/list: every tool, flat schemas that reject unknown fields, small", a
     assert.ok(t.description.length > 20, `${t.name} says when to use it`);
   }
   const bytes = Buffer.byteLength(JSON.stringify({ tools }));
-  assert.ok(bytes < 15500, `tools/list is ${bytes} bytes`);
+  assert.ok(bytes < 17000, `tools/list is ${bytes} bytes`);
   await client.close();
 });
 
@@ -135,6 +137,12 @@ test("every tool answers on the fixture; failures are isError and the server kee
   assert.equal(gated.gate.crossed, true);
   assert.equal(gated.gate.exit_code, 2);
   assert.equal((await ok("impact", { files: ["rust/src/shapes/mod.rs"] })).gate, null);
+  const renamed = await ok("rename_preview", { handle: "ts/src/geo/shape.ts::Shape::area", newName: "size" });
+  assert.ok(renamed.edits.some((e) => e.kind === "implementation" && e.path === "ts/src/geo/circle.ts"));
+  assert.ok(renamed.renamed.length >= 4);
+  const planned = await ok("refactor_plan", { handle: "ts/src/geo/shape.ts::Shape", renameTo: "Figure", maxReferences: 0 });
+  assert.equal(planned.references.length, 0);
+  assert.ok(planned.referenceCount > 0 && planned.rename.edits.length > 0);
   assert.equal((await ok("status", {})).files, 41);
   assert.equal((await ok("refresh_index", {})).rebuilt, true);
 
@@ -156,6 +164,8 @@ test("every tool answers on the fixture; failures are isError and the server kee
     ["subtypes", { handle: "ts/src/geo/shape.ts::Shape", depth: 11 }, "INVALID_ARGUMENT"],
     ["impact", { base: "--output=/tmp/pwned" }, "INVALID_ARGUMENT"],
     ["review", { base: "HEAD", reviewDepth: "endless" }, "INVALID_ARGUMENT"],
+    ["rename_preview", { handle: "ts/src/geo/shape.ts::Shape", newName: "class" }, "INVALID_ARGUMENT"],
+    ["refactor_plan", { handle: "ts/src/geo/shape.ts::Shape", maxHierarchy: 501 }, "INVALID_ARGUMENT"],
   ];
   for (const [name, args, code] of bad) {
     if (code === "INVALID_ARGUMENT") {

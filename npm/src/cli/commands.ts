@@ -396,6 +396,64 @@ export const API_COMMANDS: Record<string, ApiCommand> = {
     },
     format: F.formatReview,
   }),
+  "rename-preview": apiCommand({
+    family: "change",
+    method: "renamePreview",
+    synopsis: "HANDLE NEWNAME",
+    usage: "rename-preview HANDLE NEWNAME [--comments] [--strings] [--filenames] [--max-edits N]",
+    summary: "the exact edits of a rename (read-only: nothing is written), and whether it is safe",
+    options: {
+      comments: { type: "boolean" },
+      strings: { type: "boolean" },
+      filenames: { type: "boolean" },
+      "max-edits": { type: "string" },
+    },
+    request: (a, v) => {
+      const [handle, newName] = need(a, 2, "HANDLE and NEWNAME") as [string, string];
+      return {
+        handle,
+        newName,
+        includeComments: Boolean(v.comments),
+        includeStrings: Boolean(v.strings),
+        includeFilenames: Boolean(v.filenames),
+        maxEdits: int(v, "max-edits"),
+      };
+    },
+    format: (r, session) =>
+      F.formatRenamePreview(r, (file, line) => {
+        try {
+          const page = session.getFile({ file, offset: line, limit: 1 });
+          return F.forTerminal(page.content.split("\t").slice(1).join("\t"));
+        } catch {
+          return undefined;
+        }
+      }),
+    // 1 when the preview is not safe: a script can stop on it.
+    exit: (r) => (r.safe ? 0 : 1),
+  }),
+  "refactor-plan": apiCommand({
+    family: "change",
+    method: "refactorPlan",
+    synopsis: "HANDLE",
+    usage: "refactor-plan HANDLE [--rename NEW] [--max-references N] [--max-callers N] [--max-hierarchy N] [--source]",
+    summary: "one evidence packet for changing a declaration: uses, callers, hierarchy, tests, a rename preview",
+    options: {
+      rename: { type: "string" },
+      "max-references": { type: "string" },
+      "max-callers": { type: "string" },
+      "max-hierarchy": { type: "string" },
+      source: { type: "boolean" },
+    },
+    request: (a, v) => ({
+      handle: first(a, "HANDLE"),
+      renameTo: (v.rename as string | undefined) ?? null,
+      maxReferences: int(v, "max-references"),
+      maxCallers: int(v, "max-callers"),
+      maxHierarchy: int(v, "max-hierarchy"),
+      includeSource: Boolean(v.source),
+    }),
+    format: F.formatRefactorPlan,
+  }),
   context: apiCommand({
     family: "change",
     method: "context",

@@ -248,6 +248,68 @@ export function formatReview(r: T.ReviewResponse): string {
   ].join("\n");
 }
 
+/** The edits as a unified-diff-like listing: each touched line before and after (read live
+ * through `getFile`), then whether the rename is safe and why not. */
+export function formatRenamePreview(r: T.RenamePreviewResponse, readLine: (file: string, line: number) => string | undefined): string {
+  const out: string[] = [
+    `rename ${r.symbol.handle} → ${r.newName}: ${r.edits.length} edits in ${new Set(r.edits.map((e) => e.path)).size} files`,
+  ];
+  const byFile = new Map<string, T.RenameEdit[]>();
+  for (const e of r.edits) byFile.set(e.path, [...(byFile.get(e.path) ?? []), e]);
+  for (const [file, edits] of byFile) {
+    out.push(`--- a/${file}`, `+++ b/${file}`);
+    const byLine = new Map<number, T.RenameEdit[]>();
+    for (const e of edits) byLine.set(e.line, [...(byLine.get(e.line) ?? []), e]);
+    for (const [line, es] of byLine) {
+      const before = readLine(file, line);
+      out.push(`@@ -${line} +${line} @@ ${es.map((e) => e.kind).join(", ")}`);
+      if (before === undefined) {
+        for (const e of es) out.push(`  column ${e.column}: ${e.oldText} → ${e.newText}`);
+        continue;
+      }
+      const chars = [...before];
+      for (const e of [...es].sort((a, b) => b.column - a.column)) chars.splice(e.column - 1, e.endColumn - e.column, ...e.newText);
+      out.push(`-${before}`, `+${chars.join("")}`);
+    }
+  }
+  out.push(r.safe ? "safe: applying these edits keeps every proven use resolving to the renamed declaration" : "NOT SAFE:");
+  for (const reason of r.reasons) out.push(`  - ${reason}`);
+  for (const c of r.conflicts) out.push(`  conflict (${c.kind}): ${c.message}${c.path ? ` — ${c.path}${c.line ? `:${c.line}` : ""}` : ""}`);
+  for (const u of r.unsafeSites.slice(0, 20)) out.push(`  unsafe (${u.kind}): ${where(u)}`);
+  for (const f of r.filenameSuggestions) out.push(`suggestion: rename the file ${f.path} → ${f.newPath}`);
+  out.push(...omissions(r.omitted));
+  return out.join("\n");
+}
+
+export function formatRefactorPlan(r: T.RefactorPlanResponse): string {
+  const groups = (title: string, list: T.CallGroup[]) =>
+    list.length ? [`${title}:`, ...list.map((g) => `  ${g.handle} (${g.callsites.length} sites)`)] : [];
+  const types = (title: string, list: T.HierarchyEntry[]) =>
+    list.length ? [`${title}:`, ...list.map((t) => `  ${symbolLine(t.symbol)}`)] : [];
+  return [
+    symbolLine(r.symbol),
+    `  ${r.symbol.signature}`,
+    ...(r.source ? ["", r.source, ""] : []),
+    `${r.referenceCount} references${r.references.length ? ":" : ""}`,
+    ...r.references.map((s) => `  ${where(s).padEnd(50)} ${s.kind}`),
+    ...groups("callers", r.callers),
+    ...groups("callees", r.callees),
+    ...types("supertypes", r.supertypes),
+    ...types("subtypes", r.subtypes),
+    ...types("implementations", r.implementations),
+    ...(r.candidateTests.length ? ["candidate tests:", ...r.candidateTests.map((t) => `  ${t.path}  (${t.reason})`)] : []),
+    ...r.sectionIssues.map((i) => `(${i.section}: ${i.message})`),
+    ...(r.rename
+      ? [
+          `rename to ${r.rename.newName}: ${r.rename.edits.length} edits, ${r.rename.safe ? "safe" : `NOT SAFE — ${r.rename.reasons.join("; ")}`}`,
+        ]
+      : []),
+    "next:",
+    ...r.followUps.map((f) => `  ${f.tool} ${JSON.stringify(f.arguments)}  — ${f.why}`),
+    ...omissions(r.omitted),
+  ].join("\n");
+}
+
 export function formatStatus(r: T.StatusResponse): string {
   return [
     `${r.files} files indexed`,

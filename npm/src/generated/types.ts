@@ -38,10 +38,14 @@ export interface CodegraphApi {
   PacketGetResponse?: PacketGetResponse;
   PathRequest?: PathRequest;
   PathResponse?: PathResponse;
+  RefactorPlanRequest?: RefactorPlanRequest;
+  RefactorPlanResponse?: RefactorPlanResponse;
   RefreshRequest?: RefreshRequest;
   RefreshResponse?: RefreshResponse;
   RefsRequest?: RefsRequest;
   RefsResponse?: RefsResponse;
+  RenamePreviewRequest?: RenamePreviewRequest;
+  RenamePreviewResponse?: RenamePreviewResponse;
   ReviewRequest?: ReviewRequest;
   ReviewResponse?: ReviewResponse;
   SearchRequest?: SearchRequest;
@@ -1329,6 +1333,170 @@ export interface PathResponse {
   to: string;
 }
 /**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "RefactorPlanRequest".
+ */
+export interface RefactorPlanRequest {
+  handle?: string;
+  /**
+   * Include the declaration's source (first 80 lines).
+   */
+  includeSource?: boolean;
+  /**
+   * Callers and callees listed, each (0–500, default 50).
+   */
+  maxCallers?: number | null;
+  /**
+   * Supertypes, subtypes and implementations listed, each (0–500, default 50).
+   */
+  maxHierarchy?: number | null;
+  /**
+   * References listed (0–500, default 50; 0: counted only).
+   */
+  maxReferences?: number | null;
+  /**
+   * Preview this rename too (its `safe` is authoritative).
+   */
+  renameTo?: string | null;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "RefactorPlanResponse".
+ */
+export interface RefactorPlanResponse {
+  callees: CallGroup[];
+  callers: CallGroup[];
+  candidateTests: CandidateTest[];
+  followUps: FollowUp[];
+  freshness: Freshness;
+  implementations: HierarchyEntry[];
+  omitted: Omitted;
+  referenceCount: number;
+  references: ReferenceSite[];
+  /**
+   * With `renameTo`: the rename preview; its `safe` is the answer to "can I rename it".
+   */
+  rename?: RenamePreviewResponse | null;
+  sectionIssues: SectionIssue[];
+  source?: string | null;
+  subtypes: HierarchyEntry[];
+  supertypes: HierarchyEntry[];
+  symbol: SymbolInfo;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ReferenceSite".
+ */
+export interface ReferenceSite {
+  /**
+   * A use through an import alias (`_(…)` after `import gettext_lazy as _`): the declaration is used there under another name (a rename of it leaves the site as it is).
+   */
+  alias?: boolean;
+  column: number;
+  /**
+   * Handle of the enclosing declaration; absent for file-level code.
+   */
+  enclosing?: string | null;
+  /**
+   * `call`, `import` or `reference`.
+   */
+  kind: string;
+  line: number;
+  path: string;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "RenamePreviewResponse".
+ */
+export interface RenamePreviewResponse {
+  candidateTests: CandidateTest[];
+  conflicts: RenameConflict[];
+  /**
+   * Sorted by path and position.
+   */
+  edits: RenameEdit[];
+  filenameSuggestions: FilenameSuggestion[];
+  freshness: Freshness;
+  newName: string;
+  omitted: Omitted;
+  provenance: string[];
+  /**
+   * Why not, when `safe` is false.
+   */
+  reasons: string[];
+  /**
+   * Every declaration renamed with it (overrides, implementations, the members it implements).
+   */
+  renamed: string[];
+  /**
+   * Whether applying `edits` (comments and strings aside) keeps every use resolving as before.
+   */
+  safe: boolean;
+  symbol: SymbolInfo;
+  unsafeSites: UnsafeSite[];
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "RenameConflict".
+ */
+export interface RenameConflict {
+  handle?: string | null;
+  /**
+   * `alreadyDeclared`, `hierarchyMember`, `importCollision` or `shadowed`.
+   */
+  kind: string;
+  line?: number | null;
+  message: string;
+  path?: string | null;
+}
+/**
+ * One edit: replace `oldText` at `line`, `column`..`endColumn` (1-based, Unicode characters, `endColumn` exclusive) by `newText`.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "RenameEdit".
+ */
+export interface RenameEdit {
+  column: number;
+  endColumn: number;
+  /**
+   * `definition`, `reference`, `import`, `export`, `override`, `implementation`, `comment` or `string`.
+   */
+  kind: string;
+  line: number;
+  newText: string;
+  oldText: string;
+  path: string;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "FilenameSuggestion".
+ */
+export interface FilenameSuggestion {
+  newPath: string;
+  path: string;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "UnsafeSite".
+ */
+export interface UnsafeSite {
+  column: number;
+  /**
+   * `unresolvedSameName` (a use of the name nobody could prove either way), `dynamicAccess` (a string that is exactly the name: `getattr(o, "name")`, `obj["name"]`), `notWritten` (a proven site whose text is not the name), `changedSinceIndexed`.
+   */
+  kind: string;
+  line: number;
+  path: string;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "SectionIssue".
+ */
+export interface SectionIssue {
+  message: string;
+  section: string;
+}
+/**
  * Detects files changed since the index was built (size and mtime, no hashing) and refreshes the index when the change set is small, or always with `force`.
  *
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
@@ -1405,24 +1573,27 @@ export interface RefsResponse {
 }
 /**
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
- * via the `definition` "ReferenceSite".
+ * via the `definition` "RenamePreviewRequest".
  */
-export interface ReferenceSite {
+export interface RenamePreviewRequest {
+  handle: string;
   /**
-   * A use through an import alias (`_(…)` after `import gettext_lazy as _`): the declaration is used there under another name (a rename of it leaves the site as it is).
+   * Also list matches in comments (kind `comment`; never counted towards `safe`).
    */
-  alias?: boolean;
-  column: number;
+  includeComments?: boolean;
   /**
-   * Handle of the enclosing declaration; absent for file-level code.
+   * Suggest renaming the file of an exported class, interface or type named like it.
    */
-  enclosing?: string | null;
+  includeFilenames?: boolean;
   /**
-   * `call`, `import` or `reference`.
+   * Also list matches inside string literals (kind `string`; never counted towards `safe`).
    */
-  kind: string;
-  line: number;
-  path: string;
+  includeStrings?: boolean;
+  /**
+   * Maximum edits (default 5000, cap 10000).
+   */
+  maxEdits?: number | null;
+  newName: string;
 }
 /**
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
@@ -1775,7 +1946,7 @@ export interface TestsSummary1 {
 }
 
 /** The request methods every engine answers through `call`, in order. */
-export const API_METHODS = ["orient","explore","search","packetGet","context","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","impact","review","supertypes","subtypes","implementations","status","refresh","config"] as const;
+export const API_METHODS = ["orient","explore","search","packetGet","context","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","impact","review","renamePreview","refactorPlan","supertypes","subtypes","implementations","status","refresh","config"] as const;
 
 /** One request method of the core. */
 export type ApiMethod = (typeof API_METHODS)[number];
@@ -1888,6 +2059,18 @@ export const METHOD_TABLE = [
   },
   {
     "indexBacked": true,
+    "name": "renamePreview",
+    "request": "RenamePreviewRequest",
+    "response": "RenamePreviewResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "refactorPlan",
+    "request": "RefactorPlanRequest",
+    "response": "RefactorPlanResponse"
+  },
+  {
+    "indexBacked": true,
     "name": "supertypes",
     "request": "HierarchyRequest",
     "response": "HierarchyResponse"
@@ -1943,6 +2126,8 @@ export interface ApiRequests {
   path: PathRequest;
   impact: ImpactRequest;
   review: ReviewRequest;
+  renamePreview: RenamePreviewRequest;
+  refactorPlan: RefactorPlanRequest;
   supertypes: HierarchyRequest;
   subtypes: HierarchyRequest;
   implementations: ImplementationsRequest;
@@ -1970,6 +2155,8 @@ export interface ApiResponses {
   path: PathResponse;
   impact: ImpactResponse;
   review: ReviewResponse;
+  renamePreview: RenamePreviewResponse;
+  refactorPlan: RefactorPlanResponse;
   supertypes: HierarchyResponse;
   subtypes: HierarchyResponse;
   implementations: ImplementationsResponse;

@@ -54,6 +54,10 @@ Answers are bounded; when one reports omitted results, narrow the question or ra
   may be WORKTREE or STAGED): changed declarations, the callers and referrers they impact with
   exact sites, dependent files, candidate tests, and breaks such as a removed function still called.
 - \`review\` — a git range as risk: level and reasons, ordered review tasks, the tests to run.
+- \`refactor_plan\` — before changing a declaration: its uses, callers, type hierarchy and tests in one
+  answer; with renameTo, a rename preview.
+- \`rename_preview\` — the exact edits of a rename and whether it is safe; apply them yourself
+  only when safe is true.
 
 ## After editing, check freshness
 
@@ -82,6 +86,7 @@ codegraph path src/main.rs src/geo.rs
 codegraph subtypes src/geo.rs::Shape
 codegraph impact --base HEAD
 codegraph review --base main --head HEAD
+codegraph rename-preview src/geo.rs::Circle::area surface
 codegraph status
 \`\`\`
 `;

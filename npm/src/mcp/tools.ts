@@ -122,6 +122,18 @@ export const TOOLS: ToolSpec[] = [
       "Review a git range: riskSummary (level, score, reasons), ordered reviewTasks with targets and sites, candidate tests. reviewDepth minimal|standard|deep.",
   },
   {
+    name: "rename_preview",
+    method: "renamePreview",
+    description:
+      "Read-only rename plan by handle: exact edits (with overrides and implementations), safe + reasons, conflicts, unsafe sites, filename suggestions, tests. Nothing is written.",
+  },
+  {
+    name: "refactor_plan",
+    method: "refactorPlan",
+    description:
+      "One evidence packet before changing a declaration: references, callers/callees, type hierarchy, implementations, tests, follow-ups; renameTo adds an authoritative rename preview.",
+  },
+  {
     name: "context",
     method: "context",
     description:
