@@ -333,6 +333,9 @@ impl<'a> Plan<'a> {
                 .reasons
                 .push(format!("{} files changed since they were indexed: refresh the index first", stale.len()));
         }
+        if let Some(reason) = self.bound_by_outside() {
+            found.reasons.push(reason);
+        }
         self.conflicts(&mut found);
         if !found.conflicts.is_empty() {
             found.reasons.push(format!("{} conflicts with the new name: see conflicts", found.conflicts.len()));
@@ -361,6 +364,48 @@ impl<'a> Plan<'a> {
         found.unsafe_sites.sort();
         found.unsafe_sites.dedup();
         found
+    }
+
+    /// Why the name is fixed by something outside the repository, if it is: a Python protocol
+    /// method (`__init__`, `__eq__`: the runtime calls it by name), a Rust method of an impl of a
+    /// trait the repository doesn't declare (`fmt` of `impl Display`), a Java method of `Object`
+    /// (`toString`, `equals`, `hashCode`), a JavaScript `constructor`.
+    fn bound_by_outside(&self) -> Option<String> {
+        let index = self.index;
+        for &g in self.group.keys() {
+            let s = index.symbol(g);
+            let language = index.files[index.file_of(g) as usize].language;
+            let member = owner_type(index, g).is_some();
+            let why = match language {
+                Language::Python
+                    if member && s.name.len() > 4 && s.name.starts_with("__") && s.name.ends_with("__") =>
+                {
+                    Some("a Python protocol method: the runtime calls it by this name")
+                }
+                Language::Rust
+                    if s.impl_trait.is_some()
+                        && !self.group.keys().any(|&o| {
+                            owner_type(index, o).is_some_and(|t| index.symbol(t).kind == SymbolKind::Trait)
+                        }) =>
+                {
+                    Some("it implements a method of a trait declared outside the repository")
+                }
+                Language::Java
+                    if member
+                        && matches!(s.name.as_str(), "toString" | "equals" | "hashCode" | "clone" | "finalize") =>
+                {
+                    Some("it overrides a method of java.lang.Object")
+                }
+                _ if language.is_js_family() && s.name == "constructor" => {
+                    Some("a class constructor is named by the language")
+                }
+                _ => None,
+            };
+            if let Some(why) = why {
+                return Some(format!("`{}` can't be renamed alone: {why}", index.handles[g as usize]));
+            }
+        }
+        None
     }
 
     /// Positions of names in re-export statements (`export { a } from`, `pub use`).
@@ -655,11 +700,34 @@ fn same_named_members(index: &Index, ty: SymId, name: &str, owner: SymId) -> Vec
     super::hierarchy::members_named(index, ty, name, owner)
 }
 
+/// Calls that reach a member by a string naming it (Python's getattr family, Java reflection).
+const DYNAMIC_ACCESS_CALLS: [&str; 8] =
+    ["getattr", "setattr", "hasattr", "delattr", "getMethod", "getDeclaredMethod", "getField", "getDeclaredField"];
+
+/// Whether a string literal is used to reach a member by name: the index of `obj["name"]`
+/// (JavaScript/TypeScript) or an argument of one of `DYNAMIC_ACCESS_CALLS`.
+fn dynamic_access(node: tree_sitter::Node, text: &str) -> bool {
+    let Some(parent) = node.parent() else { return false };
+    if parent.kind() == "subscript_expression" {
+        return parent.child_by_field_name("index") == Some(node);
+    }
+    if !matches!(parent.kind(), "arguments" | "argument_list") {
+        return false;
+    }
+    let Some(call) = parent.parent() else { return false };
+    let callee = call.child_by_field_name("function").or_else(|| call.child_by_field_name("name"));
+    callee.is_some_and(|c| {
+        let name = &text[c.byte_range()];
+        let last = name.rsplit(['.', ':']).next().unwrap_or(name);
+        DYNAMIC_ACCESS_CALLS.contains(&last)
+    })
+}
+
 /// A match of a name inside a comment or a string literal.
 struct Literal {
     pos: Pos,
     comment: bool,
-    /// The string's whole content is the name (`"name"`).
+    /// The string's whole content is the name and it reaches a member by it (`getattr(o, "name")`).
     whole_string: bool,
 }
 
@@ -682,7 +750,9 @@ fn literal_matches(language: Language, text: &str, name: &str) -> Vec<Literal> {
             let body = &text[node.byte_range()];
             let inner =
                 body.trim_matches(|c: char| c == '"' || c == '\'' || c == '`').trim_start_matches(['b', 'r', 'f', 'u']);
-            let whole = string && (inner == name || body.trim_matches(|c| c == '"' || c == '\'') == name);
+            let whole = string
+                && (inner == name || body.trim_matches(|c| c == '"' || c == '\'') == name)
+                && dynamic_access(node, text);
             let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
             for (i, _) in body.match_indices(name) {
                 let before = body[..i].chars().next_back();
