@@ -287,11 +287,24 @@ impl<'a> Plan<'a> {
                 sites.push((r.file, r.pos, kind));
             }
         }
+        // TypeScript overloads are one declaration: the names of its other signatures too.
+        for &g in self.group.keys() {
+            let f = index.file_of(g);
+            let file = &index.files[f as usize];
+            if file.language.is_js_family() {
+                if let Some(text) = file.indexed_text(self.ctx.host) {
+                    let more = overload_names(&text, file.language, index.symbol(g));
+                    sites.extend(more.into_iter().map(|p| (f, p, "definition")));
+                }
+            }
+        }
         sites.sort_by(|a, b| {
             (index.files[a.0 as usize].path.as_str(), a.1).cmp(&(index.files[b.0 as usize].path.as_str(), b.1))
         });
         sites.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
         let width = self.old.chars().count() as u32;
+        let member = self.group.keys().any(|&g| owner_type(index, g).is_some());
+        let mut shorthands: HashMap<FileId, BTreeSet<Pos>> = HashMap::default();
         for (f, pos, kind) in sites {
             let path = index.files[f as usize].path.clone();
             let Some(lines) = lines_of(f) else {
@@ -310,13 +323,26 @@ impl<'a> Plan<'a> {
                 });
                 continue;
             }
+            // `{ name }` names a key and a value at once: the renamed one is spelled out.
+            let shorthand = shorthands
+                .entry(f)
+                .or_insert_with(|| {
+                    let file = &index.files[f as usize];
+                    file.indexed_text(self.ctx.host).map(|t| shorthand_positions(file.language, &t)).unwrap_or_default()
+                })
+                .contains(&pos);
+            let new_text = match (shorthand, member) {
+                (false, _) => self.new.clone(),
+                (true, true) => format!("{}: {}", self.new, self.old),
+                (true, false) => format!("{}: {}", self.old, self.new),
+            };
             found.edits.push(RenameEdit {
                 path,
                 line: pos.line,
                 column: pos.col,
                 end_column: pos.col + width,
                 old_text: self.old.clone(),
-                new_text: self.new.clone(),
+                new_text,
                 kind: kind.into(),
             });
         }
@@ -700,6 +726,81 @@ fn same_named_members(index: &Index, ty: SymId, name: &str, owner: SymId) -> Vec
     super::hierarchy::members_named(index, ty, name, owner)
 }
 
+/// Syntax of a name that is both a key and a value (`{ name }` in an object literal or a
+/// destructuring pattern, Rust's `Point { x }` literal and pattern fields).
+const SHORTHAND_KINDS: [&str; 3] =
+    ["shorthand_property_identifier", "shorthand_property_identifier_pattern", "shorthand_field_identifier"];
+
+/// Walks every node of a parsed text.
+fn each_node(tree: &tree_sitter::Tree, mut f: impl FnMut(tree_sitter::Node)) {
+    let mut cursor = tree.root_node().walk();
+    loop {
+        f(cursor.node());
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+        }
+    }
+}
+
+fn parse(language: Language, text: &str) -> Option<tree_sitter::Tree> {
+    let mut parser = Parser::new();
+    parser.set_language(&language.grammar()).ok()?;
+    parser.parse(text, None)
+}
+
+/// Positions of shorthand names in a file (see `SHORTHAND_KINDS`; a Rust shorthand field
+/// initialiser is an `identifier` under `shorthand_field_initializer`).
+fn shorthand_positions(language: Language, text: &str) -> BTreeSet<Pos> {
+    let mut out = BTreeSet::new();
+    let Some(tree) = parse(language, text) else { return out };
+    let positions = crate::extract::positions_of(text);
+    each_node(&tree, |n| {
+        let rust_init =
+            n.kind() == "identifier" && n.parent().is_some_and(|p| p.kind() == "shorthand_field_initializer");
+        if SHORTHAND_KINDS.contains(&n.kind()) || rust_init {
+            out.insert(positions.pos(n.start_byte()));
+        }
+    });
+    out
+}
+
+/// The names of a TypeScript declaration's other overload signatures: declarations of the same
+/// name beside the first one, inside the range the merged declaration spans.
+fn overload_names(text: &str, language: Language, sym: &crate::facts::Symbol) -> Vec<Pos> {
+    const DECLS: [&str; 6] = [
+        "function_signature",
+        "function_declaration",
+        "method_signature",
+        "method_definition",
+        "abstract_method_signature",
+        "generator_function_declaration",
+    ];
+    let Some(tree) = parse(language, text) else { return Vec::new() };
+    let positions = crate::extract::positions_of(text);
+    let mut out = Vec::new();
+    each_node(&tree, |n| {
+        if !DECLS.contains(&n.kind()) {
+            return;
+        }
+        let Some(name) = n.child_by_field_name("name") else { return };
+        let at = positions.pos(name.start_byte());
+        let within =
+            (sym.start.line, sym.start.col) <= (at.line, at.col) && (at.line, at.col) <= (sym.end.line, sym.end.col);
+        if within && at != sym.name_pos && text[name.byte_range()] == sym.name {
+            out.push(at);
+        }
+    });
+    out
+}
+
 /// Calls that reach a member by a string naming it (Python's getattr family, Java reflection).
 const DYNAMIC_ACCESS_CALLS: [&str; 8] =
     ["getattr", "setattr", "hasattr", "delattr", "getMethod", "getDeclaredMethod", "getField", "getDeclaredField"];
@@ -890,6 +991,25 @@ mod tests {
             .map(|e| (e.kind.as_str(), e.line))
             .collect();
         assert_eq!(extra, [("comment", 5), ("string", 8)]);
+    }
+
+    #[test]
+    fn shorthand_names_are_spelled_out_and_overloads_renamed_together() {
+        let (_dir, mut s) = repo(&[
+            (
+                "a.ts",
+                "export class Box { size = 1; }\nexport function f(b: Box) { const { size } = b; return size; }\nexport const limit = 3;\nexport const o = { limit };\nexport function g(x: number): number;\nexport function g(x: string): string;\nexport function g(x: any) { return x; }\n",
+            ),
+        ]);
+        let r = preview(&mut s, "a.ts::Box::size", "volume");
+        let texts: Vec<(u32, &str)> = r.edits.iter().map(|e| (e.line, e.new_text.as_str())).collect();
+        assert_eq!(texts, [(1, "volume"), (2, "volume: size")]);
+        let r = preview(&mut s, "a.ts::limit", "cap");
+        let texts: Vec<(u32, &str)> = r.edits.iter().map(|e| (e.line, e.new_text.as_str())).collect();
+        assert_eq!(texts, [(3, "cap"), (4, "limit: cap")]);
+        let r = preview(&mut s, "a.ts::g", "h");
+        let lines: Vec<u32> = r.edits.iter().map(|e| e.line).collect();
+        assert_eq!(lines, [5, 6, 7]);
     }
 
     #[test]
