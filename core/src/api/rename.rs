@@ -214,7 +214,19 @@ impl<'a> Plan<'a> {
     fn linked_members(&self) -> BTreeMap<SymId, Role> {
         let index = self.index;
         let mut group = BTreeMap::from([(self.root, Role::Asked)]);
-        let mut queue = vec![self.root];
+        // TypeScript merges same-named declarations of one scope (an interface and a const, a
+        // class and a namespace): they are one name.
+        let file = index.file_of(self.root);
+        if index.files[file as usize].language.is_js_family() {
+            let sym = index.symbol(self.root);
+            for (i, other) in index.files[file as usize].facts.symbols.iter().enumerate() {
+                let id = index.global(file, i as u32);
+                if id != self.root && other.name == sym.name && other.container == sym.container {
+                    group.insert(id, Role::Above);
+                }
+            }
+        }
+        let mut queue: Vec<SymId> = group.keys().copied().collect();
         while let Some(m) = queue.pop() {
             let Some(owner) = owner_type(index, m) else { continue };
             let owner_abstract = matches!(index.symbol(owner).kind, SymbolKind::Interface | SymbolKind::Trait);
@@ -425,6 +437,9 @@ impl<'a> Plan<'a> {
                 _ if language.is_js_family() && s.name == "constructor" => {
                     Some("a class constructor is named by the language")
                 }
+                _ if language.is_js_family() && self.augments_global(g) => {
+                    Some("it is declared in `declare global`: it extends a declaration of the platform's")
+                }
                 _ => None,
             };
             if let Some(why) = why {
@@ -432,6 +447,26 @@ impl<'a> Plan<'a> {
             }
         }
         None
+    }
+
+    /// Whether a TypeScript declaration stands inside `declare global { … }`.
+    fn augments_global(&self, g: SymId) -> bool {
+        let index = self.index;
+        let file = &index.files[index.file_of(g) as usize];
+        let Some(text) = file.indexed_text(self.ctx.host) else { return false };
+        let Some(tree) = parse(file.language, &text) else { return false };
+        let pos = index.symbol(g).name_pos;
+        let line_start: usize = text.split('\n').take(pos.line.saturating_sub(1) as usize).map(|l| l.len() + 1).sum();
+        let byte = line_start
+            + text[line_start..].char_indices().nth(pos.col.saturating_sub(1) as usize).map_or(0, |(i, _)| i);
+        let mut node = tree.root_node().descendant_for_byte_range(byte, byte);
+        while let Some(n) = node {
+            if text[n.byte_range()].starts_with("declare global") || n.kind() == "global" {
+                return true;
+            }
+            node = n.parent();
+        }
+        false
     }
 
     /// Positions of names in re-export statements (`export { a } from`, `pub use`).
