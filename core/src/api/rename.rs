@@ -86,7 +86,8 @@ pub struct UnsafeSite {
     pub column: u32,
     /// `unresolvedSameName` (a use of the name nobody could prove either way), `dynamicAccess` (a
     /// string that is exactly the name: `getattr(o, "name")`, `obj["name"]`), `notWritten` (a
-    /// proven site whose text is not the name), `changedSinceIndexed`.
+    /// proven site whose text is not the name), `inMacro` (a Rust macro argument spells it),
+    /// `changedSinceIndexed`.
     pub kind: String,
 }
 
@@ -223,6 +224,25 @@ impl<'a> Plan<'a> {
                 let id = index.global(file, i as u32);
                 if id != self.root && other.name == sym.name && other.container == sym.container {
                     group.insert(id, Role::Above);
+                }
+            }
+        }
+        // A Rust trait's member is implemented in `impl Trait for u16` too, for types the index
+        // has no declaration of: the impl members of that name whose trait has the trait's name,
+        // in the same crate folder.
+        if let Some(owner) = owner_type(index, self.root).filter(|&t| index.symbol(t).kind == SymbolKind::Trait) {
+            let trait_name = &index.symbol(owner).name;
+            let crate_dir = |f: FileId| index.files[f as usize].path.split('/').next().unwrap_or("").to_string();
+            let home = crate_dir(index.file_of(owner));
+            for (fid, file) in index.files.iter().enumerate() {
+                if file.language != Language::Rust || crate_dir(fid as FileId) != home {
+                    continue;
+                }
+                for (i, s) in file.facts.symbols.iter().enumerate() {
+                    let implements = s.impl_trait.as_ref().and_then(|t| t.last()).is_some_and(|t| t == trait_name);
+                    if implements && s.name == self.old {
+                        group.entry(index.global(fid as FileId, i as u32)).or_insert(Role::Implementation);
+                    }
                 }
             }
         }
@@ -659,6 +679,22 @@ impl<'a> Plan<'a> {
                 }
             }
         }
+        // Import items of the name that resolve to nothing (`use crate::ast::Name;` in a body).
+        for &f in visible {
+            let file = &index.files[f as usize];
+            let resolved: BTreeSet<Pos> =
+                index.graph.refs_by_file[f as usize].iter().map(|&i| index.graph.refs[i as usize].pos).collect();
+            for it in file.facts.imports.iter().flat_map(|i| &i.items) {
+                if it.name == self.old && !resolved.contains(&it.pos) {
+                    found.unsafe_sites.push(UnsafeSite {
+                        path: file.path.clone(),
+                        line: it.pos.line,
+                        column: it.pos.col,
+                        kind: "unresolvedSameName".into(),
+                    });
+                }
+            }
+        }
         let n = found.unsafe_sites.len() - before;
         if n > 0 {
             found.reasons.push(format!(
@@ -684,6 +720,19 @@ impl<'a> Plan<'a> {
             let Some(text) = file.indexed_text(self.ctx.host) else { continue };
             if !text.contains(&self.old) {
                 continue;
+            }
+            if file.language == Language::Rust {
+                // Macro arguments are token trees nobody resolves: a name there is unproven.
+                for pos in macro_tokens(&text, &self.old) {
+                    if !edited.contains(&(file.path.clone(), pos.line, pos.col)) {
+                        found.unsafe_sites.push(UnsafeSite {
+                            path: file.path.clone(),
+                            line: pos.line,
+                            column: pos.col,
+                            kind: "inMacro".into(),
+                        });
+                    }
+                }
             }
             for lit in literal_matches(file.language, &text, &self.old) {
                 if edited.contains(&(file.path.clone(), lit.pos.line, lit.pos.col)) {
@@ -712,9 +761,10 @@ impl<'a> Plan<'a> {
         }
         let n = found.unsafe_sites.len() - before;
         if n > 0 {
-            found
-                .reasons
-                .push(format!("{n} strings are exactly `{}` (dynamic access by name): see unsafeSites", self.old));
+            found.reasons.push(format!(
+                "{n} strings or macro arguments name `{}` where nothing is resolved (dynamic access, macro tokens): see unsafeSites",
+                self.old
+            ));
         }
     }
 
@@ -831,6 +881,22 @@ fn overload_names(text: &str, language: Language, sym: &crate::facts::Symbol) ->
             (sym.start.line, sym.start.col) <= (at.line, at.col) && (at.line, at.col) <= (sym.end.line, sym.end.col);
         if within && at != sym.name_pos && text[name.byte_range()] == sym.name {
             out.push(at);
+        }
+    });
+    out
+}
+
+/// Identifiers spelled `name` inside Rust macro invocations' token trees.
+fn macro_tokens(text: &str, name: &str) -> Vec<Pos> {
+    let Some(tree) = parse(Language::Rust, text) else { return Vec::new() };
+    let positions = crate::extract::positions_of(text);
+    let mut out = Vec::new();
+    each_node(&tree, |n| {
+        if n.kind() == "identifier"
+            && n.parent().is_some_and(|p| p.kind() == "token_tree")
+            && &text[n.byte_range()] == name
+        {
+            out.push(positions.pos(n.start_byte()));
         }
     });
     out

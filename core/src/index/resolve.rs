@@ -1473,7 +1473,10 @@ impl<'a> Resolver<'_, 'a> {
                 // A chain of members of an unnamed value: the value stands before segment 0.
                 let receiver = chain.receiver.as_ref().map(|r| self.receiver_values(fid, chain.enclosing, r));
                 let head = match &receiver {
-                    Some(values) => Some(self.members_all(values, &chain.segments[0].0, 0)),
+                    Some(values) => {
+                        let call = (chain.call && last == 0) || chain.calls_at.first() == Some(&0);
+                        Some(self.by_use(self.members_all(values, &chain.segments[0].0, 0), call))
+                    }
                     None => self.head(fid, chain.enclosing, &chain.segments[0].0, 0),
                 };
                 let Some(mut values) = head else {
