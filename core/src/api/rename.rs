@@ -87,6 +87,7 @@ pub struct UnsafeSite {
     /// `unresolvedSameName` (a use of the name nobody could prove either way), `dynamicAccess` (a
     /// string that is exactly the name: `getattr(o, "name")`, `obj["name"]`), `notWritten` (a
     /// proven site whose text is not the name), `inMacro` (a Rust macro argument spells it),
+    /// `importPath` (a segment of an import's module path names it),
     /// `changedSinceIndexed`.
     pub kind: String,
 }
@@ -227,21 +228,14 @@ impl<'a> Plan<'a> {
                 }
             }
         }
-        // A Rust trait's member is implemented in `impl Trait for u16` too, for types the index
-        // has no declaration of: the impl members of that name whose trait has the trait's name,
-        // in the same crate folder.
-        if let Some(owner) = owner_type(index, self.root).filter(|&t| index.symbol(t).kind == SymbolKind::Trait) {
-            let trait_name = &index.symbol(owner).name;
-            let crate_dir = |f: FileId| index.files[f as usize].path.split('/').next().unwrap_or("").to_string();
-            let home = crate_dir(index.file_of(owner));
-            for (fid, file) in index.files.iter().enumerate() {
-                if file.language != Language::Rust || crate_dir(fid as FileId) != home {
-                    continue;
-                }
-                for (i, s) in file.facts.symbols.iter().enumerate() {
-                    let implements = s.impl_trait.as_ref().and_then(|t| t.last()).is_some_and(|t| t == trait_name);
-                    if implements && s.name == self.old {
-                        group.entry(index.global(fid as FileId, i as u32)).or_insert(Role::Implementation);
+        // A Rust impl member whose type the index doesn't declare (`impl U16 for u16`) is linked
+        // to its trait's member by the trait's name, in the same crate folder.
+        let root_sym = index.symbol(self.root);
+        if let Some(trait_name) = root_sym.impl_trait.as_ref().and_then(|t| t.last()) {
+            for t in self.rust_traits_named(trait_name, index.file_of(self.root)) {
+                for m in members(index, t) {
+                    if index.symbol(m).name == self.old {
+                        group.entry(m).or_insert(Role::Above);
                     }
                 }
             }
@@ -270,7 +264,43 @@ impl<'a> Plan<'a> {
                 }
             }
         }
+        // …and a trait's member is implemented in impls for such types too.
+        let trait_members: Vec<SymId> = group
+            .keys()
+            .copied()
+            .filter(|&g| owner_type(index, g).is_some_and(|t| index.symbol(t).kind == SymbolKind::Trait))
+            .collect();
+        for m in trait_members {
+            let owner = owner_type(index, m).expect("a trait member");
+            let trait_name = index.symbol(owner).name.clone();
+            let home = crate_folder(&index.files[index.file_of(owner) as usize].path).to_string();
+            for (fid, file) in index.files.iter().enumerate() {
+                if file.language != Language::Rust || crate_folder(&file.path) != home {
+                    continue;
+                }
+                for (i, s) in file.facts.symbols.iter().enumerate() {
+                    let implements = s.impl_trait.as_ref().and_then(|t| t.last()).is_some_and(|t| *t == trait_name);
+                    if implements && s.name == self.old {
+                        group.entry(index.global(fid as FileId, i as u32)).or_insert(Role::Implementation);
+                    }
+                }
+            }
+        }
         group
+    }
+
+    /// Rust traits of this name in the crate folder of `file`.
+    fn rust_traits_named(&self, name: &str, file: FileId) -> Vec<SymId> {
+        let index = self.index;
+        let home = crate_folder(&index.files[file as usize].path);
+        (0..index.syms.len() as SymId)
+            .filter(|&t| {
+                let s = index.symbol(t);
+                s.kind == SymbolKind::Trait
+                    && s.name == name
+                    && crate_folder(&index.files[index.file_of(t) as usize].path) == home
+            })
+            .collect()
     }
 
     fn run(&self, req: &RenamePreviewRequest) -> Found {
@@ -509,6 +539,15 @@ impl<'a> Plan<'a> {
         let mut seen: BTreeSet<FileId> = self.group.keys().map(|&g| index.file_of(g)).collect();
         for &f in &seen.clone() {
             let file = &index.files[f as usize];
+            // Macro invocations use names without import edges: a Rust crate's files all can.
+            if file.language == Language::Rust {
+                let home = crate_folder(&file.path);
+                for (g, other) in index.files.iter().enumerate() {
+                    if other.language == Language::Rust && crate_folder(&other.path) == home {
+                        seen.insert(g as FileId);
+                    }
+                }
+            }
             if file.language == Language::Go {
                 let dir = file.path.rsplit_once('/').map_or("", |(d, _)| d);
                 for (g, other) in index.files.iter().enumerate() {
@@ -684,6 +723,18 @@ impl<'a> Plan<'a> {
             let file = &index.files[f as usize];
             let resolved: BTreeSet<Pos> =
                 index.graph.refs_by_file[f as usize].iter().map(|&i| index.graph.refs[i as usize].pos).collect();
+            for import in &file.facts.imports {
+                // `use crate::ast::Kind::*;`: the name is a segment of the module path, which
+                // carries no position of its own.
+                if file.language == Language::Rust && import.module.split("::").any(|seg| seg == self.old) {
+                    found.unsafe_sites.push(UnsafeSite {
+                        path: file.path.clone(),
+                        line: import.pos.line,
+                        column: import.pos.col,
+                        kind: "importPath".into(),
+                    });
+                }
+            }
             for it in file.facts.imports.iter().flat_map(|i| &i.items) {
                 if it.name == self.old && !resolved.contains(&it.pos) {
                     found.unsafe_sites.push(UnsafeSite {
@@ -798,6 +849,11 @@ impl<'a> Plan<'a> {
         let new_path = if dir.is_empty() { format!("{new_stem}.{ext}") } else { format!("{dir}/{new_stem}.{ext}") };
         Some(FilenameSuggestion { path: path.clone(), new_path })
     }
+}
+
+/// The folder a Rust file's crate is taken to live in: its path's first segment.
+fn crate_folder(path: &str) -> &str {
+    path.split('/').next().unwrap_or(path)
 }
 
 /// The type a member belongs to (its container, or the type of its impl block or Go receiver).

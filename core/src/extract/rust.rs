@@ -259,12 +259,11 @@ fn member(b: &mut Builder, node: Node, exported: bool, impl_of: Option<Vec<Strin
         "macro_invocation" => macro_invocation(b, node, true),
         _ => item(b, node),
     }
-    if impl_of.is_some() {
-        // A symbol made above; impl members belong to the impl's type, not to the module.
-        if let Some(sym) = b.facts.symbols.get_mut(before) {
-            sym.impl_of = impl_of;
-            sym.impl_trait = impl_trait;
-        }
+    // A symbol made above; impl members belong to the impl's type, not to the module. The trait
+    // is kept even when the type is one the index can't name (`impl U16 for u16`).
+    if let Some(sym) = b.facts.symbols.get_mut(before).filter(|_| impl_of.is_some() || impl_trait.is_some()) {
+        sym.impl_of = impl_of;
+        sym.impl_trait = impl_trait;
     }
 }
 
