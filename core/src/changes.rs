@@ -364,7 +364,7 @@ impl Version {
         let mut seen: HashMap<String, u32> = HashMap::default();
         let by_name = (0..facts.symbols.len())
             .map(|i| {
-                let base = qualified(&facts.symbols, i);
+                let base = crate::index::qualified_in(&facts.symbols, i as u32);
                 let n = seen.entry(base.clone()).or_insert(0);
                 *n += 1;
                 let name = if *n == 1 { base } else { format!("{base}#{n}") };
@@ -373,24 +373,6 @@ impl Version {
             .collect();
         Version { facts, by_name }
     }
-}
-
-/// `Container::name` of symbol `i`, as the index names it (impl members under their type).
-fn qualified(symbols: &[Symbol], i: usize) -> String {
-    let mut parts = vec![symbols[i].name.clone()];
-    let mut cur = Some(i as u32);
-    while let Some(c) = cur {
-        let sym = &symbols[c as usize];
-        if let Some(ty) = sym.impl_of.as_ref().and_then(|p| p.last()) {
-            parts.push(ty.clone());
-        }
-        cur = sym.container;
-        if let Some(parent) = cur {
-            parts.push(symbols[parent as usize].name.clone());
-        }
-    }
-    parts.reverse();
-    parts.join("::")
 }
 
 /// The declarations that changed in one file.

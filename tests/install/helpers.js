@@ -96,7 +96,44 @@ function childEnv(home) {
   return env;
 }
 
+/** Where each target writes in user scope, relative to HOME, and the fixture for an existing config. */
+const TARGET_FILES = {
+  codex: { file: ".codex/config.toml", fixture: "codex.config.toml", ext: "toml" },
+  claude: { file: ".claude.json", fixture: "claude.claude.json", ext: "json" },
+  cursor: { file: ".cursor/mcp.json", fixture: "cursor.mcp.json", ext: "json" },
+  gemini: { file: ".gemini/settings.json", fixture: "gemini.settings.json", ext: "json" },
+  opencode: {
+    file: ".config/opencode/opencode.jsonc",
+    freshFile: ".config/opencode/opencode.json",
+    fixture: "opencode.opencode.jsonc",
+    ext: "jsonc",
+  },
+};
+
+/** A config's text parsed as its client reads it (TOML or JSON with comments), as plain objects. */
+function parses(ext, text) {
+  const { parse: parseToml } = require("smol-toml");
+  const { parse: parseJsonc } = require("jsonc-parser");
+  text = text.replace(/^\uFEFF/, "");
+  if (ext === "toml") return JSON.parse(JSON.stringify(parseToml(text)));
+  const errors = [];
+  const value = parseJsonc(text, errors, { allowTrailingComma: true });
+  assert.deepEqual(errors, [], "the result parses as JSON(C)");
+  return value;
+}
+
+/** The codegraph server entry a target wrote, read back through the client's format. */
+function entryOf(id, text) {
+  const doc = parses(TARGET_FILES[id].ext, text);
+  if (id === "codex") return doc.mcp_servers.codegraph;
+  if (id === "opencode") return doc.mcp.codegraph;
+  return doc.mcpServers.codegraph;
+}
+
 module.exports = {
+  TARGET_FILES,
+  parses,
+  entryOf,
   repo,
   bin,
   dist,

@@ -9,41 +9,10 @@ const { describe, test } = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const path = require("node:path");
-const { parse: parseToml } = require("smol-toml");
-const { parse: parseJsonc } = require("jsonc-parser");
 
-const { sandbox, run, snapshot, write, read, golden, fixture, EXECUTABLE } = require("./helpers");
+const { sandbox, run, snapshot, write, read, golden, fixture, EXECUTABLE, TARGET_FILES, parses, entryOf } = require("./helpers");
 
-/** Where each target writes in user scope, relative to HOME, and the fixture for an existing config. */
-const TARGETS = {
-  codex: { file: ".codex/config.toml", fixture: "codex.config.toml", ext: "toml" },
-  claude: { file: ".claude.json", fixture: "claude.claude.json", ext: "json" },
-  cursor: { file: ".cursor/mcp.json", fixture: "cursor.mcp.json", ext: "json" },
-  gemini: { file: ".gemini/settings.json", fixture: "gemini.settings.json", ext: "json" },
-  opencode: {
-    file: ".config/opencode/opencode.jsonc",
-    freshFile: ".config/opencode/opencode.json",
-    fixture: "opencode.opencode.jsonc",
-    ext: "jsonc",
-  },
-};
-
-function parses(ext, text) {
-  text = text.replace(/^\uFEFF/, "");
-  if (ext === "toml") return parseToml(text);
-  const errors = [];
-  const value = parseJsonc(text, errors, { allowTrailingComma: true });
-  assert.deepEqual(errors, [], "the result parses as JSON(C)");
-  return value;
-}
-
-/** The server entry a target wrote, read back through the client's format. */
-function entryOf(id, text) {
-  const doc = parses(TARGETS[id].ext, text);
-  if (id === "codex") return doc.mcp_servers.codegraph;
-  if (id === "opencode") return doc.mcp.codegraph;
-  return doc.mcpServers.codegraph;
-}
+const TARGETS = TARGET_FILES;
 
 describe("fresh install, per target", () => {
   for (const [id, spec] of Object.entries(TARGETS)) {

@@ -15,45 +15,15 @@ const { spawn, spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const net = require("node:net");
 const path = require("node:path");
-const { parse: parseToml } = require("smol-toml");
-const { parse: parseJsonc } = require("jsonc-parser");
 
-const { sandbox, run, snapshot, write, read, golden, fixture } = require("./helpers");
+const { sandbox, run, snapshot, write, read, golden, fixture, TARGET_FILES, entryOf } = require("./helpers");
 
 const REPO = path.resolve(__dirname, "..", "..");
 const BIN = path.join(REPO, "bin", "codegraph.js");
 const URL_LOCAL = "http://127.0.0.1:7331/mcp";
 const URL_REMOTE = "https://codegraph.example.com/mcp";
 
-const TARGETS = {
-  codex: { file: ".codex/config.toml", fixture: "codex.config.toml", ext: "toml" },
-  claude: { file: ".claude.json", fixture: "claude.claude.json", ext: "json" },
-  cursor: { file: ".cursor/mcp.json", fixture: "cursor.mcp.json", ext: "json" },
-  gemini: { file: ".gemini/settings.json", fixture: "gemini.settings.json", ext: "json" },
-  opencode: {
-    file: ".config/opencode/opencode.jsonc",
-    freshFile: ".config/opencode/opencode.json",
-    fixture: "opencode.opencode.jsonc",
-    ext: "jsonc",
-  },
-};
-
-function parses(ext, text) {
-  text = text.replace(/^\uFEFF/, "");
-  if (ext === "toml") return parseToml(text);
-  const errors = [];
-  const value = parseJsonc(text, errors, { allowTrailingComma: true });
-  assert.deepEqual(errors, [], "the result parses as JSON(C)");
-  return value;
-}
-
-function entryOf(id, text) {
-  // Plain objects (smol-toml's tables have no prototype).
-  const doc = JSON.parse(JSON.stringify(parses(TARGETS[id].ext, text)));
-  if (id === "codex") return doc.mcp_servers.codegraph;
-  if (id === "opencode") return doc.mcp.codegraph;
-  return doc.mcpServers.codegraph;
-}
+const TARGETS = TARGET_FILES;
 
 /** The URL and the token reference an entry holds, in each client's own form. */
 function urlOf(id, entry) {

@@ -294,21 +294,7 @@ impl Index {
     /// with Rust impl members and Go methods under their type's name.
     pub fn qualified_name(&self, id: SymId) -> String {
         let (file, local) = self.syms[id as usize];
-        let symbols = &self.files[file as usize].facts.symbols;
-        let mut parts = vec![symbols[local as usize].name.clone()];
-        let mut cur = Some(local);
-        while let Some(c) = cur {
-            let sym = &symbols[c as usize];
-            if let Some(ty) = sym.impl_of.as_ref().and_then(|p| p.last()) {
-                parts.push(ty.clone());
-            }
-            cur = sym.container;
-            if let Some(parent) = cur {
-                parts.push(symbols[parent as usize].name.clone());
-            }
-        }
-        parts.reverse();
-        parts.join("::")
+        qualified_in(&self.files[file as usize].facts.symbols, local)
     }
 
     fn assign_handles(&mut self) {
@@ -327,6 +313,25 @@ impl Index {
             self.handles.push(handle);
         }
     }
+}
+
+/// `Container::name` of symbol `local` among a file's symbols: enclosing classes, traits, inline
+/// modules and functions, with Rust impl members and Go methods under their type's name.
+pub(crate) fn qualified_in(symbols: &[Symbol], local: u32) -> String {
+    let mut parts = vec![symbols[local as usize].name.clone()];
+    let mut cur = Some(local);
+    while let Some(c) = cur {
+        let sym = &symbols[c as usize];
+        if let Some(ty) = sym.impl_of.as_ref().and_then(|p| p.last()) {
+            parts.push(ty.clone());
+        }
+        cur = sym.container;
+        if let Some(parent) = cur {
+            parts.push(symbols[parent as usize].name.clone());
+        }
+    }
+    parts.reverse();
+    parts.join("::")
 }
 
 /// Whether two versions of a file look the same from other files: the same declarations (names,

@@ -3,14 +3,12 @@
 //! `.codegraph/config`, and a diff spec puts changed files first (a real git repository).
 
 use std::fs;
-use std::path::Path;
-use std::process::Command;
 
 use codegraph_core::lang::Language;
 use codegraph_core::{estimate_tokens, Session};
 use serde_json::{json, Value};
 
-use crate::expected::{copy_tree, fixture_root, open};
+use crate::expected::{copy_tree, fixture_root, git, open};
 
 fn pack(s: &mut Session, request: Value) -> Value {
     s.call("context", request.clone()).unwrap_or_else(|e| panic!("context {request}: {e}"))
@@ -148,16 +146,6 @@ fn profiles_come_from_the_config_file() {
     assert!(err.to_string().contains("unknown key `budgte`"), "{err}");
     fs::write(dir.path().join(".codegraph/config"), "[profiles.x.context\n").unwrap();
     assert_eq!(s.call("context", json!({ "listProfiles": true })).unwrap_err().code(), "INVALID_ARGUMENT");
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]

@@ -27,6 +27,17 @@ pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
+/// Runs git in `dir` with a fixed identity, failing the test when git fails.
+pub fn git(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
 pub fn open(root: PathBuf) -> Session {
     Session::open(Box::new(StdHost::new(root)), OpenOptions::default()).expect("session opens")
 }

@@ -5,22 +5,11 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
 use codegraph_core::Session;
 use serde_json::{json, Value};
 
-use crate::expected::open;
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-}
+use crate::expected::{git, open};
 
 fn write(dir: &Path, path: &str, text: &str) {
     let file = dir.join(path);

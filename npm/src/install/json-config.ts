@@ -5,7 +5,7 @@
 
 import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 
-import { InstallError, leftAlone, transportName, type PlannedEdit, type TargetId, type Transport } from "./types";
+import { InstallError, leftAlone, transportSwitch, type PlannedEdit, type TargetId, type Transport } from "./types";
 
 /** What one JSON target owns and how it recognises its own entry. */
 export interface JsonEntrySpec {
@@ -244,14 +244,8 @@ function planInstallText(spec: JsonEntrySpec, text: string | undefined, force: b
   if (!owned && !force) {
     return leftAlone(base, "collision", `${label} already exists with other settings; left alone (--force replaces it, keeping a backup)`);
   }
-  const was = spec.transportOf?.(existing);
-  if (owned && !force && spec.transport && was && was !== spec.transport) {
-    return leftAlone(
-      base,
-      "collision",
-      `${label} is codegraph's ${transportName(was)} entry; switching it to ${transportName(spec.transport)} is left to --force (which keeps a backup)`,
-    );
-  }
+  const switched = owned ? transportSwitch(base, label, spec.transportOf?.(existing), spec.transport, force) : undefined;
+  if (switched) return switched;
   const node = findNodeAtLocation(tree!, spec.keyPath)!;
   const indent = lineIndent(text, node.parent!.offset);
   const after = text.slice(0, node.offset) + formatJson(spec.entry, style.unit, indent, style.eol) + text.slice(node.offset + node.length);

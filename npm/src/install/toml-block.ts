@@ -4,7 +4,7 @@
 
 import type * as SmolToml from "smol-toml" with { "resolution-mode": "import" };
 
-import { InstallError, leftAlone, transportName, type PlannedEdit, type TargetId, type Transport } from "./types";
+import { InstallError, leftAlone, transportSwitch, type PlannedEdit, type TargetId, type Transport } from "./types";
 
 // smol-toml ships a CommonJS build (dist/index.cjs, its "require" export) but declares its types for
 // ESM only, so the module is required and typed from the ESM declarations.
@@ -170,14 +170,8 @@ export function planTomlInstall(spec: TomlBlockSpec, text: string | undefined, f
     if (!ours && !force) {
       return leftAlone(base, "collision", "the codegraph block was edited by hand; left alone (--force replaces it, keeping a backup)");
     }
-    const was = spec.transportOf?.(body);
-    if (ours && !force && spec.transport && was && was !== spec.transport) {
-      return leftAlone(
-        base,
-        "collision",
-        `${label} is codegraph's ${transportName(was)} entry; switching it to ${transportName(spec.transport)} is left to --force (which keeps a backup)`,
-      );
-    }
+    const switched = ours ? transportSwitch(base, label, spec.transportOf?.(body), spec.transport, force) : undefined;
+    if (switched) return switched;
     const after = text.slice(0, range.start) + renderBlock(spec, eol, createdFile) + text.slice(range.end);
     if (after === text) return leftAlone(base, "unchanged", `${label} is already installed`);
     // A file holding nothing but the block needs no backup.

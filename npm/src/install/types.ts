@@ -73,8 +73,25 @@ export interface Remote {
 /** How an entry reaches the server. */
 export type Transport = "stdio" | "http";
 
-export function transportName(t: Transport): string {
+function transportName(t: Transport): string {
   return t === "http" ? "shared-server (URL)" : "stdio";
+}
+
+/** Replacing one of the installer's entries by one of the other transport: a collision without
+ * --force (undefined when nothing switches). */
+export function transportSwitch(
+  base: Pick<PlannedEdit, "target" | "path" | "before">,
+  label: string,
+  was: Transport | undefined,
+  now: Transport | undefined,
+  force: boolean,
+): PlannedEdit | undefined {
+  if (force || !was || !now || was === now) return undefined;
+  return leftAlone(
+    base,
+    "collision",
+    `${label} is codegraph's ${transportName(was)} entry; switching it to ${transportName(now)} is left to --force (which keeps a backup)`,
+  );
 }
 
 /** A plan: the launcher (or the shared server) every entry uses and the edits, in target order. */
