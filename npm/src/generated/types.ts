@@ -1482,7 +1482,7 @@ export interface FilenameSuggestion {
 export interface UnsafeSite {
   column: number;
   /**
-   * `unresolvedSameName` (a use of the name nobody could prove either way), `dynamicAccess` (a string that is exactly the name: `getattr(o, "name")`, `obj["name"]`), `notWritten` (a proven site whose text is not the name), `changedSinceIndexed`.
+   * `unresolvedSameName` (a use of the name nobody could prove either way), `dynamicAccess` (a string that is exactly the name: `getattr(o, "name")`, `obj["name"]`), `notWritten` (a proven site whose text is not the name), `inMacro` (a Rust macro argument spells it), `importPath` (a segment of an import's module path names it), `changedSinceIndexed`.
    */
   kind: string;
   line: number;
