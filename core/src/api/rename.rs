@@ -774,8 +774,10 @@ impl<'a> Plan<'a> {
             }
             if file.language == Language::Rust {
                 // Macro arguments are token trees nobody resolves: a name there is unproven.
-                for pos in macro_tokens(&text, &self.old) {
-                    if !edited.contains(&(file.path.clone(), pos.line, pos.col)) {
+                let member = self.group.keys().any(|&g| owner_type(index, g).is_some());
+                for (pos, after_dot) in macro_tokens(&text, &self.old) {
+                    // A member is reached as `.name`; anything else is a path or a bare name.
+                    if after_dot == member && !edited.contains(&(file.path.clone(), pos.line, pos.col)) {
                         found.unsafe_sites.push(UnsafeSite {
                             path: file.path.clone(),
                             line: pos.line,
@@ -942,8 +944,9 @@ fn overload_names(text: &str, language: Language, sym: &crate::facts::Symbol) ->
     out
 }
 
-/// Identifiers spelled `name` inside Rust macro invocations' token trees.
-fn macro_tokens(text: &str, name: &str) -> Vec<Pos> {
+/// Identifiers spelled `name` inside Rust macro invocations' token trees, and whether each
+/// follows a `.` (a member access).
+fn macro_tokens(text: &str, name: &str) -> Vec<(Pos, bool)> {
     let Some(tree) = parse(Language::Rust, text) else { return Vec::new() };
     let positions = crate::extract::positions_of(text);
     let mut out = Vec::new();
@@ -952,7 +955,8 @@ fn macro_tokens(text: &str, name: &str) -> Vec<Pos> {
             && n.parent().is_some_and(|p| p.kind() == "token_tree")
             && &text[n.byte_range()] == name
         {
-            out.push(positions.pos(n.start_byte()));
+            let after_dot = n.prev_sibling().is_some_and(|p| p.kind() == ".");
+            out.push((positions.pos(n.start_byte()), after_dot));
         }
     });
     out
