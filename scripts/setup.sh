@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building codegraph needs, idempotently and quickly when it is already there:
-# clang + llvm (C grammars for wasm32), the wasm32 rust target, wasm-bindgen-cli at the pinned version,
+# clang + llvm (C grammars for wasm32), cloc and graphviz (tests of the reports), the wasm32 rust target, wasm-bindgen-cli at the pinned version,
 # and the npm dev dependencies. Safe to run on every build; each step checks before it installs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +15,13 @@ if ! command -v clang >/dev/null || ! command -v llvm-ar >/dev/null; then
   echo "setup: installing clang and llvm (apt)" >&2
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang llvm >/dev/null
+fi
+
+# cloc and Graphviz: the loc report is checked against cloc, and dot output against dot.
+if ! command -v cloc >/dev/null || ! command -v dot >/dev/null; then
+  echo "setup: installing cloc and graphviz (apt)" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq cloc graphviz >/dev/null
 fi
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then

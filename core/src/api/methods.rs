@@ -135,6 +135,8 @@ methods! {
     "review"           => review(ReviewRequest) -> ReviewResponse, index, review::review;
     "renamePreview"    => rename_preview(RenamePreviewRequest) -> RenamePreviewResponse, index, rename::rename_preview;
     "refactorPlan"     => refactor_plan(RefactorPlanRequest) -> RefactorPlanResponse, index, refactor::refactor_plan;
+    "graph"            => graph(GraphRequest) -> GraphResponse, index, graph::graph;
+    "loc"              => loc(LocRequest) -> LocResponse, index, loc::loc;
     "supertypes"       => supertypes(HierarchyRequest) -> HierarchyResponse, index, hierarchy::supertypes;
     "subtypes"         => subtypes(HierarchyRequest) -> HierarchyResponse, index, hierarchy::subtypes;
     "implementations"  => implementations(ImplementationsRequest) -> ImplementationsResponse, index, hierarchy::implementations;

@@ -32,6 +32,8 @@ export interface CodegraphApi {
   ImpactResponse?: ImpactResponse;
   ImplementationsRequest?: ImplementationsRequest;
   ImplementationsResponse?: ImplementationsResponse;
+  LocRequest?: LocRequest;
+  LocResponse?: LocResponse;
   OrientRequest?: OrientRequest;
   OrientResponse?: OrientResponse;
   PacketGetRequest?: PacketGetRequest;
@@ -1151,6 +1153,75 @@ export interface ImplementationsResponse {
   total: number;
 }
 /**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "LocRequest".
+ */
+export interface LocRequest {
+  /**
+   * List every declaration with its file and line.
+   */
+  detail?: boolean;
+  /**
+   * Maximum declarations listed with `detail` (default 1000, cap 20000).
+   */
+  limit?: number | null;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "LocResponse".
+ */
+export interface LocResponse {
+  /**
+   * Indexed files that changed since and were not counted.
+   */
+  changedSinceIndexed: number;
+  /**
+   * With `detail`: every declaration, by path and line.
+   */
+  declarations?: LocDeclaration[] | null;
+  freshness: Freshness;
+  /**
+   * Most code first.
+   */
+  languages: LocRow[];
+  omitted: Omitted;
+  total: LocRow;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "LocDeclaration".
+ */
+export interface LocDeclaration {
+  kind: string;
+  language: string;
+  line: number;
+  name: string;
+  path: string;
+}
+/**
+ * The counts of one language (or of all: the total row).
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "LocRow".
+ */
+export interface LocRow {
+  blank: number;
+  bytes: number;
+  code: number;
+  comment: number;
+  constants: number;
+  files: number;
+  /**
+   * Functions and methods.
+   */
+  functions: number;
+  language: string;
+  /**
+   * Classes, structs, interfaces, traits, enums and type aliases.
+   */
+  types: number;
+}
+/**
  * Compact first-turn map of the repository.
  *
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
@@ -1946,7 +2017,7 @@ export interface TestsSummary1 {
 }
 
 /** The request methods every engine answers through `call`, in order. */
-export const API_METHODS = ["orient","explore","search","packetGet","context","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","impact","review","renamePreview","refactorPlan","supertypes","subtypes","implementations","status","refresh","config"] as const;
+export const API_METHODS = ["orient","explore","search","packetGet","context","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","impact","review","renamePreview","refactorPlan","loc","supertypes","subtypes","implementations","status","refresh","config"] as const;
 
 /** One request method of the core. */
 export type ApiMethod = (typeof API_METHODS)[number];
@@ -2071,6 +2142,12 @@ export const METHOD_TABLE = [
   },
   {
     "indexBacked": true,
+    "name": "loc",
+    "request": "LocRequest",
+    "response": "LocResponse"
+  },
+  {
+    "indexBacked": true,
     "name": "supertypes",
     "request": "HierarchyRequest",
     "response": "HierarchyResponse"
@@ -2128,6 +2205,7 @@ export interface ApiRequests {
   review: ReviewRequest;
   renamePreview: RenamePreviewRequest;
   refactorPlan: RefactorPlanRequest;
+  loc: LocRequest;
   supertypes: HierarchyRequest;
   subtypes: HierarchyRequest;
   implementations: ImplementationsRequest;
@@ -2157,6 +2235,7 @@ export interface ApiResponses {
   review: ReviewResponse;
   renamePreview: RenamePreviewResponse;
   refactorPlan: RefactorPlanResponse;
+  loc: LocResponse;
   supertypes: HierarchyResponse;
   subtypes: HierarchyResponse;
   implementations: ImplementationsResponse;
