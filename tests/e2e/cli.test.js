@@ -45,6 +45,8 @@ const COMMAND_NAMES = [
   "impact",
   "rename-preview",
   "refactor-plan",
+  "loc",
+  "graph",
   "status",
 ];
 
@@ -370,6 +372,31 @@ const CASES = [
         ["rust/src/shapes/circle.rs::Circle", "rust/src/shapes/square.rs::Square"],
       );
       assert.ok(r.rename.edits.some((e) => e.kind === "definition" && e.path === "rust/src/shapes/mod.rs"));
+    },
+  },
+  {
+    command: "loc",
+    args: [],
+    human: "total",
+    check(r) {
+      for (const l of FIVE_LANGUAGES)
+        assert.ok(
+          r.languages.some((x) => x.language === l),
+          `loc counts ${l}`,
+        );
+      assert.equal(
+        r.total.files,
+        r.languages.reduce((n, x) => n + x.files, 0),
+      );
+    },
+  },
+  {
+    command: "graph",
+    args: ["--depends-on", "rust/src/shapes/mod.rs", "--format", "mermaid"],
+    human: "flowchart LR",
+    check(r) {
+      const exp = byKey(EXPECTED.rdeps, "file", "rust/src/shapes/mod.rs");
+      assert.deepEqual(sorted(r.blastRadius.map((b) => b.path)), sorted(exp.rdeps));
     },
   },
   {

@@ -1,9 +1,9 @@
 //! `loc`: lines of code per language — files, code, comment and blank lines, bytes — with the
 //! declaration counts of each language (functions and methods, types, constants), over the
 //! index's file set (so the same discovery options give the same files everywhere). Comments come
-//! from the syntax tree's comment nodes, and a Python string standing alone as a statement
-//! (a docstring) counts as comment, as common counters do; a line holding code and a comment is
-//! code; a line of whitespace is blank. A keyword in a comment or a string declares nothing.
+//! from the syntax tree's comment nodes, and a Python docstring (a string standing alone as a
+//! statement) or triple-quoted string counts as comment, as cloc counts them; a line holding code
+//! and a comment is code; a line of whitespace is blank. A keyword in a comment or a string declares nothing.
 
 use std::collections::BTreeMap;
 
@@ -157,8 +157,15 @@ pub(crate) fn loc(ctx: &Ctx, req: LocRequest) -> Result<LocResponse, Error> {
     })
 }
 
+/// A Python string in triple quotes (after its prefix letters): counted as comment text, as cloc
+/// counts it, docstring or not (a line that also holds code stays code).
+fn triple_quoted(literal: &str) -> bool {
+    let body = literal.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    body.starts_with("\"\"\"") || body.starts_with("\'\'\'")
+}
+
 /// Counts a text's lines: blank (whitespace only), comment (every other character inside a
-/// comment, or a Python docstring), code (the rest).
+/// comment, a Python docstring or triple-quoted string), code (the rest).
 pub(crate) fn count_lines(language: Language, text: &str) -> LineCounts {
     let bytes = text.as_bytes();
     let mut comment = vec![false; bytes.len()];
@@ -169,9 +176,10 @@ pub(crate) fn count_lines(language: Language, text: &str) -> LineCounts {
             let node = cursor.node();
             let is_comment = node.kind().contains("comment")
                 || (language == Language::Python
-                    && node.kind() == "expression_statement"
-                    && node.named_child_count() == 1
-                    && node.named_child(0).is_some_and(|c| c.kind() == "string"));
+                    && ((node.kind() == "expression_statement"
+                        && node.named_child_count() == 1
+                        && node.named_child(0).is_some_and(|c| c.kind() == "string"))
+                        || (node.kind() == "string" && triple_quoted(&text[node.byte_range()]))));
             if is_comment {
                 comment[node.byte_range()].iter_mut().for_each(|b| *b = true);
             }

@@ -310,6 +310,30 @@ export function formatRefactorPlan(r: T.RefactorPlanResponse): string {
   ].join("\n");
 }
 
+/** An aligned table of counts per language, with a total row (and the declarations with --detail). */
+export function formatLoc(r: T.LocResponse): string {
+  const cols = ["language", "files", "code", "comment", "blank", "bytes", "functions", "types", "constants"] as const;
+  const rows = [...r.languages, r.total].map((x) => cols.map((c) => String(x[c])));
+  const widths = cols.map((c, i) => Math.max(c.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  const rule = widths.map((w) => "-".repeat(w)).join("  ");
+  const out = [line([...cols]), rule, ...rows.slice(0, -1).map(line), rule, line(rows[rows.length - 1]!)];
+  for (const d of r.declarations ?? []) out.push(`${where(d)}  ${d.kind.padEnd(9)} ${d.name}`);
+  if (r.changedSinceIndexed) out.push(`${r.changedSinceIndexed} files changed since they were indexed and were not counted (refresh)`);
+  out.push(...omissions(r.omitted));
+  return out.join("\n");
+}
+
+/** The graph in its format, or for json the edges one per line. */
+export function formatGraph(r: T.GraphResponse): string {
+  if (r.text) return r.text.replace(/\n$/, "");
+  return [
+    `${r.nodes.length} files, ${r.edges.length} imports${r.depthLimited ? ` (depth ${r.depth}; more beyond)` : ""}`,
+    ...r.edges.map((e) => `  ${e.from} → ${e.to}`),
+    ...omissions(r.omitted),
+  ].join("\n");
+}
+
 export function formatStatus(r: T.StatusResponse): string {
   return [
     `${r.files} files indexed`,

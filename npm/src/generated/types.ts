@@ -26,6 +26,8 @@ export interface CodegraphApi {
   GetSymbolResponse?: GetSymbolResponse;
   GotoRequest?: GotoRequest;
   GotoResponse?: GotoResponse;
+  GraphRequest?: GraphRequest;
+  GraphResponse?: GraphResponse;
   HierarchyRequest?: HierarchyRequest;
   HierarchyResponse?: HierarchyResponse;
   ImpactRequest?: ImpactRequest;
@@ -842,6 +844,93 @@ export interface GotoResponse {
    * The name at the position.
    */
   name: string;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "GraphRequest".
+ */
+export interface GraphRequest {
+  /**
+   * The reverse question: which files depend on this one.
+   */
+  dependsOn?: string | null;
+  /**
+   * Imports followed from the roots (default 1 with focus or dependsOn, cap 50; without either, the whole graph).
+   */
+  depth?: number | null;
+  /**
+   * Root-relative files or folders: traversal roots (forward), or the paths a reverse answer is narrowed to.
+   */
+  focus?: string[];
+  /**
+   * `json` (default), `markdown`, `xml`, `dot` or `mermaid`.
+   */
+  format?: string | null;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "GraphResponse".
+ */
+export interface GraphResponse {
+  blastRadius?: BlastEntry[] | null;
+  /**
+   * With `dependsOn`: the dependents within `depth` (after focus).
+   */
+  dependentCount?: number | null;
+  dependsOn?: string | null;
+  depth: number;
+  /**
+   * The walk stopped at `depth` with more files beyond it.
+   */
+  depthLimited: boolean;
+  edges: GraphEdge[];
+  format: string;
+  freshness: Freshness;
+  nodes: GraphNode[];
+  omitted: Omitted;
+  /**
+   * The graph in the requested format (absent for `json`).
+   */
+  text?: string | null;
+}
+/**
+ * A file that imports the target directly, and what it takes from it.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "BlastEntry".
+ */
+export interface BlastEntry {
+  /**
+   * Declarations of the target it imports by name (empty: the module as a whole).
+   */
+  names: string[];
+  path: string;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "GraphEdge".
+ */
+export interface GraphEdge {
+  /**
+   * The importing file.
+   */
+  from: string;
+  /**
+   * The imported file.
+   */
+  to: string;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "GraphNode".
+ */
+export interface GraphNode {
+  /**
+   * Imports from the root (0 for a root or the target).
+   */
+  distance: number;
+  language: string;
+  path: string;
 }
 /**
  * Supertypes or subtypes of a type, to a depth.
@@ -2017,7 +2106,7 @@ export interface TestsSummary1 {
 }
 
 /** The request methods every engine answers through `call`, in order. */
-export const API_METHODS = ["orient","explore","search","packetGet","context","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","impact","review","renamePreview","refactorPlan","loc","supertypes","subtypes","implementations","status","refresh","config"] as const;
+export const API_METHODS = ["orient","explore","search","packetGet","context","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","impact","review","renamePreview","refactorPlan","graph","loc","supertypes","subtypes","implementations","status","refresh","config"] as const;
 
 /** One request method of the core. */
 export type ApiMethod = (typeof API_METHODS)[number];
@@ -2142,6 +2231,12 @@ export const METHOD_TABLE = [
   },
   {
     "indexBacked": true,
+    "name": "graph",
+    "request": "GraphRequest",
+    "response": "GraphResponse"
+  },
+  {
+    "indexBacked": true,
     "name": "loc",
     "request": "LocRequest",
     "response": "LocResponse"
@@ -2205,6 +2300,7 @@ export interface ApiRequests {
   review: ReviewRequest;
   renamePreview: RenamePreviewRequest;
   refactorPlan: RefactorPlanRequest;
+  graph: GraphRequest;
   loc: LocRequest;
   supertypes: HierarchyRequest;
   subtypes: HierarchyRequest;
@@ -2235,6 +2331,7 @@ export interface ApiResponses {
   review: ReviewResponse;
   renamePreview: RenamePreviewResponse;
   refactorPlan: RefactorPlanResponse;
+  graph: GraphResponse;
   loc: LocResponse;
   supertypes: HierarchyResponse;
   subtypes: HierarchyResponse;

@@ -121,11 +121,16 @@ export class CodegraphMcp {
 }
 
 function success(answer: unknown): CallToolResult {
-  // A markdown context pack is the text itself; the rest of the answer stays structured.
-  const a = answer as { format?: string; markdown?: string };
+  // A rendered answer (a markdown context pack, a graph as markdown, dot, xml or mermaid) is the
+  // text itself; the rest of the answer stays structured.
+  const a = answer as { format?: string; markdown?: string; text?: string };
   if (a && a.format === "markdown" && typeof a.markdown === "string") {
     const { markdown, ...rest } = a;
     return { content: [{ type: "text", text: markdown }], structuredContent: rest as Record<string, unknown> };
+  }
+  if (a && a.format && a.format !== "json" && typeof a.text === "string") {
+    const { text, ...rest } = a;
+    return { content: [{ type: "text", text }], structuredContent: rest as Record<string, unknown> };
   }
   return { content: [{ type: "text", text: JSON.stringify(answer) }], structuredContent: answer as Record<string, unknown> };
 }

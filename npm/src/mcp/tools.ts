@@ -134,6 +134,18 @@ export const TOOLS: ToolSpec[] = [
       "One evidence packet before changing a declaration: references, callers/callees, type hierarchy, implementations, tests, follow-ups; renameTo adds an authoritative rename preview.",
   },
   {
+    name: "loc",
+    method: "loc",
+    description:
+      "Lines of code, comment and blank lines per language with declaration counts (functions, types, constants); detail lists declarations.",
+  },
+  {
+    name: "graph",
+    method: "graph",
+    description:
+      "File dependency graph as json, markdown (mermaid), xml, dot or mermaid; focus roots and depth, or dependsOn for the files depending on one, with its blast radius.",
+  },
+  {
     name: "context",
     method: "context",
     description:
