@@ -165,6 +165,12 @@ for (const name of values.corpus.split(",")) {
     }
     if (!preview.safe) {
       r.declined++;
+      if (process.env.RENAME_DEBUG) {
+        const sites = preview.unsafeSites.slice(0, 3).map((u) => `${u.kind} ${u.path}:${u.line}:${u.column}`);
+        console.log(
+          `  declined ${target.handle}: ${preview.unsafeSites.length} unsafe: ${sites.join(" ")}; conflicts ${preview.conflicts.length}`,
+        );
+      }
       for (const reason of preview.reasons) {
         const key = reason.replace(/^\d+ /, "N ").replace(/`[^`]*`/g, "`…`");
         r.reasons[key] = (r.reasons[key] ?? 0) + 1;

@@ -404,6 +404,13 @@ fn parameters(b: &mut Builder, params: Node, untyped: &dyn Fn(u32) -> LocalOrigi
         let i = index;
         if matches!(p.kind(), "required_parameter" | "optional_parameter") {
             if p.child_by_field_name("pattern").is_some_and(|n| n.kind() == "this") {
+                // `function (this: SchedulerAction<T>)`: `this` inside has the declared type.
+                if let Some(t) = p.child_by_field_name("type") {
+                    if let Some(path) = type_path(b, t) {
+                        b.add_local("this", LocalOrigin::Declared(path));
+                    }
+                    expr(b, t);
+                }
                 continue;
             }
             index += 1;
@@ -783,8 +790,10 @@ fn texts(segs: Vec<Segment>) -> Vec<String> {
     segs.into_iter().map(|s| s.0).collect()
 }
 
-/// Generic types whose members are their first argument's (a promise's value, `Readonly<T>`).
-const TRANSPARENT_GENERICS: [&str; 6] = ["Promise", "PromiseLike", "Readonly", "Partial", "Required", "NonNullable"];
+/// Generic types whose members are their first argument's (a promise's value, `Readonly<T>`;
+/// `Omit<T, K>` and `Pick<T, K>` have some of T's, and a name they leave out doesn't type-check).
+const TRANSPARENT_GENERICS: [&str; 8] =
+    ["Promise", "PromiseLike", "Readonly", "Partial", "Required", "NonNullable", "Omit", "Pick"];
 
 /// The type a type annotation names, as a path: `: Circle`, `: geo.Circle`, `: Promise<Circle>`
 /// (a promise's value type), `: Circle[]` and `: Circle | null` (the one named type).
