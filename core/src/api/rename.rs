@@ -699,6 +699,9 @@ impl<'a> Plan<'a> {
                 let at: Vec<Pos> = if member {
                     let from = usize::from(chain.receiver.is_none());
                     segs.iter().skip(from).filter(|(n, _)| *n == self.old).map(|(_, p)| *p).collect()
+                } else if shadowed_by_local(file, chain.enclosing, &self.old) {
+                    // A local of that name around the use: it means the local, not the declaration.
+                    Vec::new()
                 } else {
                     segs.first()
                         .filter(|(n, _)| *n == self.old && chain.receiver.is_none())
@@ -851,6 +854,18 @@ impl<'a> Plan<'a> {
         let new_path = if dir.is_empty() { format!("{new_stem}.{ext}") } else { format!("{dir}/{new_stem}.{ext}") };
         Some(FilenameSuggestion { path: path.clone(), new_path })
     }
+}
+
+/// Whether a local named `name` is bound in the scope `enclosing` (a local symbol) or one around it.
+fn shadowed_by_local(file: &crate::index::IndexedFile, enclosing: Option<u32>, name: &str) -> bool {
+    let mut scope = enclosing;
+    while let Some(sc) = scope {
+        if file.facts.locals.iter().any(|l| l.scope == Some(sc) && l.name == name) {
+            return true;
+        }
+        scope = file.facts.symbols[sc as usize].container;
+    }
+    false
 }
 
 /// The folder a Rust file's crate is taken to live in: its path's first segment.
