@@ -12,7 +12,8 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use super::{Ctx, Error, Freshness, Omitted};
-use crate::index::{walks, FileId, Index};
+use crate::index::walks::{self, Along};
+use crate::index::{FileId, Index};
 use crate::paths::clean_path;
 
 pub const GRAPH_DEPTH_DEFAULT: u32 = 1;
@@ -111,14 +112,9 @@ pub(crate) fn graph(ctx: &Ctx, req: GraphRequest) -> Result<GraphResponse, Error
     let (distance, depth, limited, target) = if let Some(t) = &req.depends_on {
         let target = index.file_id(&clean_path(t))?;
         let depth = req.depth.unwrap_or(GRAPH_DEPTH_DEFAULT);
-        let all = walks::dependents(index, &[target], depth);
-        let limited = depth < GRAPH_DEPTH_CAP && walks::dependents(index, &[target], depth + 1).len() > all.len();
-        let mut distance: BTreeMap<FileId, u32> = BTreeMap::from([(target, 0)]);
-        for (d, f) in all {
-            if inside(&index.files[f as usize].path) {
-                distance.insert(f, d);
-            }
-        }
+        let (all, limited) = walks::within(index, &[target], depth, Along::Importers);
+        let distance: BTreeMap<FileId, u32> =
+            all.into_iter().filter(|&(f, d)| d == 0 || inside(&index.files[f as usize].path)).collect();
         (distance, depth, limited, Some(target))
     } else {
         let roots: Vec<FileId> =
@@ -127,7 +123,7 @@ pub(crate) fn graph(ctx: &Ctx, req: GraphRequest) -> Result<GraphResponse, Error
             return Err(Error::NotFound(format!("no indexed file under {}", focus.join(", "))));
         }
         let depth = req.depth.unwrap_or(if focus.is_empty() { GRAPH_DEPTH_CAP } else { GRAPH_DEPTH_DEFAULT });
-        let (distance, limited) = forward(index, &roots, depth);
+        let (distance, limited) = walks::within(index, &roots, depth, Along::Imports);
         (distance, depth, limited, None)
     };
     let mut ids: Vec<FileId> = distance.keys().copied().collect();
@@ -177,30 +173,6 @@ pub(crate) fn graph(ctx: &Ctx, req: GraphRequest) -> Result<GraphResponse, Error
         _ => None,
     };
     Ok(answer)
-}
-
-/// Files reachable from `roots` within `depth` imports, with their distance; whether files lie
-/// beyond.
-fn forward(index: &Index, roots: &[FileId], depth: u32) -> (BTreeMap<FileId, u32>, bool) {
-    let mut distance: BTreeMap<FileId, u32> = roots.iter().map(|&r| (r, 0)).collect();
-    let mut frontier = roots.to_vec();
-    for level in 1..=depth {
-        let mut next = Vec::new();
-        for f in frontier {
-            for &d in &index.graph.deps[f as usize] {
-                if let std::collections::btree_map::Entry::Vacant(e) = distance.entry(d) {
-                    e.insert(level);
-                    next.push(d);
-                }
-            }
-        }
-        frontier = next;
-        if frontier.is_empty() {
-            return (distance, false);
-        }
-    }
-    let beyond = frontier.iter().any(|&f| index.graph.deps[f as usize].iter().any(|d| !distance.contains_key(d)));
-    (distance, beyond)
 }
 
 /// Each file inside focus importing `target` directly, with the target's declarations it imports.

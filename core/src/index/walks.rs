@@ -37,16 +37,28 @@ pub(crate) fn import_path(index: &Index, from: FileId, to: FileId) -> Option<Vec
     })
 }
 
-/// Files that import `roots` within `depth` steps (1: direct importers), with their distance,
-/// nearest first then by path. The one count of dependents: explore's blast radius, impact's
-/// targets and its gate.
-pub(crate) fn dependents(index: &Index, roots: &[FileId], depth: u32) -> Vec<(u32, FileId)> {
+/// Which way a walk follows imports.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Along {
+    /// From a file to the files it imports.
+    Imports,
+    /// From a file to the files importing it.
+    Importers,
+}
+
+/// The files within `depth` import steps of `roots` (the roots at 0) with their distance, and
+/// whether files lie further on.
+pub(crate) fn within(index: &Index, roots: &[FileId], depth: u32, along: Along) -> (BTreeMap<FileId, u32>, bool) {
+    let edges = |f: FileId| match along {
+        Along::Imports => &index.graph.deps[f as usize],
+        Along::Importers => &index.graph.rdeps[f as usize],
+    };
     let mut seen: BTreeMap<FileId, u32> = roots.iter().map(|&f| (f, 0)).collect();
     let mut frontier: Vec<FileId> = roots.to_vec();
     for distance in 1..=depth {
         let mut next = Vec::new();
         for f in frontier {
-            for &r in &index.graph.rdeps[f as usize] {
+            for &r in edges(f) {
                 if let std::collections::btree_map::Entry::Vacant(e) = seen.entry(r) {
                     e.insert(distance);
                     next.push(r);
@@ -54,7 +66,19 @@ pub(crate) fn dependents(index: &Index, roots: &[FileId], depth: u32) -> Vec<(u3
             }
         }
         frontier = next;
+        if frontier.is_empty() {
+            return (seen, false);
+        }
     }
+    let beyond = frontier.iter().any(|&f| edges(f).iter().any(|r| !seen.contains_key(r)));
+    (seen, beyond)
+}
+
+/// Files that import `roots` within `depth` steps (1: direct importers), with their distance,
+/// nearest first then by path. The one count of dependents: explore's blast radius, impact's
+/// targets and its gate, graph's reverse question.
+pub(crate) fn dependents(index: &Index, roots: &[FileId], depth: u32) -> Vec<(u32, FileId)> {
+    let (seen, _) = within(index, roots, depth, Along::Importers);
     let mut out: Vec<(u32, FileId)> = seen.into_iter().filter(|(_, d)| *d > 0).map(|(f, d)| (d, f)).collect();
     out.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| index.files[a.1 as usize].path.cmp(&index.files[b.1 as usize].path)));
     out
