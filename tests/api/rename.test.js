@@ -41,7 +41,7 @@ const CASES = [
     handles: [
       "ts/model.ts::Sink::next",
       "ts/model.ts::Options",
-      "ts/model.ts::Options::retries",
+      "ts/model.ts::Options::onDone",
       "ts/model.ts::Service",
       "ts/model.ts::configure",
     ],
