@@ -590,7 +590,7 @@ fn local_origin(b: &Builder, ty: Option<Node>, value: Option<Node>) -> LocalOrig
         // `{ async: true, ...init }`: a spread last overrides every key before it, so the members
         // the value shares with `init` are `init`'s (keys only the literal has resolve to nothing).
         "object" => {
-            let last = named_children(value).into_iter().filter(|c| c.kind() != "comment").last();
+            let last = named_children(value).into_iter().rev().find(|c| c.kind() != "comment");
             match last.filter(|l| l.kind() == "spread_element").and_then(|l| l.named_child(0)) {
                 Some(spread) if matches!(spread.kind(), "identifier" | "member_expression") => chain(b, spread)
                     .map_or(LocalOrigin::Unknown, |segs| LocalOrigin::CallChain(texts(segs), Vec::new())),
