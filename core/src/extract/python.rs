@@ -82,8 +82,24 @@ fn statement(b: &mut Builder, node: Node) {
                 }
             }
         }
-        "block" | "if_statement" | "elif_clause" | "else_clause" | "while_statement" | "try_statement"
-        | "finally_clause" | "with_statement" | "with_clause" | "match_statement" | "case_clause" => {
+        "if_statement" => {
+            // `if isinstance(x, T):` — in the consequence x is a T; after it, what it was before
+            // (only for a local of this scope, whose earlier binding is known).
+            let narrowed = node.child_by_field_name("condition").and_then(|c| isinstance_narrowing(b, c));
+            let consequence = node.child_by_field_name("consequence");
+            for child in named_children(node) {
+                let body = Some(child) == consequence;
+                if let (true, Some((name, ty, _))) = (body, &narrowed) {
+                    b.add_local(name, LocalOrigin::Declared(ty.clone()));
+                }
+                statement(b, child);
+                if let (true, Some((name, _, before))) = (body, &narrowed) {
+                    b.add_local(name, before.clone());
+                }
+            }
+        }
+        "block" | "elif_clause" | "else_clause" | "while_statement" | "try_statement" | "finally_clause"
+        | "with_statement" | "with_clause" | "match_statement" | "case_clause" => {
             for child in named_children(node) {
                 statement(b, child);
             }
@@ -533,6 +549,25 @@ fn chain(b: &Builder, node: Node) -> Option<Vec<Segment>> {
 /// A name or attribute chain (see `extract::reference`).
 fn reference(b: &mut Builder, node: Node, call: bool) {
     super::reference(b, node, call, &CHAIN, expr);
+}
+
+/// `isinstance(x, T)` on a local `x` of the current scope: its name, `T` as a path, and the
+/// origin of its latest binding before (restored after the narrowed block).
+fn isinstance_narrowing(b: &Builder, condition: Node) -> Option<(String, Vec<String>, LocalOrigin)> {
+    if condition.kind() != "call" || condition.child_by_field_name("function").map(|f| b.text(f)) != Some("isinstance")
+    {
+        return None;
+    }
+    let args = named_children(condition.child_by_field_name("arguments")?);
+    let [value, ty] = args.as_slice() else { return None };
+    if value.kind() != "identifier" || !matches!(ty.kind(), "identifier" | "attribute") {
+        return None;
+    }
+    let name = b.text(*value).to_string();
+    let scope = b.enclosing();
+    let before = b.facts.locals.iter().rev().find(|l| l.scope == scope && l.name == name)?.origin.clone();
+    let path: Vec<String> = b.text(*ty).split('.').map(str::to_string).collect();
+    Some((name, path, before))
 }
 
 fn expr(b: &mut Builder, node: Node) {
