@@ -253,48 +253,47 @@ pub(crate) fn reference(b: &mut Builder, node: Node, call: bool, syntax: &ChainS
     drive(&mut FnWalker { b, walk }, node, call, syntax);
 }
 
+/// The segments of a chain followed from its head (`head` holds its first, if it has one) and the
+/// indices of the segments called on the way, the frames' inner parts walked; and whether the
+/// outermost step is a call of the whole (Java's `a.m()` read from the invocation).
+fn named_steps<'s>(
+    w: &mut impl ChainWalker<'s>,
+    syntax: &ChainSyntax,
+    frames: &[Frame],
+    head: Vec<Segment>,
+) -> (Vec<Segment>, Vec<u32>, bool) {
+    let mut segments = head;
+    let mut calls_at = Vec::new();
+    let outer_call = matches!(frames.first(), Some(Frame::Call(_)));
+    let last = frames.len().saturating_sub(1);
+    for (i, frame) in frames.iter().rev().enumerate() {
+        syntax.walk_inner(w, frame);
+        match frame {
+            Frame::Name(n) => segments.push(w.builder().seg(*n)),
+            Frame::Op(name, node) => segments.push(((*name).to_string(), w.builder().pos(*node))),
+            Frame::Call(_) if outer_call && i == last => {}
+            Frame::Call(_) if !segments.is_empty() => calls_at.push((segments.len() - 1) as u32),
+            _ => {}
+        }
+    }
+    (segments, calls_at, outer_call)
+}
+
 /// `reference` for a grammar whose walker carries state of its own (Java's).
 pub(crate) fn drive<'s>(w: &mut impl ChainWalker<'s>, node: Node, call: bool, syntax: &ChainSyntax) {
     let read = syntax.read(node);
     match read.head {
         Head::Name(_) | Head::Root => {
-            let mut segments: Vec<Segment> = match read.head {
+            let head = match read.head {
                 Head::Name(n) => vec![w.builder().seg(n)],
                 _ => Vec::new(),
             };
-            let mut calls_at = Vec::new();
-            // A call as the outermost step (Java's `a.m()` read from the invocation) calls the whole.
-            let outer_call = matches!(read.frames.first(), Some(Frame::Call(_)));
-            let last = read.frames.len().saturating_sub(1);
-            for (i, frame) in read.frames.iter().rev().enumerate() {
-                syntax.walk_inner(w, frame);
-                match frame {
-                    Frame::Name(n) => segments.push(w.builder().seg(*n)),
-                    Frame::Op(name, node) => segments.push(((*name).to_string(), w.builder().pos(*node))),
-                    Frame::Call(_) if outer_call && i == last => {}
-                    Frame::Call(_) if !segments.is_empty() => calls_at.push((segments.len() - 1) as u32),
-                    _ => {}
-                }
-            }
+            let (segments, calls_at, outer_call) = named_steps(w, syntax, &read.frames, head);
             w.builder().add_call_chain(segments, calls_at, call || outer_call);
         }
-        Head::Opaque(head) if syntax.cast.and_then(|cast| cast(w.builder(), head)).is_some() => {
+        Head::Opaque(head) if let Some(ty) = syntax.cast.and_then(|cast| cast(w.builder(), head)) => {
             // A cast: the members of a value of the declared type.
-            let ty = syntax.cast.and_then(|cast| cast(w.builder(), head)).expect("checked");
-            let mut segments: Vec<Segment> = Vec::new();
-            let mut calls_at = Vec::new();
-            let outer_call = matches!(read.frames.first(), Some(Frame::Call(_)));
-            let last = read.frames.len().saturating_sub(1);
-            for (i, frame) in read.frames.iter().rev().enumerate() {
-                syntax.walk_inner(w, frame);
-                match frame {
-                    Frame::Name(n) => segments.push(w.builder().seg(*n)),
-                    Frame::Op(name, node) => segments.push(((*name).to_string(), w.builder().pos(*node))),
-                    Frame::Call(_) if outer_call && i == last => {}
-                    Frame::Call(_) if !segments.is_empty() => calls_at.push((segments.len() - 1) as u32),
-                    _ => {}
-                }
-            }
+            let (segments, calls_at, outer_call) = named_steps(w, syntax, &read.frames, Vec::new());
             w.walk_inner(head);
             let receiver = Receiver { base: ReceiverBase::Value(LocalOrigin::Declared(ty)), members: Vec::new() };
             w.builder().add_receiver_chain(segments, calls_at, call || outer_call, receiver);
