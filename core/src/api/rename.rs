@@ -9,7 +9,9 @@
 //! string that names it for dynamic access); the reasons say which. Comment and string matches
 //! are candidates only when asked for, and never count towards `safe`.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
@@ -190,6 +192,36 @@ struct Plan<'a> {
     old: String,
     new: String,
     group: BTreeMap<SymId, Role>,
+    /// Each file's indexed text, read (and checked against its hash) once for the whole preview;
+    /// `None` when it changed since it was indexed.
+    texts: RefCell<HashMap<FileId, Option<Rc<FileText>>>>,
+}
+
+/// A file's text with the start of every line.
+struct FileText {
+    text: String,
+    line_starts: Vec<usize>,
+}
+
+impl FileText {
+    fn new(text: String) -> FileText {
+        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        FileText { text, line_starts }
+    }
+
+    /// Line `n` (1-based) without its newline.
+    fn line(&self, n: u32) -> Option<&str> {
+        let start = *self.line_starts.get(n.checked_sub(1)? as usize)?;
+        let end = self.line_starts.get(n as usize).map_or(self.text.len(), |&e| e - 1);
+        self.text.get(start..end)
+    }
+
+    /// The byte offset of a 1-based (line, character column) position.
+    fn byte_of(&self, pos: Pos) -> usize {
+        let Some(line) = self.line(pos.line) else { return self.text.len() };
+        let start = self.line_starts[pos.line as usize - 1];
+        start + line.char_indices().nth(pos.col.saturating_sub(1) as usize).map_or(line.len(), |(i, _)| i)
+    }
 }
 
 struct Found {
@@ -205,7 +237,8 @@ impl<'a> Plan<'a> {
     fn new(ctx: &'a Ctx<'a>, root: SymId, new: &str) -> Plan<'a> {
         let index = ctx.index();
         let old = index.symbol(root).name.clone();
-        let mut plan = Plan { ctx, index, root, old, new: new.to_string(), group: BTreeMap::new() };
+        let mut plan =
+            Plan { ctx, index, root, old, new: new.to_string(), group: BTreeMap::new(), texts: RefCell::default() };
         plan.group = plan.linked_members();
         plan
     }
@@ -303,6 +336,17 @@ impl<'a> Plan<'a> {
             .collect()
     }
 
+    /// A file's indexed text (`None`: it changed since it was indexed).
+    fn text(&self, f: FileId) -> Option<Rc<FileText>> {
+        self.texts
+            .borrow_mut()
+            .entry(f)
+            .or_insert_with(|| {
+                self.index.files[f as usize].indexed_text(self.ctx.host).map(|t| Rc::new(FileText::new(t)))
+            })
+            .clone()
+    }
+
     fn run(&self, req: &RenamePreviewRequest) -> Found {
         let index = self.index;
         let mut found = Found {
@@ -312,17 +356,6 @@ impl<'a> Plan<'a> {
             reasons: Vec::new(),
             filenames: Vec::new(),
             tests: Vec::new(),
-        };
-        let mut texts: HashMap<FileId, Option<Vec<String>>> = HashMap::default();
-        let mut lines_of = |f: FileId| -> Option<Vec<String>> {
-            texts
-                .entry(f)
-                .or_insert_with(|| {
-                    index.files[f as usize]
-                        .indexed_text(self.ctx.host)
-                        .map(|t| t.split('\n').map(str::to_string).collect())
-                })
-                .clone()
         };
         let reexports = self.reexport_positions();
         let mut stale: BTreeSet<FileId> = BTreeSet::new();
@@ -354,8 +387,8 @@ impl<'a> Plan<'a> {
             let f = index.file_of(g);
             let file = &index.files[f as usize];
             if file.language.is_js_family() {
-                if let Some(text) = file.indexed_text(self.ctx.host) {
-                    let more = overload_names(&text, file.language, index.symbol(g));
+                if let Some(text) = self.text(f) {
+                    let more = overload_names(&text.text, file.language, index.symbol(g));
                     sites.extend(more.into_iter().map(|p| (f, p, "definition")));
                 }
             }
@@ -369,12 +402,12 @@ impl<'a> Plan<'a> {
         let mut shorthands: HashMap<FileId, BTreeSet<Pos>> = HashMap::default();
         for (f, pos, kind) in sites {
             let path = index.files[f as usize].path.clone();
-            let Some(lines) = lines_of(f) else {
+            let Some(text) = self.text(f) else {
                 stale.insert(f);
                 continue;
             };
-            let written = lines
-                .get(pos.line.saturating_sub(1) as usize)
+            let written = text
+                .line(pos.line)
                 .map(|l| l.chars().skip(pos.col.saturating_sub(1) as usize).take(width as usize).collect::<String>());
             if written.as_deref() != Some(self.old.as_str()) {
                 found.unsafe_sites.push(UnsafeSite {
@@ -388,10 +421,7 @@ impl<'a> Plan<'a> {
             // `{ name }` names a key and a value at once: the renamed one is spelled out.
             let shorthand = shorthands
                 .entry(f)
-                .or_insert_with(|| {
-                    let file = &index.files[f as usize];
-                    file.indexed_text(self.ctx.host).map(|t| shorthand_positions(file.language, &t)).unwrap_or_default()
-                })
+                .or_insert_with(|| shorthand_positions(index.files[f as usize].language, &text.text))
                 .contains(&pos);
             let new_text = match (shorthand, member) {
                 (false, _) => self.new.clone(),
@@ -503,12 +533,10 @@ impl<'a> Plan<'a> {
     fn augments_global(&self, g: SymId) -> bool {
         let index = self.index;
         let file = &index.files[index.file_of(g) as usize];
-        let Some(text) = file.indexed_text(self.ctx.host) else { return false };
-        let Some(tree) = parse(file.language, &text) else { return false };
-        let pos = index.symbol(g).name_pos;
-        let line_start: usize = text.split('\n').take(pos.line.saturating_sub(1) as usize).map(|l| l.len() + 1).sum();
-        let byte = line_start
-            + text[line_start..].char_indices().nth(pos.col.saturating_sub(1) as usize).map_or(0, |(i, _)| i);
+        let Some(file_text) = self.text(index.file_of(g)) else { return false };
+        let text = &file_text.text;
+        let Some(tree) = parse(file.language, text) else { return false };
+        let byte = file_text.byte_of(index.symbol(g).name_pos);
         let mut node = tree.root_node().descendant_for_byte_range(byte, byte);
         while let Some(n) = node {
             if text[n.byte_range()].starts_with("declare global") || n.kind() == "global" {
@@ -771,14 +799,15 @@ impl<'a> Plan<'a> {
         let before = found.unsafe_sites.len();
         for &f in visible {
             let file = &index.files[f as usize];
-            let Some(text) = file.indexed_text(self.ctx.host) else { continue };
+            let Some(file_text) = self.text(f) else { continue };
+            let text = &file_text.text;
             if !text.contains(&self.old) {
                 continue;
             }
             if file.language == Language::Rust {
                 // Macro arguments are token trees nobody resolves: a name there is unproven.
                 let member = self.group.keys().any(|&g| owner_type(index, g).is_some());
-                for (pos, after_dot) in macro_tokens(&text, &self.old) {
+                for (pos, after_dot) in macro_tokens(text, &self.old) {
                     // A member is reached as `.name`; anything else is a path or a bare name.
                     if after_dot == member && !edited.contains(&(file.path.clone(), pos.line, pos.col)) {
                         found.unsafe_sites.push(UnsafeSite {
@@ -790,7 +819,7 @@ impl<'a> Plan<'a> {
                     }
                 }
             }
-            for lit in literal_matches(file.language, &text, &self.old) {
+            for lit in literal_matches(file.language, text, &self.old) {
                 if edited.contains(&(file.path.clone(), lit.pos.line, lit.pos.col)) {
                     continue;
                 }
