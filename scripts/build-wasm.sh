@@ -10,7 +10,18 @@ shim=$(cargo metadata --format-version 1 2>/dev/null | node -e '
   const m = JSON.parse(require("fs").readFileSync(0, "utf8"));
   const p = m.packages.find((p) => p.name === "tree-sitter-language");
   process.stdout.write(require("path").dirname(p.manifest_path) + "/wasm/include");')
-export CFLAGS_wasm32_unknown_unknown="-I$shim"
+# SQLite (through rusqlite) needs the compiler's own stdint.h, which tree-sitter's minimal one shadows
+# (`unknown type name 'int_fast64_t'`): the include directory is a copy of the shim whose stdint.h
+# defers to the compiler's.
+include=target/wasm-include
+mkdir -p "$include"
+for h in "$shim"/*.h; do
+  [ "$(basename "$h")" = stdint.h ] || cp -p "$h" "$include/"
+done
+printf '%s\n' '#ifndef CODEGRAPH_WASM_STDINT_H_' '#define CODEGRAPH_WASM_STDINT_H_' \
+  '#include_next <stdint.h>' '#include <stddef.h>' '#endif' >"$include/stdint.h.new"
+cmp -s "$include/stdint.h.new" "$include/stdint.h" && rm "$include/stdint.h.new" || mv "$include/stdint.h.new" "$include/stdint.h"
+export CFLAGS_wasm32_unknown_unknown="-I$PWD/$include"
 export CC_wasm32_unknown_unknown=clang AR_wasm32_unknown_unknown=llvm-ar
 cargo build --quiet -p codegraph-wasm --target wasm32-unknown-unknown --profile "$profile"
 dir=$([ "$profile" = dev ] && echo debug || echo "$profile")

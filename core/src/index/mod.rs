@@ -79,6 +79,17 @@ pub(crate) struct ImportBinding {
     pub target: SymId,
 }
 
+/// What makes one file depend on another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub(crate) enum DepVia {
+    /// The file's import statement of this index (the first that names the file).
+    Import(u32),
+    /// The file's `mod` declaration of this index (Rust).
+    Mod(u32),
+    /// A type used without an import (Java: the same package, a wildcard import).
+    Use,
+}
+
 /// The resolved graph.
 #[derive(Default)]
 pub(crate) struct Graph {
@@ -92,6 +103,8 @@ pub(crate) struct Graph {
     pub impl_members: HashMap<SymId, Vec<SymId>>,
     pub deps: Vec<BTreeSet<FileId>>,
     pub rdeps: Vec<BTreeSet<FileId>>,
+    /// Per file, the files it depends on (as `deps`) with what made each dependency, by file id.
+    pub dep_via: Vec<Vec<(FileId, DepVia)>>,
     /// (subtype, kind, supertype).
     pub supertypes: Vec<(SymId, TypeRelKind, SymId)>,
     pub import_bindings: Vec<ImportBinding>,
@@ -112,7 +125,7 @@ pub(crate) struct GraphParts {
     refs: Vec<RefSite>,
     refs_by_file: Vec<Vec<u32>>,
     impl_members: Vec<(SymId, Vec<SymId>)>,
-    deps: Vec<Vec<FileId>>,
+    deps: Vec<Vec<(FileId, DepVia)>>,
     supertypes: Vec<(SymId, TypeRelKind, SymId)>,
     import_bindings: Vec<ImportBinding>,
     file_stats: Vec<resolve::FileRefs>,
@@ -128,7 +141,7 @@ impl Graph {
             refs: self.refs.clone(),
             refs_by_file: self.refs_by_file.clone(),
             impl_members,
-            deps: self.deps.iter().map(|d| d.iter().copied().collect()).collect(),
+            deps: self.dep_via.clone(),
             supertypes: self.supertypes.clone(),
             import_bindings: self.import_bindings.clone(),
             file_stats: self
@@ -138,8 +151,8 @@ impl Graph {
                     refs: Vec::new(),
                     bindings: Vec::new(),
                     resolved: f.resolved,
-                    unresolved: f.unresolved,
-                    unbound_imports: f.unbound_imports,
+                    unresolved: f.unresolved.clone(),
+                    unbound_imports: f.unbound_imports.clone(),
                     unresolved_calls: f.unresolved_calls.clone(),
                 })
                 .collect(),
@@ -155,7 +168,6 @@ impl Graph {
         let mut graph = Graph {
             refs_by_file: parts.refs_by_file,
             impl_members: parts.impl_members.into_iter().collect(),
-            deps: parts.deps.into_iter().map(|d| d.into_iter().collect()).collect(),
             supertypes: parts.supertypes,
             import_bindings: parts.import_bindings,
             file_stats: parts.file_stats,
@@ -167,21 +179,28 @@ impl Graph {
             }
         }
         graph.refs = parts.refs;
-        graph.rdeps = vec![BTreeSet::new(); files];
-        for (fid, d) in graph.deps.iter().enumerate() {
-            for &t in d {
-                graph.rdeps[t as usize].insert(fid as FileId);
-            }
-        }
+        graph.set_deps(parts.deps);
         graph.total_stats();
         Some(graph)
+    }
+
+    /// Sets the dependencies (with what made each, sorted by file) and derives `deps` and `rdeps`.
+    fn set_deps(&mut self, dep_via: Vec<Vec<(FileId, DepVia)>>) {
+        self.deps = dep_via.iter().map(|d| d.iter().map(|&(f, _)| f).collect()).collect();
+        self.rdeps = vec![BTreeSet::new(); dep_via.len()];
+        for (fid, d) in self.deps.iter().enumerate() {
+            for &t in d {
+                self.rdeps[t as usize].insert(fid as FileId);
+            }
+        }
+        self.dep_via = dep_via;
     }
 
     /// Sums the per-file counters into the graph's totals.
     fn total_stats(&mut self) {
         self.resolved_refs = self.file_stats.iter().map(|f| f.resolved).sum();
-        self.unresolved_refs = self.file_stats.iter().map(|f| f.unresolved).sum();
-        self.unbound_imports = self.file_stats.iter().map(|f| f.unbound_imports).sum();
+        self.unresolved_refs = self.file_stats.iter().map(|f| f.unresolved.len() as u64).sum();
+        self.unbound_imports = self.file_stats.iter().map(|f| f.unbound_imports.len() as u64).sum();
         self.unresolved_calls.clear();
         for name in self.file_stats.iter().flat_map(|f| &f.unresolved_calls) {
             *self.unresolved_calls.entry(name.clone()).or_default() += 1;

@@ -5,12 +5,12 @@
 //! be proven this way is counted as unresolved; nothing is matched by name alone.
 
 use std::cell::RefCell;
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::modules::{nearest_module, GoModules, JavaPackages, JsModules, PyModules, RustModules, RustOwner};
-use super::{ConfigTexts, FileId, Graph, ImportBinding, Index, RefSite, SymId};
+use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, MAYBE, SEQUENCE};
 use crate::lang::Language;
 
@@ -222,7 +222,8 @@ pub(super) fn re_resolve(index: &Index, configs: &ConfigTexts, graph: &mut Graph
     let r = Resolver::new(&tables);
     let changed_set: HashSet<FileId> = changed.iter().copied().collect();
     let mut new_refs = Vec::new();
-    let mut deps = std::mem::take(&mut graph.deps);
+    let mut deps: Vec<BTreeMap<FileId, DepVia>> =
+        std::mem::take(&mut graph.dep_via).into_iter().map(|d| d.into_iter().collect()).collect();
     for &fid in changed {
         let mut file_refs = r.file_refs(fid);
         new_refs.append(&mut file_refs.refs);
@@ -333,24 +334,20 @@ fn finish_refs(graph: &mut Graph, mut refs: Vec<RefSite>, files: usize) {
     graph.refs = refs;
 }
 
-/// Completes the per-file dependencies (Java types used without an import) and derives rdeps.
-fn finish_deps(index: &Index, graph: &mut Graph, mut deps: Vec<BTreeSet<FileId>>) {
+/// Completes the per-file dependencies (Java types used without an import), with what made each,
+/// and derives deps and rdeps.
+fn finish_deps(index: &Index, graph: &mut Graph, mut deps: Vec<BTreeMap<FileId, DepVia>>) {
     // Java: classes used from the same package or through a wildcard import are dependencies.
     for r in &graph.refs {
         let target_file = index.file_of(r.target);
         if index.files[r.file as usize].language == Language::Java && index.symbol(r.target).kind.is_type() {
-            deps[r.file as usize].insert(target_file);
+            deps[r.file as usize].entry(target_file).or_insert(DepVia::Use);
         }
     }
-    let mut rdeps = vec![BTreeSet::new(); deps.len()];
     for (fid, d) in deps.iter_mut().enumerate() {
         d.remove(&(fid as FileId));
-        for &t in d.iter() {
-            rdeps[t as usize].insert(fid as FileId);
-        }
     }
-    graph.deps = deps;
-    graph.rdeps = rdeps;
+    graph.set_deps(deps.into_iter().map(|d| d.into_iter().collect()).collect());
 }
 
 /// What resolving one file's references produced.
@@ -359,8 +356,11 @@ pub(crate) struct FileRefs {
     pub refs: Vec<RefSite>,
     pub bindings: Vec<ImportBinding>,
     pub resolved: u64,
-    pub unresolved: u64,
-    pub unbound_imports: u64,
+    /// The chains that could not be proven, as (chain, segment where resolution stopped): that
+    /// segment's name and position are in the file's facts.
+    pub unresolved: Vec<(u32, u32)>,
+    /// Import items that bind no declaration (a namespace, a glob, or nothing found), as (import, item).
+    pub unbound_imports: Vec<(u32, u32)>,
     /// Callee names of the call sites that could not be proven (one entry per site).
     pub unresolved_calls: Vec<String>,
 }
@@ -1464,7 +1464,7 @@ impl<'a> Resolver<'_, 'a> {
                 let last = chain.segments.len() - 1;
                 let callee_name = &chain.segments[last].0;
                 if chain.opaque_head {
-                    out.unresolved += 1;
+                    out.unresolved.push((k as u32, 0));
                     if chain.call {
                         out.unresolved_calls.push(callee_name.clone());
                     }
@@ -1480,9 +1480,10 @@ impl<'a> Resolver<'_, 'a> {
                     None => self.head(fid, chain.enclosing, &chain.segments[0].0, 0),
                 };
                 let Some(mut values) = head else {
-                    // A local of unknown type: nothing to prove, and a call on it is unresolved.
+                    // A local of unknown type: nothing to prove, and a member of it (or a call of
+                    // it) is unresolved.
                     if chain.segments.len() > 1 || chain.call {
-                        out.unresolved += 1;
+                        out.unresolved.push((k as u32, u32::from(chain.segments.len() > 1)));
                         if chain.call {
                             out.unresolved_calls.push(callee_name.clone());
                         }
@@ -1490,7 +1491,7 @@ impl<'a> Resolver<'_, 'a> {
                     continue;
                 };
                 let aliased = receiver.is_none() && self.is_import_alias(fid, chain.enclosing, &chain.segments[0].0);
-                let mut resolved_all = true;
+                let mut stopped_at = None;
                 for (i, (seg_name, pos)) in chain.segments.iter().enumerate() {
                     let len = seg_name.chars().count() as u32;
                     let called_here = chain.calls_at.binary_search(&(i as u32)).is_ok();
@@ -1506,7 +1507,7 @@ impl<'a> Resolver<'_, 'a> {
                         values = self.by_use(self.member_or_clone(fid, &values, seg_name, called_here, 0), call);
                     }
                     if values.is_empty() {
-                        resolved_all = false;
+                        stopped_at = Some(i as u32);
                         break;
                     }
                     if called_here && (self.is_clone(fid, seg_name, &values) || self.is_super_call(fid, i, seg_name)) {
@@ -1535,13 +1536,13 @@ impl<'a> Resolver<'_, 'a> {
                         values = targets.iter().flat_map(|&t| self.call_result(t)).collect();
                     }
                 }
-                if resolved_all {
-                    out.resolved += 1;
-                } else {
-                    out.unresolved += 1;
+                if let Some(i) = stopped_at {
+                    out.unresolved.push((k as u32, i));
                     if chain.call {
                         out.unresolved_calls.push(callee_name.clone());
                     }
+                } else {
+                    out.resolved += 1;
                 }
             }
             for (i, imp) in f.facts.imports.iter().enumerate() {
@@ -1572,7 +1573,7 @@ impl<'a> Resolver<'_, 'a> {
                         }
                     }
                     if !bound && !item.alias.is_empty() {
-                        out.unbound_imports += 1;
+                        out.unbound_imports.push((i as u32, j as u32));
                     }
                 }
             }
@@ -1599,12 +1600,13 @@ impl<'a> Resolver<'_, 'a> {
     }
 
     /// The files one file depends on through its imports and `mod` declarations.
-    fn file_deps(&self, fid: FileId) -> BTreeSet<FileId> {
+    fn file_deps(&self, fid: FileId) -> BTreeMap<FileId, DepVia> {
         let index = self.index;
         let f = &index.files[fid as usize];
-        let mut deps = BTreeSet::new();
+        let mut deps = BTreeMap::new();
         {
             for (i, imp) in f.facts.imports.iter().enumerate() {
+                let via = DepVia::Import(i as u32);
                 let modules = self.import_module(fid, i as u32, 0);
                 // The most specific module named: an imported item that is itself a module wins over
                 // the module it was imported from.
@@ -1625,35 +1627,35 @@ impl<'a> Resolver<'_, 'a> {
                     for m in &modules {
                         match m {
                             Value::File(m) => {
-                                deps.insert(*m);
+                                deps.entry(*m).or_insert(via);
                             }
                             Value::GoPackage(dir) => {
                                 for &g in self.go.dirs.get(dir).into_iter().flatten() {
                                     if !index.files[g as usize].path.ends_with("_test.go") {
-                                        deps.insert(g);
+                                        deps.entry(g).or_insert(via);
                                     }
                                 }
                             }
                             Value::Sym(s) if f.language == Language::Rust => {
                                 // `use Enum::Variant` names the module that holds the enum.
-                                deps.insert(index.file_of(*s));
+                                deps.entry(index.file_of(*s)).or_insert(via);
                             }
                             _ => {}
                         }
                     }
                 }
                 for m in item_modules {
-                    deps.insert(m);
+                    deps.entry(m).or_insert(via);
                 }
             }
-            for decl_child in f.facts.mods.iter().filter_map(|d| {
+            for (i, decl_child) in f.facts.mods.iter().enumerate().filter_map(|(i, d)| {
                 let owner = match d.scope.and_then(|s| nearest_module(f, s)) {
                     Some(local) => RustOwner::Inline(f.sym_base + local),
                     None => RustOwner::File(fid),
                 };
-                self.rust.children.get(&(owner, d.name.clone()))
+                Some((i, self.rust.children.get(&(owner, d.name.clone()))?))
             }) {
-                deps.insert(*decl_child);
+                deps.entry(*decl_child).or_insert(DepVia::Mod(i as u32));
             }
         }
         deps
