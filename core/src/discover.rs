@@ -44,6 +44,10 @@ pub struct DiscoveryOptions {
     /// change set within these limits (else the answer says `stale`): the policy of a long-lived
     /// server. Off by default (then only `refresh` looks).
     pub auto_refresh: Option<RefreshLimits>,
+    /// Write access for artifacts: `artifactBuild` writes them, and `querySqlite` rebuilds a stale
+    /// one after a small change set. Off by default (the MCP server's `--allow-build` turns it on;
+    /// the CLI's `artifact build` is itself the request to write).
+    pub allow_build: bool,
 }
 
 /// The size of a change set a session takes in without being told to.

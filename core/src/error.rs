@@ -20,6 +20,18 @@ pub enum Error {
     /// The host failed (I/O).
     #[error("{0}")]
     Io(String),
+    /// The request needs write access the session was not given (`--allow-build`).
+    #[error("{0}")]
+    Forbidden(String),
+    /// The index behind the request is stale and the request would write from it.
+    #[error("{0}")]
+    StaleIndex(String),
+    /// The SQLite artifact describes an older index and can't be refreshed here.
+    #[error("{0}")]
+    StaleArtifact(String),
+    /// A query ran past its budget (SQLite steps) before it could answer anything.
+    #[error("{0}")]
+    LimitExceeded(String),
 }
 
 impl Error {
@@ -31,6 +43,10 @@ impl Error {
             Error::OutsideRoot(_) => "OUTSIDE_ROOT",
             Error::Unreadable(_) => "UNREADABLE",
             Error::Io(_) => "IO",
+            Error::Forbidden(_) => "FORBIDDEN",
+            Error::StaleIndex(_) => "STALE_INDEX",
+            Error::StaleArtifact(_) => "STALE_ARTIFACT",
+            Error::LimitExceeded(_) => "LIMIT_EXCEEDED",
         }
     }
 }

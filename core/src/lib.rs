@@ -6,6 +6,7 @@
 //! extraction and discovery sit below it and never import from it.
 
 pub mod api;
+pub(crate) mod artifact;
 pub(crate) mod changes;
 pub(crate) mod compress;
 pub(crate) mod discover;
@@ -20,6 +21,7 @@ pub(crate) mod paths;
 pub(crate) mod sensitive;
 pub mod session;
 pub(crate) mod snapshot;
+pub(crate) mod sql;
 pub(crate) mod store;
 pub(crate) mod text;
 

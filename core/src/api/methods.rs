@@ -140,6 +140,8 @@ methods! {
     "supertypes"       => supertypes(HierarchyRequest) -> HierarchyResponse, index, hierarchy::supertypes;
     "subtypes"         => subtypes(HierarchyRequest) -> HierarchyResponse, index, hierarchy::subtypes;
     "implementations"  => implementations(ImplementationsRequest) -> ImplementationsResponse, index, hierarchy::implementations;
+    "querySqlite"      => query_sqlite(QuerySqliteRequest) -> QuerySqliteResponse, index, sqlite::query_sqlite;
+    "artifactBuild"    => artifact_build(ArtifactBuildRequest) -> ArtifactBuildResponse, index, sqlite::artifact_build;
     "status"           => status(StatusRequest) -> StatusResponse, session, status::status;
     "refresh"          => refresh(RefreshRequest) -> RefreshResponse, session, status::refresh;
     "config"           => config(ConfigRequest) -> ConfigResponse, live, config::config;
@@ -162,6 +164,7 @@ impl Session {
             host: self.host(),
             options: self.options(),
             index: self.built_index().filter(|_| backed),
+            artifact: self.artifact_cache(),
             freshness: if backed { self.freshness().clone() } else { Freshness::fresh() },
         };
         let answer = handler(&ctx)?;

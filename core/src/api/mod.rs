@@ -27,6 +27,7 @@ mod refactor;
 mod rename;
 mod review;
 mod search;
+mod sqlite;
 mod status;
 mod symbols;
 
@@ -63,6 +64,7 @@ pub use refactor::*;
 pub use rename::*;
 pub use review::*;
 pub use search::*;
+pub use sqlite::*;
 pub use status::*;
 pub use symbols::*;
 
@@ -84,6 +86,8 @@ pub(crate) struct Ctx<'s> {
     pub host: &'s dyn HostTrait,
     pub options: &'s OpenOptions,
     index: Option<&'s Index>,
+    /// The SQLite artifact kept open between queries.
+    pub artifact: &'s std::cell::RefCell<Option<crate::artifact::Cache>>,
     freshness: Freshness,
 }
 

@@ -176,6 +176,8 @@ pub struct Session {
     /// What went wrong with the persisted state (a snapshot rejected as damaged, a write that
     /// failed) since the last `take_notes`: the fronts tell the person (the CLI on stderr).
     notes: Vec<String>,
+    /// The SQLite artifact last opened for a query, kept open while its file is unchanged.
+    artifact: std::cell::RefCell<Option<crate::artifact::Cache>>,
 }
 
 impl Session {
@@ -199,6 +201,7 @@ impl Session {
             last_save_ms: 0.0,
             prior_graph: None,
             notes: Vec::new(),
+            artifact: std::cell::RefCell::new(None),
         })
     }
 
@@ -214,6 +217,10 @@ impl Session {
 
     pub(crate) fn options(&self) -> &OpenOptions {
         &self.options
+    }
+
+    pub(crate) fn artifact_cache(&self) -> &std::cell::RefCell<Option<crate::artifact::Cache>> {
+        &self.artifact
     }
 
     pub(crate) fn snapshot_status(&self) -> &SnapshotStatus {

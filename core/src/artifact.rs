@@ -1,0 +1,446 @@
+//! The SQLite artifact: the index as tables that any SQLite or DuckDB reader can query — files,
+//! symbols, references, calls, file dependencies, type relations and what could not be proven.
+//! Keys are portable handles and root-relative paths, so artifacts of several repositories (or of
+//! shards of one) can be attached and combined with `UNION ALL`.
+//!
+//! Both engines build the database the same way: in memory (the only kind of database SQLite has
+//! under Node's wasm), with the pragmas that differ between the two builds pinned before the first
+//! table, rows inserted in the index's order and indexes created after the rows; then the bytes are
+//! serialized and written through the host. The same index gives byte-identical files on both
+//! engines; nothing time-dependent is stored in the database (the build time lives in
+//! manifest.json). Reading is the reverse: the host reads the bytes, SQLite opens them read-only in
+//! memory, and `sql` guards every query.
+
+use std::collections::BTreeMap;
+
+use rusqlite::{params, Connection, MAIN_DB};
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::error::Error;
+use crate::facts::TypeRelKind;
+use crate::host::Host;
+use crate::index::{DepVia, Index, SymId};
+
+/// Bumped whenever a table or column changes meaning.
+pub(crate) const SCHEMA_VERSION: u32 = 1;
+/// The default artifact directory, root-relative.
+pub(crate) const DIR: &str = ".codegraph/artifacts";
+pub(crate) const DB_FILE: &str = "codegraph.sqlite";
+pub(crate) const MANIFEST_FILE: &str = "manifest.json";
+pub(crate) const REPORT_FILE: &str = "CODEGRAPH_REPORT.md";
+/// `PRAGMA application_id`: "CGRF", so `file` and readers can tell the database apart.
+const APPLICATION_ID: i32 = 0x4347_5246;
+
+/// The tables, in the order they are created and documented. Queries may read these (and
+/// `sqlite_schema`), nothing else.
+pub(crate) const TABLES: [&str; 8] =
+    ["meta", "files", "symbols", "refs", "calls", "file_deps", "type_relations", "unresolved"];
+
+const SCHEMA: &str = r#"
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE files(
+  path TEXT PRIMARY KEY, language TEXT NOT NULL, lines INTEGER NOT NULL, code_lines INTEGER,
+  bytes INTEGER NOT NULL, hash TEXT NOT NULL);
+CREATE TABLE symbols(
+  handle TEXT PRIMARY KEY, path TEXT NOT NULL, name TEXT NOT NULL, qualified_name TEXT NOT NULL,
+  kind TEXT NOT NULL, line INTEGER NOT NULL, "column" INTEGER NOT NULL, end_line INTEGER NOT NULL,
+  exported INTEGER NOT NULL, container TEXT, signature TEXT NOT NULL, doc TEXT,
+  fan_in INTEGER NOT NULL, fan_out INTEGER NOT NULL);
+CREATE TABLE refs(
+  symbol TEXT NOT NULL, path TEXT NOT NULL, line INTEGER NOT NULL, "column" INTEGER NOT NULL,
+  kind TEXT NOT NULL, enclosing TEXT);
+CREATE TABLE calls(
+  caller TEXT, callee TEXT NOT NULL, path TEXT NOT NULL, line INTEGER NOT NULL, "column" INTEGER NOT NULL);
+CREATE TABLE file_deps(from_path TEXT NOT NULL, to_path TEXT NOT NULL, kind TEXT NOT NULL, raw TEXT);
+CREATE TABLE type_relations(sub TEXT NOT NULL, super TEXT NOT NULL, kind TEXT NOT NULL);
+CREATE TABLE unresolved(
+  path TEXT NOT NULL, line INTEGER NOT NULL, "column" INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL);
+"#;
+
+const INDEXES: &str = r"
+CREATE INDEX symbols_name ON symbols(name);
+CREATE INDEX symbols_name_lower ON symbols(lower(name));
+CREATE INDEX symbols_path ON symbols(path);
+CREATE INDEX refs_symbol ON refs(symbol);
+CREATE INDEX refs_path ON refs(path);
+CREATE INDEX calls_callee ON calls(callee);
+CREATE INDEX calls_caller ON calls(caller);
+CREATE INDEX file_deps_from ON file_deps(from_path);
+CREATE INDEX file_deps_to ON file_deps(to_path);
+CREATE INDEX type_relations_sub ON type_relations(sub);
+CREATE INDEX type_relations_super ON type_relations(super);
+CREATE INDEX unresolved_name ON unresolved(name);
+CREATE INDEX unresolved_path ON unresolved(path);
+";
+
+/// A database built from an index.
+pub(crate) struct Built {
+    pub bytes: Vec<u8>,
+    /// Rows per table, in `TABLES` order.
+    pub rows: BTreeMap<String, u64>,
+    pub fingerprint: String,
+}
+
+/// What identifies the index an artifact was built from: the schema, the core's version and every
+/// indexed file's path and content hash.
+pub(crate) fn fingerprint(index: &Index) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(format!("schema {SCHEMA_VERSION}\ncore {}\n", crate::VERSION).as_bytes());
+    for f in &index.files {
+        h.update(f.path.as_bytes());
+        h.update(b"\0");
+        h.update(f.hash.as_bytes());
+        h.update(b"\n");
+    }
+    h.finalize().to_hex().to_string()
+}
+
+fn sql_error(e: &rusqlite::Error) -> Error {
+    Error::Io(format!("SQLite: {e}"))
+}
+
+/// Builds the database of `index`. `code_lines` gives the code line count of file contents (by
+/// hash) known from a previous artifact; the other files are read and counted.
+pub(crate) fn build(index: &Index, host: &dyn Host, code_lines: &HashMap<String, u64>) -> Result<Built, Error> {
+    let mut db = Connection::open_in_memory().map_err(|e| sql_error(&e))?;
+    // The two builds' compile-time defaults differ (page size 8192 on wasm, foreign keys, temp
+    // store): pinned, the same rows give the same bytes.
+    db.execute_batch(&format!(
+        "PRAGMA page_size = 4096; PRAGMA encoding = 'UTF-8'; PRAGMA auto_vacuum = NONE;
+         PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY;
+         PRAGMA user_version = {SCHEMA_VERSION}; PRAGMA application_id = {APPLICATION_ID};"
+    ))
+    .map_err(|e| sql_error(&e))?;
+    db.execute_batch(SCHEMA).map_err(|e| sql_error(&e))?;
+    let fingerprint = fingerprint(index);
+    let tx = db.transaction().map_err(|e| sql_error(&e))?;
+    insert_rows(&tx, index, host, code_lines, &fingerprint).map_err(|e| sql_error(&e))?;
+    tx.commit().map_err(|e| sql_error(&e))?;
+    db.execute_batch(INDEXES).map_err(|e| sql_error(&e))?;
+    let mut rows = BTreeMap::new();
+    for table in TABLES {
+        let n: i64 =
+            db.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)).map_err(|e| sql_error(&e))?;
+        rows.insert(table.to_string(), n as u64);
+    }
+    let bytes = db.serialize(MAIN_DB).map_err(|e| sql_error(&e))?.to_vec();
+    Ok(Built { bytes, rows, fingerprint })
+}
+
+fn insert_rows(
+    tx: &rusqlite::Transaction,
+    index: &Index,
+    host: &dyn Host,
+    known_code_lines: &HashMap<String, u64>,
+    fingerprint: &str,
+) -> rusqlite::Result<()> {
+    let handle = |id: SymId| index.handles[id as usize].as_str();
+    let path_of = |f: u32| index.files[f as usize].path.as_str();
+
+    {
+        let mut meta = tx.prepare("INSERT INTO meta VALUES (?1, ?2)")?;
+        let languages: std::collections::BTreeSet<&str> = index.files.iter().map(|f| f.language.name()).collect();
+        for (key, value) in [
+            ("schema_version", SCHEMA_VERSION.to_string()),
+            ("core_version", crate::VERSION.to_string()),
+            ("index_fingerprint", fingerprint.to_string()),
+            ("languages", languages.into_iter().collect::<Vec<_>>().join(",")),
+        ] {
+            meta.execute(params![key, value])?;
+        }
+    }
+
+    // Code lines: from the previous artifact for contents it counted, else read and counted now.
+    let to_count: Vec<usize> =
+        (0..index.files.len()).filter(|&i| !known_code_lines.contains_key(&index.files[i].hash)).collect();
+    let texts: Vec<(usize, Option<String>)> =
+        to_count.into_iter().map(|i| (i, index.files[i].indexed_text(host))).collect();
+    let counted: HashMap<usize, u64> = crate::map_maybe_parallel(texts, |(i, text)| {
+        (i, text.map(|t| crate::api::count_lines(index.files[i].language, &t).code))
+    })
+    .into_iter()
+    .filter_map(|(i, c)| Some((i, c?)))
+    .collect();
+    {
+        let mut files = tx.prepare("INSERT INTO files VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?;
+        for (i, f) in index.files.iter().enumerate() {
+            let code = known_code_lines.get(&f.hash).or(counted.get(&i)).map(|&c| c as i64);
+            files.execute(params![f.path, f.language.name(), f.lines, code, f.size as i64, f.hash])?;
+        }
+    }
+
+    // Fan-in: distinct callers (a file's top level counts as one); fan-out: distinct callees.
+    let mut callers: HashMap<SymId, Vec<(u32, Option<SymId>)>> = HashMap::default();
+    let mut callees: HashMap<SymId, Vec<SymId>> = HashMap::default();
+    for r in index.graph.refs.iter().filter(|r| r.call) {
+        callers.entry(r.target).or_default().push((r.file, r.enclosing));
+        if let Some(e) = r.enclosing {
+            callees.entry(e).or_default().push(r.target);
+        }
+    }
+    fn distinct<T: Ord>(mut v: Vec<T>) -> i64 {
+        v.sort_unstable();
+        v.dedup();
+        v.len() as i64
+    }
+    let fan_in: HashMap<SymId, i64> = callers.into_iter().map(|(k, v)| (k, distinct(v))).collect();
+    let fan_out: HashMap<SymId, i64> = callees.into_iter().map(|(k, v)| (k, distinct(v))).collect();
+    {
+        let mut symbols =
+            tx.prepare("INSERT INTO symbols VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)")?;
+        for id in 0..index.syms.len() as SymId {
+            let sym = index.symbol(id);
+            let fid = index.file_of(id);
+            let path = path_of(fid);
+            let secret = crate::sensitive::classify(path).is_some();
+            let container = sym.container.map(|c| handle(index.global(fid, c)));
+            symbols.execute(params![
+                handle(id),
+                path,
+                sym.name,
+                index.qualified[id as usize],
+                sym.kind.as_str(),
+                sym.name_pos.line,
+                sym.name_pos.col,
+                sym.end.line,
+                sym.exported,
+                container,
+                crate::api::signature(index, id),
+                sym.doc.as_deref().filter(|_| !secret),
+                fan_in.get(&id).copied().unwrap_or(0),
+                fan_out.get(&id).copied().unwrap_or(0),
+            ])?;
+        }
+    }
+    {
+        let mut refs = tx.prepare("INSERT INTO refs VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?;
+        let mut calls = tx.prepare("INSERT INTO calls VALUES (?1, ?2, ?3, ?4, ?5)")?;
+        for r in &index.graph.refs {
+            let kind = if r.import {
+                "import"
+            } else if r.alias {
+                "alias"
+            } else if r.call {
+                "call"
+            } else {
+                "reference"
+            };
+            let enclosing = r.enclosing.map(handle);
+            refs.execute(params![handle(r.target), path_of(r.file), r.pos.line, r.pos.col, kind, enclosing])?;
+            if r.call && !r.import {
+                calls.execute(params![enclosing, handle(r.target), path_of(r.file), r.pos.line, r.pos.col])?;
+            }
+        }
+    }
+    {
+        let mut deps = tx.prepare("INSERT INTO file_deps VALUES (?1, ?2, ?3, ?4)")?;
+        for (fid, list) in index.graph.dep_via.iter().enumerate() {
+            let facts = &index.files[fid].facts;
+            for &(to, via) in list {
+                let (kind, raw) = match via {
+                    DepVia::Import(i) => {
+                        let imp = &facts.imports[i as usize];
+                        (if imp.reexport { "reexport" } else { "import" }, Some(imp.module.as_str()))
+                    }
+                    DepVia::Mod(i) => ("mod", Some(facts.mods[i as usize].name.as_str())),
+                    DepVia::Use => ("use", None),
+                };
+                deps.execute(params![path_of(fid as u32), path_of(to), kind, raw])?;
+            }
+        }
+    }
+    {
+        let mut relations = tx.prepare("INSERT INTO type_relations VALUES (?1, ?2, ?3)")?;
+        let mut sorted = index.graph.supertypes.clone();
+        sorted.sort();
+        sorted.dedup();
+        for (sub, kind, sup) in sorted {
+            let kind = match kind {
+                TypeRelKind::Extends => "extends",
+                TypeRelKind::Implements => "implements",
+            };
+            relations.execute(params![handle(sub), handle(sup), kind])?;
+        }
+    }
+    {
+        let mut unresolved = tx.prepare("INSERT INTO unresolved VALUES (?1, ?2, ?3, ?4, ?5)")?;
+        for (fid, stats) in index.graph.file_stats.iter().enumerate() {
+            let f = &index.files[fid];
+            for &(k, seg) in &stats.unresolved {
+                let chain = &f.facts.refs[k as usize];
+                let Some((name, pos)) = chain.segments.get(seg as usize) else { continue };
+                let last = seg as usize + 1 == chain.segments.len();
+                let kind = if (chain.call && last) || chain.calls_at.binary_search(&seg).is_ok() {
+                    "call"
+                } else if seg > 0 || chain.receiver.is_some() || chain.opaque_head {
+                    "member"
+                } else {
+                    "name"
+                };
+                unresolved.execute(params![f.path, pos.line, pos.col, name, kind])?;
+            }
+            for &(i, j) in &stats.unbound_imports {
+                let item = &f.facts.imports[i as usize].items[j as usize];
+                unresolved.execute(params![f.path, item.pos.line, item.pos.col, item.name, "import"])?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Opens an artifact's bytes as a read-only in-memory database.
+pub(crate) fn open(bytes: &[u8]) -> Result<Connection, Error> {
+    let mut db = Connection::open_in_memory().map_err(|e| sql_error(&e))?;
+    db.deserialize_read_exact(MAIN_DB, bytes, bytes.len(), true)
+        .map_err(|e| Error::Unreadable(format!("the artifact is not a SQLite database: {e}")))?;
+    Ok(db)
+}
+
+/// An artifact kept open between queries, while its file's size and mtime are unchanged.
+pub(crate) struct Cache {
+    pub key: (u64, f64),
+    pub db: crate::sql::Guarded,
+}
+
+/// What writing an artifact produced.
+pub(crate) struct Written {
+    pub dir: String,
+    /// (root-relative path, bytes) of the files written.
+    pub files: Vec<(String, u64)>,
+    pub rows: BTreeMap<String, u64>,
+    pub fingerprint: String,
+    pub built_at: String,
+    /// The database's bytes (for the caller to open without reading them back).
+    pub bytes: Vec<u8>,
+}
+
+/// Builds the artifact of `index` and writes its three files under `dir` (root-relative), each
+/// atomically (a temp file, then a rename), the database first: a reader sees a whole old or
+/// new database, and the database names its own index fingerprint.
+pub(crate) fn write(
+    index: &Index,
+    host: &dyn Host,
+    dir: &str,
+    code_lines: &HashMap<String, u64>,
+) -> Result<Written, Error> {
+    let built = build(index, host, code_lines)?;
+    let built_at = iso_time(host.now_ms());
+    let db_hash = blake3::hash(&built.bytes).to_hex().to_string();
+    let files: BTreeMap<&str, &str> = index.files.iter().map(|f| (f.path.as_str(), f.hash.as_str())).collect();
+    let manifest = serde_json::json!({
+        "schemaVersion": SCHEMA_VERSION,
+        "coreVersion": crate::VERSION,
+        "builtAt": built_at,
+        "indexFingerprint": built.fingerprint,
+        "database": { "path": DB_FILE, "bytes": built.bytes.len(), "blake3": db_hash },
+        "rowCounts": built.rows,
+        "files": files,
+    });
+    let manifest = serde_json::to_string_pretty(&manifest).expect("a manifest encodes") + "\n";
+    let report = report(index, &built, &built_at);
+    let mut written = Vec::new();
+    for (name, bytes) in
+        [(DB_FILE, &built.bytes[..]), (MANIFEST_FILE, manifest.as_bytes()), (REPORT_FILE, report.as_bytes())]
+    {
+        let path = join(dir, name);
+        host.write_file_atomic(&path, bytes).map_err(|e| Error::Io(format!("cannot write {path}: {e}")))?;
+        written.push((path, bytes.len() as u64));
+    }
+    Ok(Written {
+        dir: dir.to_string(),
+        files: written,
+        rows: built.rows,
+        fingerprint: built.fingerprint,
+        built_at,
+        bytes: built.bytes,
+    })
+}
+
+fn join(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// `2026-12-01T13:59:28Z` from milliseconds since the epoch (the host's clock: the wasm core has none).
+fn iso_time(ms: f64) -> String {
+    let secs = (ms / 1000.0).floor() as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+/// `CODEGRAPH_REPORT.md`: what the artifact holds, in a page.
+fn report(index: &Index, built: &Built, built_at: &str) -> String {
+    use std::fmt::Write;
+    let mut md = String::new();
+    let languages = crate::api::LanguageSummary::all(index);
+    let _ = writeln!(md, "# codegraph artifact\n");
+    let _ = writeln!(
+        md,
+        "Built {built_at} by codegraph {} (schema {SCHEMA_VERSION}) from {} files; index fingerprint `{}`.\n",
+        crate::VERSION,
+        index.files.len(),
+        &built.fingerprint[..16]
+    );
+    let _ = writeln!(md, "| language | files | lines | declarations |\n|---|---:|---:|---:|");
+    for l in &languages {
+        let _ = writeln!(md, "| {} | {} | {} | {} |", l.language, l.files, l.lines, l.symbols);
+    }
+    let _ = writeln!(md, "\n| table | rows |\n|---|---:|");
+    for table in TABLES {
+        let _ = writeln!(md, "| `{table}` | {} |", built.rows.get(table).copied().unwrap_or(0));
+    }
+    let mut called: BTreeMap<SymId, std::collections::BTreeSet<(u32, Option<SymId>)>> = BTreeMap::new();
+    for r in index.graph.refs.iter().filter(|r| r.call && !r.import) {
+        called.entry(r.target).or_default().insert((r.file, r.enclosing));
+    }
+    let mut top: Vec<(usize, SymId)> = called.into_iter().map(|(s, c)| (c.len(), s)).collect();
+    top.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    if !top.is_empty() {
+        let _ = writeln!(md, "\n## Most called\n\n| declaration | kind | callers |\n|---|---|---:|");
+        for (n, id) in top.into_iter().take(10) {
+            let _ = writeln!(md, "| `{}` | {} | {n} |", index.handles[id as usize], index.symbol(id).kind.as_str());
+        }
+    }
+    let mut depended: Vec<(usize, usize)> =
+        index.graph.rdeps.iter().enumerate().map(|(f, r)| (r.len(), f)).filter(|&(n, _)| n > 0).collect();
+    depended.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    if !depended.is_empty() {
+        let _ = writeln!(md, "\n## Most depended-on files\n\n| file | importers |\n|---|---:|");
+        for (n, f) in depended.into_iter().take(10) {
+            let _ = writeln!(md, "| `{}` | {n} |", index.files[f].path);
+        }
+    }
+    let _ = writeln!(
+        md,
+        "\n## Not proven\n\n{} uses could not be resolved to a declaration (table `unresolved`): they are counted, never guessed.\n",
+        built.rows.get("unresolved").copied().unwrap_or(0)
+    );
+    let _ = writeln!(
+        md,
+        "## Query it\n\n```sh\nsqlite3 {DIR}/{DB_FILE} \"SELECT handle, fan_in FROM symbols ORDER BY fan_in DESC LIMIT 10\"\ncodegraph sql \"SELECT path, code_lines FROM files ORDER BY code_lines DESC LIMIT 10\"\n```"
+    );
+    md
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn iso_times_from_the_epoch() {
+        assert_eq!(super::iso_time(0.0), "1970-01-01T00:00:00Z");
+        assert_eq!(super::iso_time(1_796_133_568_000.0), "2026-12-01T13:59:28Z");
+        assert_eq!(super::iso_time(951_782_400_000.0), "2000-02-29T00:00:00Z");
+    }
+}
