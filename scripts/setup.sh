@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building codegraph needs, idempotently and quickly when it is already there:
 # clang + llvm (C grammars for wasm32), cloc and graphviz (tests of the reports), the wasm32 rust target, wasm-bindgen-cli at the pinned version,
+# DuckDB and its SQLite extension (a test reads the SQLite artifact with it),
 # and the npm dev dependencies. Safe to run on every build; each step checks before it installs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,4 +40,15 @@ if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_m
   echo "setup: npm ci" >&2
   npm ci --no-audit --no-fund --loglevel=error
   cp package-lock.json node_modules/.codegraph-lock-stamp
+fi
+
+# DuckDB with its SQLite extension (pinned together, from PyPI): the SQLite artifact is checked to
+# read in DuckDB. A virtualenv under target/, made once.
+DUCKDB_VERSION=1.4.4
+DUCKDB_SQLITE_VERSION=1.4.4.20260205
+venv=target/venv-duckdb
+if ! "$venv/bin/python" -c "import duckdb, sys; sys.exit(duckdb.__version__ != '$DUCKDB_VERSION')" 2>/dev/null; then
+  echo "setup: installing duckdb $DUCKDB_VERSION and its sqlite extension (pip, into $venv)" >&2
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "duckdb==$DUCKDB_VERSION" "duckdb-ext-sqlite==$DUCKDB_SQLITE_VERSION"
 fi

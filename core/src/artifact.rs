@@ -216,17 +216,8 @@ fn insert_rows(
         let mut refs = tx.prepare("INSERT INTO refs VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?;
         let mut calls = tx.prepare("INSERT INTO calls VALUES (?1, ?2, ?3, ?4, ?5)")?;
         for r in &index.graph.refs {
-            let kind = if r.import {
-                "import"
-            } else if r.alias {
-                "alias"
-            } else if r.call {
-                "call"
-            } else {
-                "reference"
-            };
             let enclosing = r.enclosing.map(handle);
-            refs.execute(params![handle(r.target), path_of(r.file), r.pos.line, r.pos.col, kind, enclosing])?;
+            refs.execute(params![handle(r.target), path_of(r.file), r.pos.line, r.pos.col, r.kind(), enclosing])?;
             if r.call && !r.import {
                 calls.execute(params![enclosing, handle(r.target), path_of(r.file), r.pos.line, r.pos.col])?;
             }

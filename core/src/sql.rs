@@ -225,7 +225,9 @@ pub(crate) fn check_select(sql: &str, blocked: &[&str], placeholders: bool) -> R
     let refuse = |why: String| Err(Error::InvalidArgument(format!("refused: {why}")));
     match toks.first() {
         Some((Token::Word(w), _)) if w.eq_ignore_ascii_case("select") || w.eq_ignore_ascii_case("with") => {}
-        Some(_) => return refuse("only a SELECT (or WITH … SELECT) query is allowed".into()),
+        Some((_, range)) => {
+            return refuse(format!("only a SELECT (or WITH … SELECT) query is allowed, not {}", &sql[range.clone()]));
+        }
         None => return Err(Error::InvalidArgument("the SQL is empty".into())),
     }
     for (k, (t, _)) in toks.iter().enumerate() {

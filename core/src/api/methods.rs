@@ -142,6 +142,8 @@ methods! {
     "implementations"  => implementations(ImplementationsRequest) -> ImplementationsResponse, index, hierarchy::implementations;
     "querySqlite"      => query_sqlite(QuerySqliteRequest) -> QuerySqliteResponse, index, sqlite::query_sqlite;
     "artifactBuild"    => artifact_build(ArtifactBuildRequest) -> ArtifactBuildResponse, index, sqlite::artifact_build;
+    "customTools"      => custom_tools(CustomToolsRequest) -> CustomToolsResponse, live, tools::custom_tools;
+    "runTool"          => run_tool(RunToolRequest) -> QuerySqliteResponse, index, tools::run_tool;
     "status"           => status(StatusRequest) -> StatusResponse, session, status::status;
     "refresh"          => refresh(RefreshRequest) -> RefreshResponse, session, status::refresh;
     "config"           => config(ConfigRequest) -> ConfigResponse, live, config::config;

@@ -30,6 +30,7 @@ mod search;
 mod sqlite;
 mod status;
 mod symbols;
+mod tools;
 
 use std::collections::BTreeMap;
 
@@ -67,6 +68,7 @@ pub use search::*;
 pub use sqlite::*;
 pub use status::*;
 pub use symbols::*;
+pub use tools::*;
 
 #[cfg(feature = "schema")]
 pub use methods::register_schemas;

@@ -164,14 +164,7 @@ pub(crate) fn refs(ctx: &Ctx, req: RefsRequest) -> Result<RefsResponse, Error> {
             path: index.files[r.file as usize].path.clone(),
             line: r.pos.line,
             column: r.pos.col,
-            kind: if r.import {
-                "import"
-            } else if r.call {
-                "call"
-            } else {
-                "reference"
-            }
-            .into(),
+            kind: r.kind().into(),
             enclosing: r.enclosing.map(|e| index.handles[e as usize].clone()),
             alias: r.alias,
         })

@@ -304,7 +304,7 @@ fn current_artifact(ctx: &Ctx) -> Result<ArtifactState, Error> {
         path: db_path(),
         state: what.into(),
         index_fingerprint: written.fingerprint,
-        changed_files: Some(changed as u64),
+        changed_files: (what == "rebuilt").then_some(changed as u64),
     })
 }
 

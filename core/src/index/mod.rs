@@ -70,6 +70,20 @@ pub(crate) struct RefSite {
     pub alias: bool,
 }
 
+impl RefSite {
+    /// `import` (a name in an import or re-export), `call` or `reference`: how every answer and
+    /// the artifact name the kind of a use.
+    pub fn kind(&self) -> &'static str {
+        if self.import {
+            "import"
+        } else if self.call {
+            "call"
+        } else {
+            "reference"
+        }
+    }
+}
+
 /// An import alias bound to a concrete declaration (`import { a as b }`, `use x::Y`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct ImportBinding {

@@ -36,6 +36,8 @@ export interface ApiCommand extends CommandInfo {
   ask(session: Session, args: string[], values: Values): { answer: unknown; text: () => string; exit: number };
   /** The exit code of a failed request, when not the usual (2 bad usage, 1 otherwise). */
   errorExit?: number;
+  /** Session options the command's flags set (write access for artifacts). */
+  session?(values: Values): { allowBuild?: boolean };
 }
 
 interface ApiSpec<M extends ApiMethod> extends CommandInfo {
@@ -48,6 +50,7 @@ interface ApiSpec<M extends ApiMethod> extends CommandInfo {
   /** The exit code of an answer, when it is more than found (0) or not (1). */
   exit?(answer: ApiResponses[M]): number;
   errorExit?: number;
+  session?(values: Values): { allowBuild?: boolean };
 }
 
 function apiCommand<M extends ApiMethod>(spec: ApiSpec<M>): ApiCommand {
@@ -59,6 +62,7 @@ function apiCommand<M extends ApiMethod>(spec: ApiSpec<M>): ApiCommand {
     summary: spec.summary,
     options: spec.options ?? {},
     errorExit: spec.errorExit,
+    session: spec.session,
     ask(session, args, values) {
       const answer = (session.call as (m: M, r: ApiRequests[M]) => ApiResponses[M])(spec.method, spec.request(args, values));
       const exit = spec.exit?.(answer) ?? ((spec.found?.(answer) ?? true) ? 0 : 1);
@@ -104,6 +108,24 @@ function position(text: string): { file: string; line: number; column?: number }
 }
 
 const LIMIT: Options = { limit: { type: "string" } };
+
+/** A value given on the command line for a `?` parameter: a number when it reads as one. */
+function sqlValue(text: string): string | number {
+  return /^-?\d+(\.\d+)?$/.test(text.trim()) && Number.isFinite(Number(text)) ? Number(text) : text;
+}
+
+/** `--param k=v` pairs of a custom tool (the core converts and checks each by its type). */
+function toolParams(values: Values): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (values.param as string[] | undefined) ?? []) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--param needs NAME=VALUE (got ${JSON.stringify(pair)})`);
+    out[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return out;
+}
+
+const ALLOW_BUILD: Options = { "allow-build": { type: "boolean" } };
 
 /** A status report, and which engine (and build) answered it. */
 function statusWithEngine(r: ApiResponses["status"], session: Session): string {
@@ -515,6 +537,60 @@ export const API_COMMANDS: Record<string, ApiCommand> = {
       };
     },
     format: F.formatContext,
+  }),
+  artifact: apiCommand({
+    family: "report",
+    method: "artifactBuild",
+    synopsis: "build [--out DIR]",
+    usage: "artifact build [--out DIR]",
+    summary: "write the index as a SQLite database (+ manifest.json, CODEGRAPH_REPORT.md) under .codegraph/artifacts",
+    options: { out: { type: "string" } },
+    request: (a, v) => {
+      if (a[0] !== "build" || a.length > 1)
+        throw new UsageError(a.length ? `unknown artifact subcommand ${JSON.stringify(a.join(" "))}` : "missing subcommand build");
+      return { out: (v.out as string | undefined) ?? null };
+    },
+    // The command is itself the request to write.
+    session: () => ({ allowBuild: true }),
+    format: F.formatArtifactBuild,
+  }),
+  sql: apiCommand({
+    family: "report",
+    method: "querySqlite",
+    synopsis: "QUERY",
+    usage: 'sql "SELECT …" [--param V]... [--limit N] [--allow-build]',
+    summary: "one read-only SELECT over the SQLite artifact (? bound to --param values in order); --allow-build refreshes a stale one",
+    options: { ...LIMIT, ...ALLOW_BUILD, param: { type: "string", multiple: true } },
+    request: (a, v) => ({
+      query: need(a, 1, "QUERY").join(" "),
+      params: ((v.param as string[] | undefined) ?? []).map(sqlValue),
+      limit: int(v, "limit"),
+    }),
+    session: (v) => ({ allowBuild: Boolean(v["allow-build"]) }),
+    format: F.formatRows,
+    found: (r) => r.rows.length > 0,
+  }),
+  tools: apiCommand({
+    family: "report",
+    method: "customTools",
+    synopsis: "",
+    usage: "tools",
+    summary: "the custom SQL tools of .codegraph/tools.yaml, and the definitions skipped with why",
+    request: () => ({}),
+    format: F.formatCustomTools,
+    exit: (r) => (r.issues.length ? 1 : 0),
+  }),
+  tool: apiCommand({
+    family: "report",
+    method: "runTool",
+    synopsis: "NAME",
+    usage: "tool NAME [--param NAME=VALUE]... [--allow-build]",
+    summary: "run a custom SQL tool of .codegraph/tools.yaml",
+    options: { ...ALLOW_BUILD, param: { type: "string", multiple: true } },
+    request: (a, v) => ({ name: first(a, "NAME"), params: toolParams(v) }),
+    session: (v) => ({ allowBuild: Boolean(v["allow-build"]) }),
+    format: F.formatRows,
+    found: (r) => r.rows.length > 0,
   }),
   status: apiCommand({
     family: "report",

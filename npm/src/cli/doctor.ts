@@ -134,8 +134,13 @@ export function doctorReport(root: string | undefined) {
       skipped: st.skipped.length,
     };
   });
+  // The custom SQL tools of .codegraph/tools.yaml: what loads, and each definition skipped with why.
+  const tools = check(() => {
+    const r = openSession({ root: path.resolve(root ?? "."), persist: false }).customTools();
+    return { path: r.path, exists: r.exists, tools: r.tools.map((t) => t.name), issues: r.issues };
+  });
   const clients = check(() => ({ clients: configuredClients(root) }));
-  return { package: pkg, engine, native, languages, wasm, index, clients };
+  return { package: pkg, engine, native, languages, wasm, index, tools, clients };
 }
 
 function human(report: ReturnType<typeof doctorReport>): string {
@@ -186,6 +191,14 @@ function human(report: ReturnType<typeof doctorReport>): string {
     const fresh = i.freshness as { state: string; changedFileCount?: number };
     return [
       `${i.root}: ${i.files} files, snapshot ${snap.state}${snap.bytes ? ` (${snap.bytes} bytes)` : ""}, ${fresh.state}${fresh.changedFileCount ? ` (${fresh.changedFileCount} files changed)` : ""}, ${i.skipped} skipped`,
+    ];
+  });
+  section("custom tools", report.tools, (t) => {
+    if (!t.exists) return [`none (${t.path} does not exist)`];
+    const issues = t.issues as Array<{ tool?: string; message: string }>;
+    return [
+      `${t.path}: ${(t.tools as string[]).length ? (t.tools as string[]).join(", ") : "no tools"}`,
+      ...issues.map((i) => `SKIPPED ${i.tool ?? "(file)"}: ${i.message}`),
     ];
   });
   section("clients", report.clients, (c) => {

@@ -324,6 +324,50 @@ export function formatLoc(r: T.LocResponse): string {
   return out.join("\n");
 }
 
+/** Rows as an aligned table (text as is, numbers right-aligned, null as NULL, a blob as its size). */
+export function formatRows(r: T.QuerySqliteResponse): string {
+  const shown = (v: unknown): string =>
+    v === null ? "NULL" : typeof v === "object" ? `<blob ${(v as { bytes: number }).bytes} bytes>` : String(v).replace(/\n/g, "\\n");
+  const rows = r.rows.map((row) => row.map(shown));
+  const widths = r.columns.map((c, i) => Math.min(60, Math.max(c.length, ...rows.map((row) => row[i]!.length))));
+  const numeric = r.columns.map((_, i) => r.rows.length > 0 && r.rows.every((row) => typeof row[i] === "number" || row[i] === null));
+  const cell = (c: string, i: number) => {
+    const cut = c.length > widths[i]! ? `${c.slice(0, widths[i]! - 1)}…` : c;
+    return numeric[i] ? cut.padStart(widths[i]!) : cut.padEnd(widths[i]!);
+  };
+  const out = [
+    r.columns.map(cell).join("  ").trimEnd(),
+    widths.map((w) => "-".repeat(w)).join("  "),
+    ...rows.map((row) => row.map(cell).join("  ").trimEnd()),
+  ];
+  out.push(
+    `${r.rows.length} row${r.rows.length === 1 ? "" : "s"}${r.truncated ? ` (truncated by ${r.truncatedBy}: more exist)` : ""}; artifact ${r.artifact.state}${r.artifact.changedFiles != null ? ` (${r.artifact.changedFiles} files changed)` : ""}`,
+  );
+  out.push(...omissions(r.omitted));
+  return out.join("\n");
+}
+
+export function formatArtifactBuild(r: T.ArtifactBuildResponse): string {
+  return [
+    `wrote ${r.dir}/ (schema ${r.schemaVersion}, index ${r.indexFingerprint.slice(0, 12)}):`,
+    ...r.files.map((f) => `  ${f.path}  ${bytes(f.bytes)}`),
+    `rows: ${Object.entries(r.rows)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(", ")}`,
+  ].join("\n");
+}
+
+export function formatCustomTools(r: T.CustomToolsResponse): string {
+  if (!r.exists) return `no ${r.path} (see the README: custom SQL tools)`;
+  const out = [`${r.tools.length} tool${r.tools.length === 1 ? "" : "s"} in ${r.path}`];
+  for (const t of r.tools) {
+    const params = t.parameters.map((p) => `${p.name}: ${p.type}${p.default !== undefined ? ` = ${JSON.stringify(p.default)}` : ""}`);
+    out.push(`  ${t.name}(${params.join(", ")})  ${t.description}`);
+  }
+  for (const i of r.issues) out.push(`skipped ${i.tool ?? "(file)"}: ${i.message}`);
+  return out.join("\n");
+}
+
 /** The graph in its format, or for json the edges one per line. */
 export function formatGraph(r: T.GraphResponse): string {
   if (r.text) return r.text.replace(/\n$/, "");

@@ -226,6 +226,7 @@ function runApiCommand(name: string, command: ApiCommand, rest: string[], io: Io
       noGitignore: Boolean(values["no-gitignore"]),
       maxFileBytes,
       persist: !values["no-persist"],
+      ...command.session?.(values),
     });
     if (io.progress && !json && name !== "file") {
       const progress = progressReporter(io.progress);

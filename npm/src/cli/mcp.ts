@@ -5,7 +5,7 @@
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 
-import type { ConfigResponse } from "../generated/types";
+import type { ConfigResponse, CustomToolsResponse } from "../generated/types";
 import { packageVersion } from "../index";
 import { packageRoot } from "../loader";
 import { SessionWorker } from "../mcp/answerer";
@@ -79,14 +79,22 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
       persist: !values["no-persist"],
       // A long-lived server looks for changed files before every answer that reads the index.
       autoRefresh: {},
+      // Write access for the SQLite artifact: artifact_build, and query_sqlite's refresh of a stale one.
+      allowBuild: Boolean(values["allow-build"]),
     });
     await session.started();
   } catch (e) {
     return fail((e as Error).message);
   }
-  // The tools: --tools, else the project config's `[mcp] tools`, else all of them.
+  // The tools: --tools, else the project config's `[mcp] tools`, else all of them; with the custom
+  // SQL tools of .codegraph/tools.yaml (a bad definition is said once here and skipped).
   let tools: string[] | undefined;
+  let custom: CustomToolsResponse;
   try {
+    custom = (await session.call("customTools", {} as never)) as CustomToolsResponse;
+    for (const issue of custom.issues) {
+      process.stderr.write(`codegraph mcp: ${custom.path}: ${issue.tool ? `tool ${issue.tool}: ` : ""}${issue.message} (skipped)\n`);
+    }
     if (values.tools !== undefined) {
       tools = (values.tools as string)
         .split(",")
@@ -96,7 +104,7 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
     } else {
       tools = ((await session.call("config", {} as never)) as ConfigResponse).mcp.tools ?? undefined;
     }
-    selectTools(tools);
+    selectTools(tools, custom.tools);
   } catch (e) {
     await session.close();
     return fail((e as Error).message);
@@ -119,6 +127,7 @@ export async function runMcp(argv: string[]): Promise<number | undefined> {
     version: packageVersion(),
     packageJsonPath: path.join(packageRoot, "package.json"),
     tools,
+    customTools: custom.tools,
     driftIntervalMs: Number.isFinite(driftMs) && driftMs > 0 ? driftMs : undefined,
     warn: log,
   });

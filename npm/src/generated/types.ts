@@ -7,14 +7,25 @@
  * via the `definition` "Budget".
  */
 export type Budget = number | string;
+/**
+ * A value bound to a `?` parameter.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "SqlParam".
+ */
+export type SqlParam = number | string | null;
 
 export interface CodegraphApi {
+  ArtifactBuildRequest?: ArtifactBuildRequest;
+  ArtifactBuildResponse?: ArtifactBuildResponse;
   CallsRequest?: CallsRequest;
   CallsResponse?: CallsResponse;
   ConfigRequest?: ConfigRequest;
   ConfigResponse?: ConfigResponse;
   ContextRequest?: ContextRequest;
   ContextResponse?: ContextResponse;
+  CustomToolsRequest?: CustomToolsRequest;
+  CustomToolsResponse?: CustomToolsResponse;
   DepsRequest?: DepsRequest;
   DepsResponse?: DepsResponse;
   DiscoveryOptions?: DiscoveryOptions;
@@ -42,6 +53,8 @@ export interface CodegraphApi {
   PacketGetResponse?: PacketGetResponse;
   PathRequest?: PathRequest;
   PathResponse?: PathResponse;
+  QuerySqliteRequest?: QuerySqliteRequest;
+  QuerySqliteResponse?: QuerySqliteResponse;
   RefactorPlanRequest?: RefactorPlanRequest;
   RefactorPlanResponse?: RefactorPlanResponse;
   RefreshRequest?: RefreshRequest;
@@ -52,12 +65,70 @@ export interface CodegraphApi {
   RenamePreviewResponse?: RenamePreviewResponse;
   ReviewRequest?: ReviewRequest;
   ReviewResponse?: ReviewResponse;
+  RunToolRequest?: RunToolRequest;
   SearchRequest?: SearchRequest;
   SearchResponse?: SearchResponse;
   StatusRequest?: StatusRequest;
   StatusResponse?: StatusResponse;
   WorkspaceSymbolsRequest?: WorkspaceSymbolsRequest;
   WorkspaceSymbolsResponse?: WorkspaceSymbolsResponse;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ArtifactBuildRequest".
+ */
+export interface ArtifactBuildRequest {
+  /**
+   * Directory to write into, relative to the root (default `.codegraph/artifacts`).
+   */
+  out?: string | null;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ArtifactBuildResponse".
+ */
+export interface ArtifactBuildResponse {
+  builtAt: string;
+  /**
+   * The directory written, relative to the root.
+   */
+  dir: string;
+  /**
+   * `codegraph.sqlite`, `manifest.json` and `CODEGRAPH_REPORT.md`, with their sizes.
+   */
+  files: ArtifactFile[];
+  freshness: Freshness;
+  indexFingerprint: string;
+  /**
+   * Rows per table.
+   */
+  rows: {
+    [k: string]: number;
+  };
+  schemaVersion: number;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ArtifactFile".
+ */
+export interface ArtifactFile {
+  bytes: number;
+  path: string;
+}
+/**
+ * How fresh an answer is relative to the files on disk.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "Freshness".
+ */
+export interface Freshness {
+  changedFileCount?: number | null;
+  changedFiles?: string[] | null;
+  omittedChangedFileCount?: number | null;
+  /**
+   * `fresh`, `refreshed` (changes were picked up before answering) or `stale`.
+   */
+  state: string;
 }
 /**
  * Callers or callees of a symbol — by handle or by file position (exactly one of the two) — grouped by the related symbol with exact call sites.
@@ -102,21 +173,6 @@ export interface CallsResponse {
   omitted: Omitted;
   symbol: SymbolInfo;
   total: number;
-}
-/**
- * How fresh an answer is relative to the files on disk.
- *
- * This interface was referenced by `CodegraphApi`'s JSON-Schema
- * via the `definition` "Freshness".
- */
-export interface Freshness {
-  changedFileCount?: number | null;
-  changedFiles?: string[] | null;
-  omittedChangedFileCount?: number | null;
-  /**
-   * `fresh`, `refreshed` (changes were picked up before answering) or `stale`.
-   */
-  state: string;
 }
 /**
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
@@ -373,6 +429,67 @@ export interface Omitted1 {
 }
 /**
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "CustomToolsRequest".
+ */
+export interface CustomToolsRequest {}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "CustomToolsResponse".
+ */
+export interface CustomToolsResponse {
+  /**
+   * Whether the file exists.
+   */
+  exists: boolean;
+  issues: ToolIssue[];
+  path: string;
+  tools: CustomTool[];
+}
+/**
+ * A definition that was skipped, and why.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ToolIssue".
+ */
+export interface ToolIssue {
+  message: string;
+  /**
+   * The tool's name, or `#N` (1-based) when it has none; absent for the file as a whole.
+   */
+  tool?: string | null;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "CustomTool".
+ */
+export interface CustomTool {
+  description: string;
+  /**
+   * The flat JSON Schema of its arguments (what the MCP server registers).
+   */
+  inputSchema: {
+    [k: string]: unknown;
+  };
+  name: string;
+  parameters: ToolParameter[];
+  sql: string;
+}
+/**
+ * One parameter of a custom tool.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ToolParameter".
+ */
+export interface ToolParameter {
+  default?: SqlParam | null;
+  name: string;
+  /**
+   * `int`, `float` or `string`.
+   */
+  type: string;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
  * via the `definition` "DepsRequest".
  */
 export interface DepsRequest {
@@ -400,6 +517,10 @@ export interface DepsResponse {
  * via the `definition` "DiscoveryOptions".
  */
 export interface DiscoveryOptions {
+  /**
+   * Write access for artifacts: `artifactBuild` writes them, and `querySqlite` rebuilds a stale one after a small change set. Off by default (the MCP server's `--allow-build` turns it on; the CLI's `artifact build` is itself the request to write).
+   */
+  allowBuild?: boolean;
   /**
    * Before every answer that reads the index, look for files changed on disk and take in a change set within these limits (else the answer says `stale`): the policy of a long-lived server. Off by default (then only `refresh` looks).
    */
@@ -1494,6 +1615,80 @@ export interface PathResponse {
 }
 /**
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "QuerySqliteRequest".
+ */
+export interface QuerySqliteRequest {
+  /**
+   * Maximum rows (default 100, cap 500).
+   */
+  limit?: number | null;
+  /**
+   * Values for the query's `?` parameters, in order (string, number or null).
+   */
+  params?: SqlParam[];
+  /**
+   * One SELECT (or WITH … SELECT) over the artifact's tables: `meta`, `files`, `symbols`, `refs`, `calls`, `file_deps`, `type_relations`, `unresolved`.
+   */
+  query: string;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "QuerySqliteResponse".
+ */
+export interface QuerySqliteResponse {
+  artifact: ArtifactState;
+  columns: string[];
+  freshness: Freshness;
+  limits: QueryLimits;
+  omitted: Omitted;
+  /**
+   * One array of values per row, in `columns` order; a blob is `{ blob: hex, bytes }`.
+   */
+  rows: unknown[][];
+  /**
+   * More rows exist than were returned.
+   */
+  truncated: boolean;
+  /**
+   * Why the rows stop early: `rows` (the limit), `bytes` or `steps` (the budget).
+   */
+  truncatedBy?: string | null;
+}
+/**
+ * The artifact a query read.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "ArtifactState".
+ */
+export interface ArtifactState {
+  /**
+   * Files that differed from the index when it was rebuilt.
+   */
+  changedFiles?: number | null;
+  indexFingerprint: string;
+  path: string;
+  /**
+   * `fresh`, `rebuilt` (it was stale and was rebuilt first) or `built` (there was none).
+   */
+  state: string;
+}
+/**
+ * The bounds a query ran under.
+ *
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "QueryLimits".
+ */
+export interface QueryLimits {
+  bytes: number;
+  rows: number;
+  /**
+   * The budget in SQLite VM steps, and what the query used (to the nearest thousand).
+   */
+  stepBudget: number;
+  steps: number;
+}
+/**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
  * via the `definition` "RefactorPlanRequest".
  */
 export interface RefactorPlanRequest {
@@ -1845,6 +2040,22 @@ export interface RiskReason {
   weight: number;
 }
 /**
+ * This interface was referenced by `CodegraphApi`'s JSON-Schema
+ * via the `definition` "RunToolRequest".
+ */
+export interface RunToolRequest {
+  /**
+   * The tool's name in `.codegraph/tools.yaml`.
+   */
+  name: string;
+  /**
+   * Arguments by parameter name (numbers or strings; strings are converted for int and float).
+   */
+  params?: {
+    [k: string]: unknown;
+  };
+}
+/**
  * Ranked search over paths, declarations and their code (bodies with doc comments): words in plain language or identifiers. Deterministic: the same query on the same index gives the same order.
  *
  * This interface was referenced by `CodegraphApi`'s JSON-Schema
@@ -2106,7 +2317,7 @@ export interface TestsSummary1 {
 }
 
 /** The request methods every engine answers through `call`, in order. */
-export const API_METHODS = ["orient","explore","search","packetGet","context","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","impact","review","renamePreview","refactorPlan","graph","loc","supertypes","subtypes","implementations","status","refresh","config"] as const;
+export const API_METHODS = ["orient","explore","search","packetGet","context","workspaceSymbols","getFile","getSymbol","goto","refs","callers","callees","deps","rdeps","path","impact","review","renamePreview","refactorPlan","graph","loc","supertypes","subtypes","implementations","querySqlite","artifactBuild","customTools","runTool","status","refresh","config"] as const;
 
 /** One request method of the core. */
 export type ApiMethod = (typeof API_METHODS)[number];
@@ -2260,6 +2471,30 @@ export const METHOD_TABLE = [
     "response": "ImplementationsResponse"
   },
   {
+    "indexBacked": true,
+    "name": "querySqlite",
+    "request": "QuerySqliteRequest",
+    "response": "QuerySqliteResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "artifactBuild",
+    "request": "ArtifactBuildRequest",
+    "response": "ArtifactBuildResponse"
+  },
+  {
+    "indexBacked": false,
+    "name": "customTools",
+    "request": "CustomToolsRequest",
+    "response": "CustomToolsResponse"
+  },
+  {
+    "indexBacked": true,
+    "name": "runTool",
+    "request": "RunToolRequest",
+    "response": "QuerySqliteResponse"
+  },
+  {
     "indexBacked": "session",
     "name": "status",
     "request": "StatusRequest",
@@ -2305,6 +2540,10 @@ export interface ApiRequests {
   supertypes: HierarchyRequest;
   subtypes: HierarchyRequest;
   implementations: ImplementationsRequest;
+  querySqlite: QuerySqliteRequest;
+  artifactBuild: ArtifactBuildRequest;
+  customTools: CustomToolsRequest;
+  runTool: RunToolRequest;
   status: StatusRequest;
   refresh: RefreshRequest;
   config: ConfigRequest;
@@ -2336,6 +2575,10 @@ export interface ApiResponses {
   supertypes: HierarchyResponse;
   subtypes: HierarchyResponse;
   implementations: ImplementationsResponse;
+  querySqlite: QuerySqliteResponse;
+  artifactBuild: ArtifactBuildResponse;
+  customTools: CustomToolsResponse;
+  runTool: QuerySqliteResponse;
   status: StatusResponse;
   refresh: RefreshResponse;
   config: ConfigResponse;

@@ -14,7 +14,8 @@ import {
 
 import type { Answerer } from "./answerer";
 import { VersionDrift } from "./drift";
-import { TOOLS, inputSchema, type ToolSpec } from "./tools";
+import type { CustomTool } from "../generated/types";
+import { TOOLS, customToolSpecs, inputSchema, type ToolSpec } from "./tools";
 
 export interface McpOptions {
   session: Answerer;
@@ -22,24 +23,28 @@ export interface McpOptions {
   packageJsonPath: string;
   /** Only these tools (by MCP name); all by default. */
   tools?: string[];
+  /** The custom SQL tools of `.codegraph/tools.yaml` (as the core loaded them), offered beside the built-in ones. */
+  customTools?: CustomTool[];
   driftIntervalMs?: number;
   warn?: (message: string) => void;
   now?: () => number;
 }
 
-/** The tools a list of names selects; an unknown name is an error that lists the known ones. */
-export function selectTools(names: string[] | undefined): ToolSpec[] {
-  if (!names) return TOOLS;
-  const unknown = names.filter((n) => !TOOLS.some((t) => t.name === n));
+/** The tools a list of names selects (among the built-in and the custom ones); an unknown name is
+ * an error that lists the known ones. */
+export function selectTools(names: string[] | undefined, custom: CustomTool[] = []): ToolSpec[] {
+  const all = [...TOOLS, ...customToolSpecs(custom)];
+  if (!names) return all;
+  const unknown = names.filter((n) => !all.some((t) => t.name === n));
   if (unknown.length) {
     throw Object.assign(
-      new Error(`unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; tools: ${TOOLS.map((t) => t.name).join(", ")}`),
+      new Error(`unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")}; tools: ${all.map((t) => t.name).join(", ")}`),
       {
         code: "INVALID_ARGUMENT",
       },
     );
   }
-  return TOOLS.filter((t) => names.includes(t.name));
+  return all.filter((t) => names.includes(t.name));
 }
 
 /** Shared state of every server made from one set of options: the session (opened with the core's
@@ -53,7 +58,7 @@ export class CodegraphMcp {
   private readonly idleWaiters: Array<() => void> = [];
 
   constructor(readonly options: McpOptions) {
-    this.specs = selectTools(options.tools);
+    this.specs = selectTools(options.tools, options.customTools);
     this.tools = this.specs.map((t) => ({ name: t.name, description: t.description, inputSchema: inputSchema(t) }));
     this.drift = new VersionDrift({
       packageJsonPath: options.packageJsonPath,
@@ -88,7 +93,8 @@ export class CodegraphMcp {
         invalidParams(`${tool.name} takes no arguments (got ${Object.keys(args).join(", ")})`);
       }
       try {
-        const answer = await this.options.session.call(tool.method, (tool.fixed ?? args) as never);
+        const request = tool.fixed ?? (tool.request ? tool.request(args) : args);
+        const answer = await this.options.session.call(tool.method, request as never);
         return success(answer);
       } catch (e) {
         const err = e as Error & { code?: string };

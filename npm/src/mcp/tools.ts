@@ -4,7 +4,7 @@
 // whether it is checked for changed files first, is the core's decision, never this table's.
 
 import schema from "../generated/schema.json";
-import { METHOD_TABLE, type ApiMethod } from "../generated/types";
+import { METHOD_TABLE, type ApiMethod, type CustomTool } from "../generated/types";
 
 export interface ToolSpec {
   name: string;
@@ -13,6 +13,10 @@ export interface ToolSpec {
   description: string;
   /** Arguments the tool always sends, and then takes none of its own (`refresh_index`). */
   fixed?: Record<string, unknown>;
+  /** The request its arguments become, when not the arguments themselves (custom tools). */
+  request?: (args: Record<string, unknown>) => Record<string, unknown>;
+  /** Its input schema, when not its request type's (custom tools: the core derives it). */
+  schema?: Record<string, unknown>;
 }
 
 export const TOOLS: ToolSpec[] = [
@@ -157,6 +161,18 @@ export const TOOLS: ToolSpec[] = [
     description: "Indexed files by language and skipped files with reasons (binary, too large, invalid UTF-8, symlink).",
   },
   {
+    name: "query_sqlite",
+    method: "querySqlite",
+    description:
+      "One read-only SELECT over the SQLite artifact (tables meta, files, symbols, refs, calls, file_deps, type_relations, unresolved); ? params bound in order; rows and bytes capped; refuses a stale artifact it can't refresh.",
+  },
+  {
+    name: "artifact_build",
+    method: "artifactBuild",
+    description:
+      "Write the SQLite artifact (codegraph.sqlite, manifest.json, CODEGRAPH_REPORT.md) under .codegraph/artifacts from the current index. Only on a server started with --allow-build.",
+  },
+  {
     name: "refresh_index",
     method: "refresh",
     description: "Rebuild the index now (after a burst of edits larger than the automatic refresh limits).",
@@ -198,7 +214,19 @@ function flatten(node: JsonSchema): JsonSchema {
 
 const definitions = (schema as { definitions: Record<string, JsonSchema> }).definitions;
 
+/** The MCP tools of the custom SQL tools the core loaded from `.codegraph/tools.yaml`. */
+export function customToolSpecs(tools: CustomTool[]): ToolSpec[] {
+  return tools.map((t) => ({
+    name: t.name,
+    method: "runTool",
+    description: `${t.description} (custom SQL tool from .codegraph/tools.yaml)`,
+    request: (args) => ({ name: t.name, params: args }),
+    schema: t.inputSchema as JsonSchema,
+  }));
+}
+
 export function inputSchema(tool: ToolSpec): JsonSchema {
+  if (tool.schema) return tool.schema;
   if (tool.fixed) return { type: "object", properties: {}, additionalProperties: false };
   const request = METHOD_TABLE.find((m) => m.name === tool.method)?.request;
   const def = request && definitions[request];
