@@ -1,7 +1,7 @@
 //! Custom SQL tools from `.codegraph/tools.yaml`: a team's named analyses over the SQLite artifact,
 //! registered by the MCP server as tools with flat input schemas, listed by `codegraph tools`, run
 //! by `codegraph tool NAME --param k=v`. The file is parsed with yaml-rust2 and each definition
-//! validated (at load and again when it runs): a snake_case name that no built-in tool has, a
+//! validated (at load and again when it runs): a `snake_case` name that no built-in tool has, a
 //! description, SQL that is one SELECT without the blocked keywords (writes, DDL, set operations)
 //! and at most 10 KB, at most 10 parameters of type int, float or string, each `{name}`
 //! placeholder defined and each parameter used. A bad definition is reported and skipped; the
@@ -96,6 +96,7 @@ pub struct RunToolRequest {
 }
 
 /// The custom tools of the root, and the definitions skipped.
+#[allow(clippy::unnecessary_wraps)] // every handler of the method table returns a Result
 pub(crate) fn custom_tools(ctx: &Ctx, _req: CustomToolsRequest) -> Result<CustomToolsResponse, Error> {
     Ok(load(ctx.host))
 }
@@ -197,7 +198,7 @@ fn load(host: &dyn crate::host::Host) -> CustomToolsResponse {
     out
 }
 
-/// The names of the built-in MCP tools (the API's methods in snake_case, and `refresh_index`).
+/// The names of the built-in MCP tools (the API's methods in `snake_case`, and `refresh_index`).
 fn reserved_names() -> Vec<String> {
     let mut names: Vec<String> = super::METHODS.iter().map(|m| snake_case(m)).collect();
     names.push("refresh_index".into());
@@ -355,15 +356,15 @@ fn compile(sql: &str, parameters: &[ToolParameter]) -> Result<(String, Vec<usize
                     .iter()
                     .position(|p| p.name == *name)
                     .ok_or_else(|| format!("`{{{name}}}` is not a defined parameter"))?;
-                let n = match order.iter().position(|&j| j == i) {
-                    Some(n) => n + 1,
-                    None => {
-                        order.push(i);
-                        order.len()
-                    }
+                let n = if let Some(n) = order.iter().position(|&j| j == i) {
+                    n + 1
+                } else {
+                    order.push(i);
+                    order.len()
                 };
                 out.push_str(&sql[last..range.start]);
-                out.push_str(&format!("?{n}"));
+                out.push('?');
+                out.push_str(&n.to_string());
                 last = range.end;
             }
             Token::Word(w) if w.eq_ignore_ascii_case("limit") => has_limit = true,
@@ -475,7 +476,7 @@ tools:
         ] {
             assert_eq!(run(&mut s, bad.clone()).unwrap_err().code(), "INVALID_ARGUMENT", "{bad}");
         }
-        let e = s.run_tool(RunToolRequest { name: "sets".into(), params: Default::default() }).unwrap_err();
+        let e = s.run_tool(RunToolRequest { name: "sets".into(), params: std::collections::BTreeMap::new() }).unwrap_err();
         assert_eq!(e.code(), "NOT_FOUND");
         assert!(e.to_string().contains("UNION"), "{e}");
     }
