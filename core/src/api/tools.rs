@@ -476,7 +476,8 @@ tools:
         ] {
             assert_eq!(run(&mut s, bad.clone()).unwrap_err().code(), "INVALID_ARGUMENT", "{bad}");
         }
-        let e = s.run_tool(RunToolRequest { name: "sets".into(), params: std::collections::BTreeMap::new() }).unwrap_err();
+        let e =
+            s.run_tool(RunToolRequest { name: "sets".into(), params: std::collections::BTreeMap::new() }).unwrap_err();
         assert_eq!(e.code(), "NOT_FOUND");
         assert!(e.to_string().contains("UNION"), "{e}");
     }
