@@ -252,7 +252,8 @@ fn current_artifact(ctx: &Ctx) -> Result<ArtifactState, Error> {
     let (changed, counts, what) = match read_cache(ctx, index) {
         Ok(Some(cache)) => {
             let db = &cache.db;
-            if db.meta("index_fingerprint").as_deref() == Some(fingerprint.as_str()) {
+            let stored = db.meta("index_fingerprint");
+            if stored.as_deref() == Some(fingerprint.as_str()) {
                 return Ok(ArtifactState {
                     path: db_path(),
                     state: "fresh".into(),
@@ -260,15 +261,26 @@ fn current_artifact(ctx: &Ctx) -> Result<ArtifactState, Error> {
                     changed_files: None,
                 });
             }
-            let known: HashMap<String, String> = db.files().into_iter().map(|(p, h, _)| (p, h)).collect();
-            let mut changed = index.files.iter().filter(|f| known.get(&f.path) != Some(&f.hash)).count();
-            changed += known.keys().filter(|p| !index.by_path.contains_key(p.as_str())).count();
             let same_schema = db.meta("schema_version") == Some(artifact::SCHEMA_VERSION.to_string())
                 && db.meta("core_version").as_deref() == Some(crate::VERSION);
-            if !same_schema {
-                changed = index.files.len().max(1);
+            if stored.is_none() {
+                // Not an artifact of ours, or damaged: rebuilt whole when allowed, like a missing one.
+                if !ctx.options.allow_build {
+                    return Err(Error::StaleArtifact(format!(
+                        "{} is damaged or not a codegraph artifact (it names no index): {rebuild_hint}",
+                        db_path()
+                    )));
+                }
+                (index.files.len(), HashMap::default(), "built")
+            } else if !same_schema {
+                // Another schema or core version: rebuilt whole, whatever the change set.
+                (index.files.len(), HashMap::default(), "built")
+            } else {
+                let known: HashMap<String, String> = db.files().into_iter().map(|(p, h, _)| (p, h)).collect();
+                let mut changed = index.files.iter().filter(|f| known.get(&f.path) != Some(&f.hash)).count();
+                changed += known.keys().filter(|p| !index.by_path.contains_key(p.as_str())).count();
+                (changed, known_counts(db), "rebuilt")
             }
-            (changed, known_counts(db), "rebuilt")
         }
         Ok(None) => {
             if !ctx.options.allow_build {
@@ -276,11 +288,8 @@ fn current_artifact(ctx: &Ctx) -> Result<ArtifactState, Error> {
             }
             (index.files.len(), HashMap::default(), "built")
         }
-        Err(e) if ctx.options.allow_build => {
-            // A damaged artifact is rebuilt whole, like a missing one.
-            let _ = e;
-            (index.files.len(), HashMap::default(), "built")
-        }
+        // A file that can't be read or opened as SQLite is rebuilt whole, like a missing one.
+        Err(_) if ctx.options.allow_build => (index.files.len(), HashMap::default(), "built"),
         Err(e) => return Err(e),
     };
     if !ctx.options.allow_build {
@@ -394,6 +403,30 @@ mod tests {
         let r = s.query_sqlite(query("SELECT name FROM symbols WHERE path = 'b.ts' ORDER BY name")).unwrap();
         assert_eq!(r.artifact.state, "rebuilt");
         assert_eq!(r.rows, [vec![serde_json::json!("b")], vec![serde_json::json!("e")]]);
+    }
+
+    #[test]
+    fn a_damaged_artifact_is_refused_without_write_access_and_rebuilt_with_it() {
+        let (dir, _) = repo(&[("a.py", "def f():\n    return 1\n")]);
+        let db = dir.path().join(".codegraph/artifacts/codegraph.sqlite");
+        let open = |allow_build| {
+            let options = crate::api::DiscoveryOptions { allow_build, ..Default::default() };
+            crate::api::Session::open(Box::new(crate::api::StdHost::new(dir.path())), options).unwrap()
+        };
+        open(true).artifact_build(ArtifactBuildRequest::default()).unwrap();
+        let good = std::fs::read(&db).unwrap();
+        let truncated = good[..good.len() / 2].to_vec();
+        let mut zeroed = good.clone();
+        zeroed[4096..].iter_mut().for_each(|b| *b = 0);
+        for damage in [b"not a database at all".to_vec(), truncated, zeroed, Vec::new()] {
+            std::fs::write(&db, &damage).unwrap();
+            let e = open(false).query_sqlite(query("SELECT count(*) FROM files")).unwrap_err();
+            assert_eq!(e.code(), "STALE_ARTIFACT", "{e}");
+            assert_eq!(std::fs::read(&db).unwrap(), damage, "left as it was without write access");
+            let r = open(true).query_sqlite(query("SELECT count(*) FROM files")).unwrap();
+            assert_eq!((r.artifact.state.as_str(), &r.rows[0][0]), ("built", &serde_json::json!(1)));
+            assert_eq!(std::fs::read(&db).unwrap(), good, "rebuilt to the same bytes");
+        }
     }
 
     #[test]

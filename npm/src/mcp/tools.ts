@@ -156,11 +156,6 @@ export const TOOLS: ToolSpec[] = [
       "Pack files or declarations into one text under a token budget, changed files first; compress to signatures or skeletons; json or markdown; named profiles.",
   },
   {
-    name: "status",
-    method: "status",
-    description: "Indexed files by language and skipped files with reasons (binary, too large, invalid UTF-8, symlink).",
-  },
-  {
     name: "query_sqlite",
     method: "querySqlite",
     description:
@@ -173,6 +168,11 @@ export const TOOLS: ToolSpec[] = [
       "Write the SQLite artifact (codegraph.sqlite, manifest.json, CODEGRAPH_REPORT.md) under .codegraph/artifacts from the current index. Only on a server started with --allow-build.",
   },
   {
+    name: "status",
+    method: "status",
+    description: "Indexed files by language and skipped files with reasons (binary, too large, invalid UTF-8, symlink).",
+  },
+  {
     name: "refresh_index",
     method: "refresh",
     description: "Rebuild the index now (after a burst of edits larger than the automatic refresh limits).",
@@ -182,29 +182,30 @@ export const TOOLS: ToolSpec[] = [
 
 type JsonSchema = Record<string, unknown>;
 
-/** Client-friendly flat schema: references inlined, nullable unions collapsed, numeric formats and
+/** Client-friendly flat schema: references inlined, nullable unions collapsed (an optional field is
+ * left out rather than null; a list's items keep null when they may be null), numeric formats and
  * null defaults dropped. */
-function flatten(node: JsonSchema): JsonSchema {
+function flatten(node: JsonSchema, keepNull = false): JsonSchema {
   const ref = node.$ref as string | undefined;
   if (ref) {
     const { $ref: _, ...rest } = node;
-    return flatten({ ...definitions[ref.replace("#/definitions/", "")], ...rest });
+    return flatten({ ...definitions[ref.replace("#/definitions/", "")], ...rest }, keepNull);
   }
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === "format" || key === "minimum" || key === "title" || (key === "default" && value === null)) continue;
     if (key === "type" && Array.isArray(value)) {
-      const types = value.filter((t) => t !== "null");
+      const types = value.filter((t) => keepNull || t !== "null");
       out.type = types.length === 1 ? types[0] : types;
     } else if (key === "anyOf" && Array.isArray(value)) {
-      const options = (value as JsonSchema[]).filter((o) => o.type !== "null").map(flatten);
+      const options = (value as JsonSchema[]).filter((o) => keepNull || o.type !== "null").map((o) => flatten(o));
       if (options.length === 1) Object.assign(out, options[0]);
       else if (options.every((o) => Object.keys(o).length === 1 && typeof o.type === "string")) out.type = options.map((o) => o.type);
       else out.anyOf = options;
     } else if (key === "properties" && value && typeof value === "object") {
       out.properties = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([k, v]) => [k, flatten(v)]));
     } else if (key === "items" && value && typeof value === "object") {
-      out.items = flatten(value as JsonSchema);
+      out.items = flatten(value as JsonSchema, true);
     } else {
       out[key] = value;
     }
