@@ -454,12 +454,20 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
         "dynamic_type" | "abstract_type" => {
             let t = node.child_by_field_name("trait").or_else(|| node.named_child(0))?;
             let t = if t.kind() == "trait_bounds" { t.named_child(0)? } else { t };
+            // `impl Iterator<Item = T>`: a sequence of `T`.
+            if let Some(item) = iterator_item(b, t) {
+                return marked(SEQUENCE, inner(item)?);
+            }
             inner(t)
         }
         "generic_type" => {
             let base: Vec<String> =
                 path_segments(b, node.child_by_field_name("type")?)?.into_iter().map(|s| s.0).collect();
-            let first_arg = || node.child_by_field_name("type_arguments").and_then(|a| a.named_child(0));
+            // The first type argument (`Iter<'a, T>`: `T`).
+            let first_arg = || {
+                let args = node.child_by_field_name("type_arguments")?;
+                named_children(args).into_iter().find(|a| a.kind() != "lifetime")
+            };
             match base.last().map(String::as_str) {
                 Some(w) if TRANSPARENT.contains(&w) => inner(first_arg()?),
                 Some(w) if MAYBE_TYPES.contains(&w) => marked(MAYBE, inner(first_arg()?)?),
@@ -474,13 +482,34 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
     }
 }
 
+/// The `Item` type of an iterator trait (`Iterator<Item = T>` and its kin), when `t` is one.
+fn iterator_item<'t>(b: &Builder, t: Node<'t>) -> Option<Node<'t>> {
+    if t.kind() != "generic_type" {
+        return None;
+    }
+    let name = t.child_by_field_name("type")?;
+    let last = path_segments(b, name)?.pop()?.0;
+    if !ITERATOR_TRAITS.contains(&last.as_str()) {
+        return None;
+    }
+    let args = t.child_by_field_name("type_arguments")?;
+    named_children(args).into_iter().find_map(|a| {
+        (a.kind() == "type_binding" && a.child_by_field_name("name").is_some_and(|n| b.text(n) == "Item"))
+            .then(|| a.child_by_field_name("type"))?
+    })
+}
+
+/// Traits of iterators, whose `Item` is the element type.
+const ITERATOR_TRAITS: [&str; 4] = ["Iterator", "IntoIterator", "DoubleEndedIterator", "ExactSizeIterator"];
+
 /// Standard generic types that are their first argument for member resolution (smart pointers,
 /// pins, copy-on-write).
 const TRANSPARENT: [&str; 7] = ["Box", "Arc", "Rc", "Pin", "Cow", "ManuallyDrop", "NonNull"];
 /// Options and results: the value is inside, reached through `?`, `unwrap()`, `Some(x)`, `Ok(x)`.
 const MAYBE_TYPES: [&str; 3] = ["Option", "Result", "Poll"];
 /// Sequences: their elements are reached through `for`, indexing, `first()`, `iter()`.
-const SEQUENCE_TYPES: [&str; 6] = ["Vec", "VecDeque", "HashSet", "BTreeSet", "BinaryHeap", "LinkedList"];
+const SEQUENCE_TYPES: [&str; 9] =
+    ["Vec", "VecDeque", "HashSet", "BTreeSet", "BinaryHeap", "LinkedList", "Iter", "IterMut", "IntoIter"];
 
 fn type_chain(b: &Builder, node: Node) -> Option<Vec<Segment>> {
     path_segments(b, node)
@@ -702,6 +731,11 @@ fn expr(b: &mut Builder, node: Node) {
                 expr(b, args);
             }
         }
+        // A call's arguments, also of the calls inside a chain (which the chain driver walks).
+        "arguments" => match node.parent().filter(|p| p.kind() == "call_expression") {
+            Some(call) => call_arguments(b, call, node),
+            None => named_children(node).into_iter().for_each(|c| expr(b, c)),
+        },
         "struct_expression" => {
             let path = node.child_by_field_name("name").and_then(|n| path_segments(b, n));
             // `Point { x: 1, y }`: the field names are the struct's fields.
@@ -792,26 +826,7 @@ fn expr(b: &mut Builder, node: Node) {
             }
         }
         "match_arm" => match_arm(b, node, &LocalOrigin::Unknown),
-        "closure_expression" => {
-            if let Some(params) = node.child_by_field_name("parameters") {
-                for p in named_children(params) {
-                    match p.kind() {
-                        "parameter" => {
-                            if let Some(pattern) = p.child_by_field_name("pattern") {
-                                pattern_bind(b, pattern, LocalOrigin::Unknown);
-                            }
-                            if let Some(t) = p.child_by_field_name("type") {
-                                ty(b, t);
-                            }
-                        }
-                        _ => pattern_bind(b, p, LocalOrigin::Unknown),
-                    }
-                }
-            }
-            if let Some(body) = node.child_by_field_name("body") {
-                expr(b, body);
-            }
-        }
+        "closure_expression" => closure(b, node, &[]),
         "macro_invocation" => macro_invocation(b, node, false),
         "function_item" | "struct_item" | "enum_item" | "impl_item" | "trait_item" | "mod_item" | "use_declaration"
         | "const_item" | "static_item" | "type_item" | "macro_definition" => item(b, node),
@@ -821,6 +836,104 @@ fn expr(b: &mut Builder, node: Node) {
         _ => named_children(node).into_iter().for_each(|c| expr(b, c)),
     }
     b.ascend();
+}
+
+/// Methods whose closure argument is given the elements of the receiver (an iterator or a
+/// sequence; for an option or result, the value inside): the method, which argument is the
+/// closure, and which of its parameters are elements. `items.iter().filter(|a| a.visible())`:
+/// `a` is an element of `items`.
+const ELEMENT_CLOSURES: &[(&str, u32, &[u32])] = &[
+    ("map", 0, &[0]),
+    ("filter", 0, &[0]),
+    ("for_each", 0, &[0]),
+    ("try_for_each", 0, &[0]),
+    ("any", 0, &[0]),
+    ("all", 0, &[0]),
+    ("find", 0, &[0]),
+    ("find_map", 0, &[0]),
+    ("position", 0, &[0]),
+    ("rposition", 0, &[0]),
+    ("filter_map", 0, &[0]),
+    ("flat_map", 0, &[0]),
+    ("take_while", 0, &[0]),
+    ("skip_while", 0, &[0]),
+    ("map_while", 0, &[0]),
+    ("inspect", 0, &[0]),
+    ("partition", 0, &[0]),
+    ("max_by_key", 0, &[0]),
+    ("min_by_key", 0, &[0]),
+    ("max_by", 0, &[0, 1]),
+    ("min_by", 0, &[0, 1]),
+    ("reduce", 0, &[0, 1]),
+    ("fold", 1, &[1]),
+    ("try_fold", 1, &[1]),
+    ("retain", 0, &[0]),
+    ("retain_mut", 0, &[0]),
+    ("sort_by", 0, &[0, 1]),
+    ("sort_unstable_by", 0, &[0, 1]),
+    ("sort_by_key", 0, &[0]),
+    ("sort_unstable_by_key", 0, &[0]),
+    ("sort_by_cached_key", 0, &[0]),
+    ("dedup_by_key", 0, &[0]),
+    ("binary_search_by", 0, &[0]),
+    ("binary_search_by_key", 1, &[0]),
+    ("and_then", 0, &[0]),
+    ("is_some_and", 0, &[0]),
+    ("is_ok_and", 0, &[0]),
+    ("is_none_or", 0, &[0]),
+    ("map_or", 1, &[0]),
+];
+
+/// A call's arguments; a closure given the receiver's elements has those parameters typed.
+fn call_arguments(b: &mut Builder, call: Node, args: Node) {
+    let method = call
+        .child_by_field_name("function")
+        .filter(|f| f.kind() == "field_expression")
+        .and_then(|f| Some((f.child_by_field_name("value")?, b.text(f.child_by_field_name("field")?))));
+    let row = method.and_then(|(_, name)| ELEMENT_CLOSURES.iter().find(|(m, _, _)| *m == name));
+    for (i, arg) in named_children(args).into_iter().enumerate() {
+        match (row, method) {
+            (Some(&(_, at, params)), Some((receiver, _))) if at as usize == i && arg.kind() == "closure_expression" => {
+                let element = match local_origin(b, receiver) {
+                    LocalOrigin::Unknown => LocalOrigin::Unknown,
+                    o => LocalOrigin::Element(Box::new(o)),
+                };
+                let origins: Vec<(u32, LocalOrigin)> = params.iter().map(|&p| (p, element.clone())).collect();
+                if b.descend() {
+                    closure(b, arg, &origins);
+                    b.ascend();
+                }
+            }
+            _ => expr(b, arg),
+        }
+    }
+}
+
+/// A closure: its parameters are locals (typed when declared, or as `typed` says), then its body.
+fn closure(b: &mut Builder, node: Node, typed: &[(u32, LocalOrigin)]) {
+    if let Some(params) = node.child_by_field_name("parameters") {
+        for (i, p) in named_children(params).into_iter().enumerate() {
+            let origin = typed.iter().find(|(k, _)| *k as usize == i).map_or(LocalOrigin::Unknown, |(_, o)| o.clone());
+            match p.kind() {
+                "parameter" => {
+                    let declared = p.child_by_field_name("type");
+                    let origin = declared
+                        .and_then(|t| type_path(b, t))
+                        .map_or(origin, LocalOrigin::Declared);
+                    if let Some(pattern) = p.child_by_field_name("pattern") {
+                        pattern_bind(b, pattern, origin);
+                    }
+                    if let Some(t) = declared {
+                        ty(b, t);
+                    }
+                }
+                _ => pattern_bind(b, p, origin),
+            }
+        }
+    }
+    if let Some(body) = node.child_by_field_name("body") {
+        expr(b, body);
+    }
 }
 
 /// Keywords that start an item: a macro body beginning with one of them is parsed as items.
