@@ -43,10 +43,17 @@ pub(crate) struct ChainSyntax {
     /// The type a cast at the head of a chain declares (`(x as Observable<T>).pipe`): the chain
     /// goes on from a value of that type.
     pub cast: Option<CastType>,
+    /// Walks a call's arguments knowing the call (its callee types a callback's parameters); the
+    /// grammar's expression walker otherwise. Given the call so that no walker has to climb to it
+    /// (`Node::parent` walks down from the root: once per call of a long chain is quadratic).
+    pub arguments: Option<WalkArguments>,
 }
 
 /// Reads the type a cast node declares, as a path.
 pub(crate) type CastType = fn(&Builder, Node) -> Option<Vec<String>>;
+
+/// Walks the arguments node of a call: `(builder, call, arguments)`.
+pub(crate) type WalkArguments = fn(&mut Builder, Node, Node);
 
 /// One step from the outside of a chain in: a member's name, a call, or a wrapper.
 enum Frame<'t> {
@@ -187,15 +194,18 @@ impl ChainSyntax {
                     loop {
                         let part = cursor.node();
                         if part.is_named() && !matches!(cursor.field_name(), Some("function" | "object" | "name")) {
-                            parts.push(part);
+                            parts.push((part, cursor.field_name() == Some("arguments")));
                         }
                         if !cursor.goto_next_sibling() {
                             break;
                         }
                     }
                 }
-                for part in parts {
-                    w.walk_inner(part);
+                for (part, arguments) in parts {
+                    match self.arguments.filter(|_| arguments) {
+                        Some(walk) => walk(w.builder(), *call, part),
+                        None => w.walk_inner(part),
+                    }
                 }
             }
             Frame::Through(node) => {

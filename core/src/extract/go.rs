@@ -480,6 +480,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     through: &[],
     extras: &[],
     cast: None,
+    arguments: None,
 };
 
 /// Records a chain as one reference (see `extract::reference`).

@@ -84,6 +84,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     through: &[],
     extras: &[],
     cast: None,
+    arguments: None,
 };
 
 impl<'s> ChainWalker<'s> for Walker<'_, 's> {

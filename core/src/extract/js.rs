@@ -5,7 +5,9 @@
 use tree_sitter::Node;
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
-use crate::facts::{ImportItem, ImportKind, LocalOrigin, Param, Receiver, ReceiverBase, SymbolKind, TypeRelKind};
+use crate::facts::{
+    ImportItem, ImportKind, LocalOrigin, Param, Receiver, ReceiverBase, SymbolKind, TypeRelKind, SEQUENCE,
+};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
     for child in named_children(root) {
@@ -337,8 +339,19 @@ fn object_literal(b: &mut Builder, node: Node, receiver: Option<Receiver>) {
 /// The arguments of a call (`construct`: of `new`). A function passed to a callee whose chain is
 /// known gets its untyped parameters typed by the function type the callee declares for that
 /// argument (`operate((source, subscriber) => …)`).
-fn arguments(b: &mut Builder, args: Node, callee: Option<(Vec<Segment>, Vec<u32>)>, construct: bool) {
+/// A call's arguments (`ChainSyntax::arguments`): typed by the callee's parameters.
+fn call_arguments(b: &mut Builder, call: Node, args: Node) {
+    arguments(b, args, call.child_by_field_name("function"), false);
+}
+
+/// The arguments of a call of `callee` (or of `new callee`, `construct`): an object literal or a
+/// callback is typed by the callee's declared parameter.
+fn arguments(b: &mut Builder, args: Node, callee: Option<Node>, construct: bool) {
     let args: Vec<Node> = named_children(args).into_iter().filter(|a| a.kind() != "comment").collect();
+    // The callee's chain only when an argument needs it: reading it walks the chain below, once
+    // per call of a long chain (`a.b().c()…`) would be quadratic.
+    let typed = |a: &Node| matches!(a.kind(), "object" | "arrow_function" | "function_expression" | "function");
+    let callee = if args.iter().any(typed) { callee.and_then(|f| CHAIN.called_names(b, f)) } else { None };
     for (i, arg) in args.into_iter().enumerate() {
         match &callee {
             Some((segments, calls_at)) if arg.kind() == "object" => {
@@ -765,10 +778,11 @@ const CHAIN: ChainSyntax = ChainSyntax {
     member_calls: &[],
     silent_names: &[],
     calls: &["call_expression"],
-    operators: &[],
+    operators: &[("subscript_expression", SEQUENCE)],
     through: &[("non_null_expression", None), ("parenthesized_expression", None)],
     extras: &[],
     cast: Some(cast_type),
+    arguments: Some(call_arguments),
 };
 
 /// The type a cast declares: `x as T`, `x satisfies T`, `<T>x`.
@@ -805,6 +819,9 @@ fn texts(segs: Vec<Segment>) -> Vec<String> {
 const TRANSPARENT_GENERICS: [&str; 8] =
     ["Promise", "PromiseLike", "Readonly", "Partial", "Required", "NonNullable", "Omit", "Pick"];
 
+/// Generic types of sequences: their elements are the first argument.
+const SEQUENCE_GENERICS: [&str; 4] = ["Array", "ReadonlyArray", "Set", "ReadonlySet"];
+
 /// The type a type annotation names, as a path: `: Circle`, `: geo.Circle`, `: Promise<Circle>`
 /// (a promise's value type), `: Circle[]` and `: Circle | null` (the one named type).
 fn type_path(b: &Builder, node: Node) -> Option<Vec<String>> {
@@ -821,13 +838,17 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
         "type_identifier" | "nested_type_identifier" => chain(b, node).map(texts),
         "generic_type" => {
             let name = chain(b, node.child_by_field_name("name")?).map(texts)?;
+            let first_arg = || node.child_by_field_name("type_arguments")?.named_child(0);
             if matches!(name.as_slice(), [one] if TRANSPARENT_GENERICS.contains(&one.as_str())) {
-                let args = node.child_by_field_name("type_arguments")?;
-                return inner(args.named_child(0)?);
+                return inner(first_arg()?);
+            }
+            if matches!(name.as_slice(), [one] if SEQUENCE_GENERICS.contains(&one.as_str())) {
+                return Some(std::iter::once(SEQUENCE.to_string()).chain(inner(first_arg()?)?).collect());
             }
             Some(name)
         }
-        "array_type" => inner(node.named_child(0)?),
+        // `T[]`: a sequence of `T` (its elements reached through `for … of`, `[i]`, `find`, callbacks).
+        "array_type" => Some(std::iter::once(SEQUENCE.to_string()).chain(inner(node.named_child(0)?)?).collect()),
         "union_type" => {
             let named: Vec<Vec<String>> = named_children(node).into_iter().filter_map(inner).collect();
             (named.len() == 1).then(|| named.into_iter().next().expect("one element"))
@@ -861,9 +882,10 @@ fn expr(b: &mut Builder, node: Node) {
             if let Some(args) = node.child_by_field_name("type_arguments") {
                 expr(b, args);
             }
+            // (The arguments of the calls inside a chain are walked by the chain driver, with
+            // the same function.)
             if let Some(args) = node.child_by_field_name("arguments") {
-                let callee = node.child_by_field_name("function").and_then(|f| CHAIN.called_names(b, f));
-                arguments(b, args, callee, false);
+                call_arguments(b, node, args);
             }
         }
         "new_expression" => {
@@ -871,8 +893,7 @@ fn expr(b: &mut Builder, node: Node) {
                 reference(b, ctor, true);
             }
             if let Some(args) = node.child_by_field_name("arguments") {
-                let callee = node.child_by_field_name("constructor").and_then(|f| CHAIN.called_names(b, f));
-                arguments(b, args, callee, true);
+                arguments(b, args, node.child_by_field_name("constructor"), true);
             }
         }
         "arrow_function" | "function_expression" | "function" | "generator_function" => function_body(b, node),
@@ -888,8 +909,15 @@ fn expr(b: &mut Builder, node: Node) {
         | "type_alias_declaration"
         | "enum_declaration" => statement(b, node, false),
         "for_in_statement" => {
+            // `for (const x of xs)`: an element of `xs`; `for (k in o)`: a key (a string).
+            let of = node.child_by_field_name("operator").is_some_and(|o| b.text(o) == "of");
+            let origin = match node.child_by_field_name("right").map(|r| local_origin(b, None, Some(r))) {
+                Some(LocalOrigin::Unknown) | None => LocalOrigin::Unknown,
+                Some(o) if of => LocalOrigin::Element(Box::new(o)),
+                Some(_) => LocalOrigin::Unknown,
+            };
             if let Some(left) = node.child_by_field_name("left") {
-                bind_pattern(b, left, LocalOrigin::Unknown);
+                bind_pattern(b, left, origin);
             }
             for field in ["right", "body"] {
                 if let Some(part) = node.child_by_field_name(field) {
@@ -1034,7 +1062,7 @@ mod tests {
 
     #[test]
     fn opaque_heads_keep_their_tail() {
-        let facts = extract(Language::JavaScript, "a[0].g.h();");
+        let facts = extract(Language::JavaScript, "(a + b).g.h();");
         let tail = facts.refs.iter().find(|r| r.opaque_head).expect("tail");
         assert_eq!(tail.segments.iter().map(|s| s.0.as_str()).collect::<Vec<_>>(), vec!["g", "h"]);
     }

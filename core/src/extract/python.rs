@@ -539,6 +539,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     through: &[],
     extras: &[],
     cast: None,
+    arguments: None,
 };
 
 /// `a`, `a.b.c`: a pure name chain.

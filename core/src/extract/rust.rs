@@ -408,6 +408,7 @@ const PATH: ChainSyntax = ChainSyntax {
     through: &[("generic_type", Some("type"))],
     extras: &[],
     cast: None,
+    arguments: None,
 };
 
 /// Expression chains: paths, `self.x.y`, `Circle::new(1.0).area`, `rt.handle().spawn_blocking`;
@@ -427,6 +428,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     through: &[("generic_function", Some("function")), ("generic_type", Some("type")), ("await_expression", None)],
     extras: &[("generic_function", "type_arguments")],
     cast: None,
+    arguments: Some(call_arguments),
 };
 
 /// The segments of a path.
@@ -727,15 +729,12 @@ fn expr(b: &mut Builder, node: Node) {
                     expr(b, func);
                 }
             }
+            // (The arguments of the calls inside a chain are walked by the chain driver, with
+            // the same function.)
             if let Some(args) = node.child_by_field_name("arguments") {
-                expr(b, args);
+                call_arguments(b, node, args);
             }
         }
-        // A call's arguments, also of the calls inside a chain (which the chain driver walks).
-        "arguments" => match node.parent().filter(|p| p.kind() == "call_expression") {
-            Some(call) => call_arguments(b, call, node),
-            None => named_children(node).into_iter().for_each(|c| expr(b, c)),
-        },
         "struct_expression" => {
             let path = node.child_by_field_name("name").and_then(|n| path_segments(b, n));
             // `Point { x: 1, y }`: the field names are the struct's fields.
@@ -826,7 +825,7 @@ fn expr(b: &mut Builder, node: Node) {
             }
         }
         "match_arm" => match_arm(b, node, &LocalOrigin::Unknown),
-        "closure_expression" => closure(b, node, &[]),
+        "closure_expression" => closure(b, node, &|_| LocalOrigin::Unknown),
         "macro_invocation" => macro_invocation(b, node, false),
         "function_item" | "struct_item" | "enum_item" | "impl_item" | "trait_item" | "mod_item" | "use_declaration"
         | "const_item" | "static_item" | "type_item" | "macro_definition" => item(b, node),
@@ -838,69 +837,32 @@ fn expr(b: &mut Builder, node: Node) {
     b.ascend();
 }
 
-/// Methods whose closure argument is given the elements of the receiver (an iterator or a
-/// sequence; for an option or result, the value inside): the method, which argument is the
-/// closure, and which of its parameters are elements. `items.iter().filter(|a| a.visible())`:
-/// `a` is an element of `items`.
-const ELEMENT_CLOSURES: &[(&str, u32, &[u32])] = &[
-    ("map", 0, &[0]),
-    ("filter", 0, &[0]),
-    ("for_each", 0, &[0]),
-    ("try_for_each", 0, &[0]),
-    ("any", 0, &[0]),
-    ("all", 0, &[0]),
-    ("find", 0, &[0]),
-    ("find_map", 0, &[0]),
-    ("position", 0, &[0]),
-    ("rposition", 0, &[0]),
-    ("filter_map", 0, &[0]),
-    ("flat_map", 0, &[0]),
-    ("take_while", 0, &[0]),
-    ("skip_while", 0, &[0]),
-    ("map_while", 0, &[0]),
-    ("inspect", 0, &[0]),
-    ("partition", 0, &[0]),
-    ("max_by_key", 0, &[0]),
-    ("min_by_key", 0, &[0]),
-    ("max_by", 0, &[0, 1]),
-    ("min_by", 0, &[0, 1]),
-    ("reduce", 0, &[0, 1]),
-    ("fold", 1, &[1]),
-    ("try_fold", 1, &[1]),
-    ("retain", 0, &[0]),
-    ("retain_mut", 0, &[0]),
-    ("sort_by", 0, &[0, 1]),
-    ("sort_unstable_by", 0, &[0, 1]),
-    ("sort_by_key", 0, &[0]),
-    ("sort_unstable_by_key", 0, &[0]),
-    ("sort_by_cached_key", 0, &[0]),
-    ("dedup_by_key", 0, &[0]),
-    ("binary_search_by", 0, &[0]),
-    ("binary_search_by_key", 1, &[0]),
-    ("and_then", 0, &[0]),
-    ("is_some_and", 0, &[0]),
-    ("is_ok_and", 0, &[0]),
-    ("is_none_or", 0, &[0]),
-    ("map_or", 1, &[0]),
-];
-
-/// A call's arguments; a closure given the receiver's elements has those parameters typed.
+/// A call's arguments. A closure passed to a method has its untyped parameters typed as the
+/// method's callback parameters (`LocalOrigin::Callback`): the resolver gives a standard adaptor's
+/// closure the receiver's elements (`items.iter().filter(|a| …)`).
 fn call_arguments(b: &mut Builder, call: Node, args: Node) {
-    let method = call
-        .child_by_field_name("function")
-        .filter(|f| f.kind() == "field_expression")
-        .and_then(|f| Some((f.child_by_field_name("value")?, b.text(f.child_by_field_name("field")?))));
-    let row = method.and_then(|(_, name)| ELEMENT_CLOSURES.iter().find(|(m, _, _)| *m == name));
-    for (i, arg) in named_children(args).into_iter().enumerate() {
-        match (row, method) {
-            (Some(&(_, at, params)), Some((receiver, _))) if at as usize == i && arg.kind() == "closure_expression" => {
-                let element = match local_origin(b, receiver) {
-                    LocalOrigin::Unknown => LocalOrigin::Unknown,
-                    o => LocalOrigin::Element(Box::new(o)),
+    let args = named_children(args);
+    // The callee's chain only when a closure needs it: reading it walks the chain below, once per
+    // call of a long chain (`a.b().c()…`) would be quadratic.
+    let callee = args
+        .iter()
+        .any(|a| a.kind() == "closure_expression")
+        .then(|| call.child_by_field_name("function").filter(|f| f.kind() == "field_expression"))
+        .flatten()
+        .and_then(|f| CHAIN.called_names(b, f));
+    for (i, arg) in args.into_iter().enumerate() {
+        match &callee {
+            Some((segments, calls_at)) if arg.kind() == "closure_expression" => {
+                let callee: Vec<String> = segments.iter().map(|s| s.0.clone()).collect();
+                let origin = |param: u32| LocalOrigin::Callback {
+                    callee: callee.clone(),
+                    calls_at: calls_at.clone(),
+                    construct: false,
+                    arg: i as u32,
+                    param,
                 };
-                let origins: Vec<(u32, LocalOrigin)> = params.iter().map(|&p| (p, element.clone())).collect();
                 if b.descend() {
-                    closure(b, arg, &origins);
+                    closure(b, arg, &origin);
                     b.ascend();
                 }
             }
@@ -909,17 +871,15 @@ fn call_arguments(b: &mut Builder, call: Node, args: Node) {
     }
 }
 
-/// A closure: its parameters are locals (typed when declared, or as `typed` says), then its body.
-fn closure(b: &mut Builder, node: Node, typed: &[(u32, LocalOrigin)]) {
+/// A closure: its parameters are locals (of their declared type, else `untyped(i)`), then its body.
+fn closure(b: &mut Builder, node: Node, untyped: &dyn Fn(u32) -> LocalOrigin) {
     if let Some(params) = node.child_by_field_name("parameters") {
         for (i, p) in named_children(params).into_iter().enumerate() {
-            let origin = typed.iter().find(|(k, _)| *k as usize == i).map_or(LocalOrigin::Unknown, |(_, o)| o.clone());
             match p.kind() {
                 "parameter" => {
                     let declared = p.child_by_field_name("type");
-                    let origin = declared
-                        .and_then(|t| type_path(b, t))
-                        .map_or(origin, LocalOrigin::Declared);
+                    let origin =
+                        declared.and_then(|t| type_path(b, t)).map_or_else(|| untyped(i as u32), LocalOrigin::Declared);
                     if let Some(pattern) = p.child_by_field_name("pattern") {
                         pattern_bind(b, pattern, origin);
                     }
@@ -927,7 +887,7 @@ fn closure(b: &mut Builder, node: Node, typed: &[(u32, LocalOrigin)]) {
                         ty(b, t);
                     }
                 }
-                _ => pattern_bind(b, p, origin),
+                _ => pattern_bind(b, p, untyped(i as u32)),
             }
         }
     }

@@ -54,25 +54,58 @@ enum Step {
     MaybeElement,
 }
 
-/// The standard methods of wrappers the index can't see, by what they return (`?` is the operator).
-const WRAPPER_METHODS: &[(Wrap, Step, &[&str])] = &[
+const RUST: &[Language] = &[Language::Rust];
+const JS_TS: &[Language] = &[Language::TypeScript, Language::Tsx, Language::JavaScript];
+const PYTHON: &[Language] = &[Language::Python];
+
+/// The standard methods of wrappers the index can't see, by language and by what they return (`?`
+/// and `[]` are the operators). TypeScript's and Python's element getters give the element itself
+/// (`T | undefined` is used as `T` after `!` or `?.`, which are looked through).
+const WRAPPER_METHODS: &[(&[Language], Wrap, Step, &[&str])] = &[
     (
+        RUST,
         Wrap::Maybe,
         Step::Inner,
         &["?", "unwrap", "expect", "unwrap_or", "unwrap_or_default", "unwrap_or_else", "unwrap_unchecked"],
     ),
     (
+        RUST,
         Wrap::Maybe,
         Step::Same,
         &["as_ref", "as_mut", "as_deref", "as_deref_mut", "take", "clone", "cloned", "copied", "ok", "or", "or_else"],
     ),
-    (Wrap::Sequence, Step::Inner, &["[]"]),
+    (RUST, Wrap::Sequence, Step::Inner, &["[]"]),
     (
+        RUST,
         Wrap::Sequence,
         Step::Same,
-        &["iter", "iter_mut", "into_iter", "drain", "clone", "as_slice", "as_mut_slice", "rev", "to_vec"],
+        &[
+            "iter",
+            "iter_mut",
+            "into_iter",
+            "drain",
+            "clone",
+            "as_slice",
+            "as_mut_slice",
+            "rev",
+            "to_vec",
+            "filter",
+            "skip",
+            "take",
+            "skip_while",
+            "take_while",
+            "peekable",
+            "chain",
+            "cycle",
+            "step_by",
+            "fuse",
+            "inspect",
+            "cloned",
+            "copied",
+        ],
     ),
     (
+        RUST,
         Wrap::Sequence,
         Step::MaybeElement,
         &[
@@ -89,8 +122,83 @@ const WRAPPER_METHODS: &[(Wrap, Step, &[&str])] = &[
             "back",
             "next",
             "next_back",
+            "find",
+            "max_by_key",
+            "min_by_key",
+            "max_by",
+            "min_by",
+            "nth",
         ],
     ),
+    (JS_TS, Wrap::Sequence, Step::Inner, &["[]", "at", "shift", "pop", "find", "findLast"]),
+    (
+        JS_TS,
+        Wrap::Sequence,
+        Step::Same,
+        &["slice", "filter", "concat", "reverse", "sort", "splice", "toSorted", "toReversed", "toSpliced", "values"],
+    ),
+    (PYTHON, Wrap::Sequence, Step::Inner, &["[]", "pop"]),
+    (PYTHON, Wrap::Sequence, Step::Same, &["copy"]),
+];
+
+/// Standard methods that call a closure or callback with the elements of their receiver (a
+/// sequence; for an option or result, the value inside), by language: the method, which argument
+/// is the callback, and which of its parameters are elements. `items.iter().filter(|a| …)`,
+/// `observers.forEach((o) => …)`: `a` and `o` are elements.
+const ELEMENT_CALLBACKS: &[(&[Language], &str, u32, &[u32])] = &[
+    (RUST, "map", 0, &[0]),
+    (RUST, "filter", 0, &[0]),
+    (RUST, "for_each", 0, &[0]),
+    (RUST, "try_for_each", 0, &[0]),
+    (RUST, "any", 0, &[0]),
+    (RUST, "all", 0, &[0]),
+    (RUST, "find", 0, &[0]),
+    (RUST, "find_map", 0, &[0]),
+    (RUST, "position", 0, &[0]),
+    (RUST, "rposition", 0, &[0]),
+    (RUST, "filter_map", 0, &[0]),
+    (RUST, "flat_map", 0, &[0]),
+    (RUST, "take_while", 0, &[0]),
+    (RUST, "skip_while", 0, &[0]),
+    (RUST, "map_while", 0, &[0]),
+    (RUST, "inspect", 0, &[0]),
+    (RUST, "partition", 0, &[0]),
+    (RUST, "max_by_key", 0, &[0]),
+    (RUST, "min_by_key", 0, &[0]),
+    (RUST, "max_by", 0, &[0, 1]),
+    (RUST, "min_by", 0, &[0, 1]),
+    (RUST, "reduce", 0, &[0, 1]),
+    (RUST, "fold", 1, &[1]),
+    (RUST, "try_fold", 1, &[1]),
+    (RUST, "retain", 0, &[0]),
+    (RUST, "retain_mut", 0, &[0]),
+    (RUST, "sort_by", 0, &[0, 1]),
+    (RUST, "sort_unstable_by", 0, &[0, 1]),
+    (RUST, "sort_by_key", 0, &[0]),
+    (RUST, "sort_unstable_by_key", 0, &[0]),
+    (RUST, "sort_by_cached_key", 0, &[0]),
+    (RUST, "dedup_by_key", 0, &[0]),
+    (RUST, "binary_search_by", 0, &[0]),
+    (RUST, "binary_search_by_key", 1, &[0]),
+    (RUST, "and_then", 0, &[0]),
+    (RUST, "is_some_and", 0, &[0]),
+    (RUST, "is_ok_and", 0, &[0]),
+    (RUST, "is_none_or", 0, &[0]),
+    (RUST, "map_or", 1, &[0]),
+    (JS_TS, "forEach", 0, &[0]),
+    (JS_TS, "map", 0, &[0]),
+    (JS_TS, "filter", 0, &[0]),
+    (JS_TS, "find", 0, &[0]),
+    (JS_TS, "findIndex", 0, &[0]),
+    (JS_TS, "findLast", 0, &[0]),
+    (JS_TS, "findLastIndex", 0, &[0]),
+    (JS_TS, "some", 0, &[0]),
+    (JS_TS, "every", 0, &[0]),
+    (JS_TS, "flatMap", 0, &[0]),
+    (JS_TS, "reduce", 0, &[1]),
+    (JS_TS, "reduceRight", 0, &[1]),
+    (JS_TS, "sort", 0, &[0, 1]),
+    (JS_TS, "toSorted", 0, &[0, 1]),
 ];
 
 /// Owner of a symbol table: a file's top level or a symbol's body (class, impl type, inline module).
@@ -714,6 +822,9 @@ impl<'a> Resolver<'_, 'a> {
                 out
             }
             LocalOrigin::Callback { callee, calls_at, construct, arg, param } => {
+                if let Some(elements) = self.element_callback(file, scope, callee, calls_at, *arg, *param, hops) {
+                    return elements;
+                }
                 let mut out = Vec::new();
                 for v in self.chain_values(file, scope, callee, calls_at, hops) {
                     let Value::Sym(s) = v else { continue };
@@ -733,6 +844,38 @@ impl<'a> Resolver<'_, 'a> {
                 out
             }
         }
+    }
+
+    /// The elements a standard method gives parameter `param` of its callback argument `arg`
+    /// (`ELEMENT_CALLBACKS`), when the receiver before the method is a sequence or an option; `None`
+    /// when the call is not one of those.
+    #[allow(clippy::too_many_arguments)]
+    fn element_callback(
+        &self,
+        file: FileId,
+        scope: Option<u32>,
+        callee: &[String],
+        calls_at: &[u32],
+        arg: u32,
+        param: u32,
+        hops: u32,
+    ) -> Option<Vec<Value>> {
+        let (method, receiver) = callee.split_last()?;
+        if receiver.is_empty() {
+            return None;
+        }
+        let lang = self.lang(file);
+        ELEMENT_CALLBACKS.iter().find(|(langs, m, at, params)| {
+            langs.contains(&lang) && m == method && *at == arg && params.contains(&param)
+        })?;
+        let before: Vec<u32> = calls_at.iter().copied().filter(|&c| (c as usize) < receiver.len()).collect();
+        let values = self.chain_values(file, scope, receiver, &before, hops + 1);
+        let values =
+            if values.iter().any(|v| matches!(v, Value::Sym(_))) { self.held(values, hops + 1) } else { values };
+        if values.is_empty() || !values.iter().all(|v| matches!(v, Value::Wrapped(..))) {
+            return None;
+        }
+        Some(Self::unwrapped(values, &[Wrap::Sequence, Wrap::Maybe]))
     }
 
     /// The instances values stand for: a type's, an instance itself, a field's or variable's value.
@@ -807,7 +950,7 @@ impl<'a> Resolver<'_, 'a> {
         for (i, name) in names.iter().enumerate() {
             let called = calls_at.binary_search(&(i as u32)).is_ok();
             if i > 0 && (called || name == MAYBE || name == SEQUENCE) {
-                if let Some(stepped) = self.wrapper_step(&values, name) {
+                if let Some(stepped) = self.wrapper_step(file, &values, name) {
                     values = stepped;
                     continue;
                 }
@@ -1153,7 +1296,8 @@ impl<'a> Resolver<'_, 'a> {
 
     /// A call of a standard method of wrappers (`x?`, `opt.unwrap()`, `items.first()`): what it
     /// gives, when every value is a wrapper that has it.
-    fn wrapper_step(&self, values: &[Value], name: &str) -> Option<Vec<Value>> {
+    fn wrapper_step(&self, file: FileId, values: &[Value], name: &str) -> Option<Vec<Value>> {
+        let lang = self.lang(file);
         // A field or variable holding a wrapper stands for it.
         let held;
         let values = if values.iter().any(|v| matches!(v, Value::Sym(_))) {
@@ -1168,7 +1312,9 @@ impl<'a> Resolver<'_, 'a> {
         let mut out = Vec::new();
         for v in values {
             let Value::Wrapped(wrap, inner) = v else { unreachable!("checked above") };
-            let (_, step, _) = WRAPPER_METHODS.iter().find(|(w, _, names)| w == wrap && names.contains(&name))?;
+            let (_, _, step, _) = WRAPPER_METHODS
+                .iter()
+                .find(|(langs, w, _, names)| langs.contains(&lang) && w == wrap && names.contains(&name))?;
             match step {
                 Step::Inner => out.extend(inner.iter().cloned()),
                 Step::Same => out.push(v.clone()),
@@ -1498,7 +1644,7 @@ impl<'a> Resolver<'_, 'a> {
                     let call = (chain.call && i == last) || called_here;
                     if i > 0 && (call || seg_name == MAYBE || seg_name == SEQUENCE) {
                         // A standard method of a wrapper: the chain goes on from what it gives.
-                        if let Some(stepped) = self.wrapper_step(&values, seg_name) {
+                        if let Some(stepped) = self.wrapper_step(fid, &values, seg_name) {
                             values = stepped;
                             continue;
                         }
