@@ -349,6 +349,10 @@ pub(crate) fn write(
     code_lines: &HashMap<String, u64>,
 ) -> Result<Written, Error> {
     let built = build(index, host, code_lines)?;
+    if dir == crate::store::DIR || dir.starts_with(&format!("{}/", crate::store::DIR)) {
+        // Artifacts are not for commits: the folder's own .gitignore says so.
+        crate::store::ensure_gitignore(host).map_err(Error::Io)?;
+    }
     let built_at = iso_time(host.now_ms());
     let db_hash = blake3::hash(&built.bytes).to_hex().to_string();
     let files: BTreeMap<&str, &str> = index.files.iter().map(|f| (f.path.as_str(), f.hash.as_str())).collect();

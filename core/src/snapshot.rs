@@ -17,7 +17,6 @@ use crate::store;
 pub(crate) const NAME: &str = "index.bin";
 pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
-const GITIGNORE: &str = ".gitignore";
 const MAGIC: [u8; 8] = *b"CODEGRPH";
 /// Bumped whenever the payload layout or the meaning of facts changes.
 pub(crate) const FORMAT_VERSION: u32 = 10;
@@ -173,13 +172,7 @@ pub(crate) fn with_lock(host: &dyn Host, write: impl FnOnce() -> Result<(), Stri
     }
     remove_stray_temp_files(host, now_ms);
     let result = (|| {
-        if !store::exists(host, GITIGNORE) {
-            store::write(
-                host,
-                GITIGNORE,
-                b"# codegraph's index is never committed; its config (context profiles) may be.\n*\n!config\n",
-            )?;
-        }
+        store::ensure_gitignore(host)?;
         write()
     })();
     let _ = store::remove(host, LOCK);

@@ -58,9 +58,18 @@ pub(crate) fn remove(host: &dyn Host, name: &str) -> Result<(), String> {
     host.remove_file(&path(name))
 }
 
-/// Whether `.codegraph/<name>` exists.
-pub(crate) fn exists(host: &dyn Host, name: &str) -> bool {
-    usable(host).is_ok() && host.lstat(&path(name)).is_ok()
+/// What `.codegraph/.gitignore` says.
+const GITIGNORE_TEXT: &[u8] = b"# codegraph's index and artifacts are never committed; its config (context profiles, MCP tools)\n# and custom SQL tools (tools.yaml) may be.\n*\n!config\n!tools.yaml\n";
+/// What earlier versions wrote (it hid tools.yaml from git): replaced when found unchanged.
+const OLD_GITIGNORE_TEXT: &[u8] =
+    b"# codegraph's index is never committed; its config (context profiles) may be.\n*\n!config\n";
+
+/// Writes the folder's own `.gitignore` unless it has one (a user's own is left alone).
+pub(crate) fn ensure_gitignore(host: &dyn Host) -> Result<(), String> {
+    match read(host, ".gitignore", SMALL_FILE_CAP)? {
+        Some(text) if text != OLD_GITIGNORE_TEXT => Ok(()),
+        _ => write(host, ".gitignore", GITIGNORE_TEXT),
+    }
 }
 
 /// The cap on a persisted index read back: generous for the sources it describes (the index of a

@@ -391,6 +391,11 @@ test("the CLI: sql, tools and tool, with --json equal to the MCP answer's rows",
   const run = (...args) => spawnSync(process.execPath, [CLI, ...args, "--root", root, "--no-persist"], { encoding: "utf8" });
   assert.equal(run("sql", "SELECT 1").status, 1, "no artifact yet");
   assert.equal(run("artifact", "build").status, 0);
+  // The folder's .gitignore keeps the artifact out of commits and lets the team commit its tools.
+  execFileSync("git", ["init", "-q"], { cwd: root });
+  const ignored = (p) => spawnSync("git", ["check-ignore", "-q", p], { cwd: root }).status === 0;
+  assert.ok(ignored(".codegraph/artifacts/codegraph.sqlite"));
+  assert.ok(!ignored(".codegraph/tools.yaml"));
   const human = run("sql", "SELECT path, code_lines FROM files WHERE path LIKE ? ORDER BY path", "--param", "py/%");
   assert.equal(human.status, 0, human.stderr);
   assert.match(human.stdout, /^path\s+code_lines\n/);

@@ -126,10 +126,7 @@ pub(crate) fn artifact_build(ctx: &Ctx, req: ArtifactBuildRequest) -> Result<Art
         ));
     }
     refuse_stale_index(ctx)?;
-    let dir = match req.out.as_deref() {
-        None => artifact::DIR.to_string(),
-        Some(out) => confine_dir(ctx.host, out)?,
-    };
+    let dir = confine_dir(ctx.host, req.out.as_deref().unwrap_or(artifact::DIR))?;
     let index = ctx.index();
     let previous = (dir == artifact::DIR).then(|| read_cache(ctx, index).ok().flatten()).flatten();
     let counts = previous.as_ref().map(|c| known_counts(&c.db)).unwrap_or_default();
@@ -213,6 +210,10 @@ fn read_limit(index: &Index) -> u64 {
 /// when there is none.
 fn read_cache<'c>(ctx: &'c Ctx, index: &Index) -> Result<Option<std::cell::RefMut<'c, Cache>>, Error> {
     let path = db_path();
+    // `.codegraph` and `artifacts` must stay inside the root (a cloned repository could make them
+    // symlinks to elsewhere).
+    crate::store::usable(ctx.host).map_err(Error::OutsideRoot)?;
+    confine_dir(ctx.host, artifact::DIR)?;
     let Ok(stat) = ctx.host.lstat(&path) else {
         *ctx.artifact.borrow_mut() = None;
         return Ok(None);
@@ -307,6 +308,7 @@ fn current_artifact(ctx: &Ctx) -> Result<ArtifactState, Error> {
             "the SQLite artifact is stale by {changed} files, more than a query refreshes ({REFRESH_MAX_FILES_DEFAULT}): {rebuild_hint}"
         )));
     }
+    confine_dir(ctx.host, artifact::DIR)?;
     let written = artifact::write(index, ctx.host, artifact::DIR, &counts)?;
     *ctx.artifact.borrow_mut() = open_written(ctx, &written)?;
     Ok(ArtifactState {
@@ -426,6 +428,25 @@ mod tests {
             let r = open(true).query_sqlite(query("SELECT count(*) FROM files")).unwrap();
             assert_eq!((r.artifact.state.as_str(), &r.rows[0][0]), ("built", &serde_json::json!(1)));
             assert_eq!(std::fs::read(&db).unwrap(), good, "rebuilt to the same bytes");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_codegraph_folder_or_artifacts_folder_that_leaves_the_root_is_not_used() {
+        let outside = tempfile::tempdir().unwrap();
+        for link in [".codegraph", ".codegraph/artifacts"] {
+            let (dir, _) = repo(&[("a.py", "def f():\n    return 1\n")]);
+            std::fs::create_dir_all(dir.path().join(".codegraph")).unwrap();
+            if link == ".codegraph" {
+                std::fs::remove_dir(dir.path().join(".codegraph")).unwrap();
+            }
+            std::os::unix::fs::symlink(outside.path(), dir.path().join(link)).unwrap();
+            let options = crate::api::DiscoveryOptions { allow_build: true, ..Default::default() };
+            let mut s = crate::api::Session::open(Box::new(crate::api::StdHost::new(dir.path())), options).unwrap();
+            assert_eq!(s.artifact_build(ArtifactBuildRequest::default()).unwrap_err().code(), "OUTSIDE_ROOT", "{link}");
+            assert_eq!(s.query_sqlite(query("SELECT 1")).unwrap_err().code(), "OUTSIDE_ROOT", "{link}");
+            assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0, "nothing written through {link}");
         }
     }
 

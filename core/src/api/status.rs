@@ -90,6 +90,8 @@ pub(crate) fn refresh(session: &mut Session, req: RefreshRequest) -> Result<Refr
     let max_files = req.max_files.unwrap_or(REFRESH_MAX_FILES_DEFAULT) as usize;
     let max_bytes = req.max_bytes.unwrap_or(REFRESH_MAX_BYTES_DEFAULT);
     let outcome = session.take_in_changes(req.force, max_files, max_bytes)?;
+    // The SQLite artifact is opened again from its file by the next query.
+    *session.artifact_cache().borrow_mut() = None;
     Ok(RefreshResponse {
         freshness: outcome.freshness,
         rebuilt: outcome.rebuilt,

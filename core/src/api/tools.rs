@@ -150,13 +150,13 @@ pub(crate) fn run_tool(ctx: &Ctx, req: RunToolRequest) -> Result<QuerySqliteResp
 fn load(host: &dyn crate::host::Host) -> CustomToolsResponse {
     let mut out = CustomToolsResponse { path: TOOLS_FILE.into(), exists: false, tools: Vec::new(), issues: Vec::new() };
     let file_issue = |message: String| ToolIssue { tool: None, message };
-    let bytes = match host.read_file(TOOLS_FILE, TOOLS_FILE_LIMIT) {
-        Ok(bytes) => bytes,
+    // Through the folder's guard: `.codegraph` must be a real directory, the file a regular one.
+    let bytes = match crate::store::read(host, "tools.yaml", TOOLS_FILE_LIMIT) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return out,
         Err(e) => {
-            if host.lstat(TOOLS_FILE).is_ok() {
-                out.exists = true;
-                out.issues.push(file_issue(format!("cannot read {TOOLS_FILE}: {e}")));
-            }
+            out.exists = true;
+            out.issues.push(file_issue(format!("cannot read {TOOLS_FILE}: {e}")));
             return out;
         }
     };

@@ -529,11 +529,27 @@ fn ty(b: &mut Builder, node: Node) {
             }
         }
         "generic_type" => {
-            if let Some(t) = node.child_by_field_name("type") {
+            let base = node.child_by_field_name("type");
+            if let Some(t) = base {
                 ty(b, t);
             }
             if let Some(args) = node.child_by_field_name("type_arguments") {
-                ty(b, args);
+                for arg in named_children(args) {
+                    if arg.kind() != "type_binding" {
+                        ty(b, arg);
+                        continue;
+                    }
+                    // `Iterator<Item = T>`: `Item` is the trait's associated type (a member of the
+                    // trait, never a type of that name in scope); `T` is a type.
+                    let trait_path = base.and_then(|t| path_segments(b, t));
+                    if let (Some(mut segs), Some(name)) = (trait_path, arg.child_by_field_name("name")) {
+                        segs.push(b.seg(name));
+                        b.add_ref(segs, false, false);
+                    }
+                    if let Some(t) = arg.child_by_field_name("type") {
+                        ty(b, t);
+                    }
+                }
             }
         }
         "primitive_type" | "lifetime" | "line_comment" | "block_comment" => {}

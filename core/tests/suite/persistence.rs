@@ -70,9 +70,9 @@ fn warm_start_reads_nothing_and_answers_like_cold() {
     assert_eq!(state["written"], true);
     assert_eq!(state["graphReused"], false);
     assert!(dir.path().join(".codegraph/index.bin").exists());
-    // Everything in .codegraph/ stays out of commits but its config (context profiles).
+    // Everything in .codegraph/ stays out of commits but its config and custom SQL tools.
     let ignore = fs::read_to_string(dir.path().join(".codegraph/.gitignore")).unwrap();
-    assert_eq!(ignore.lines().filter(|l| !l.starts_with('#')).collect::<Vec<_>>(), ["*", "!config"]);
+    assert_eq!(ignore.lines().filter(|l| !l.starts_with('#')).collect::<Vec<_>>(), ["*", "!config", "!tools.yaml"]);
 
     let mut warm = open(dir.path(), true);
     assert_eq!(fingerprint(&mut warm), cold);
