@@ -34,22 +34,15 @@ const APPLICATION_ID: i32 = 0x4347_5246;
 /// The tables (three of them views), in the order they are documented.
 pub(crate) const TABLES: [&str; 8] =
     ["meta", "files", "symbols", "refs", "calls", "file_deps", "type_relations", "unresolved"];
-/// Everything a query may read (besides `sqlite_schema`): the tables, and what the views `refs`,
-/// `calls` and `unresolved` read — the same rows with ids instead of repeated handles and paths
-/// (a sixth of the size on a large repository).
-pub(crate) const READABLE: [&str; 11] = [
-    "meta",
-    "files",
-    "symbols",
-    "refs",
-    "calls",
-    "file_deps",
-    "type_relations",
-    "unresolved",
-    "ref_rows",
-    "call_rows",
-    "unresolved_rows",
-];
+/// What the views `refs`, `calls` and `unresolved` read: the same rows with the ids of `symbols` and
+/// `files` instead of repeated handles and paths (a fifth of the size on a large repository).
+pub(crate) const ROWS: [&str; 3] = ["ref_rows", "call_rows", "unresolved_rows"];
+
+/// Whether a query may read this table (besides `sqlite_schema`): the tables and the rows behind
+/// the views.
+pub(crate) fn readable(table: &str) -> bool {
+    TABLES.contains(&table) || ROWS.contains(&table)
+}
 
 const SCHEMA: &str = r#"
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);

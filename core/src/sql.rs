@@ -277,7 +277,7 @@ pub(crate) struct Guarded {
 }
 
 /// Puts the guards on a connection (an artifact opened read-only).
-pub(crate) fn guard(mut db: Connection, tables: &'static [&'static str]) -> Result<Guarded, Error> {
+pub(crate) fn guard(mut db: Connection, readable: fn(&str) -> bool) -> Result<Guarded, Error> {
     let e = |e: rusqlite::Error| Error::Io(format!("SQLite: {e}"));
     db.pragma_update(None, "query_only", true).map_err(e)?;
     for (limit, value) in [
@@ -296,7 +296,7 @@ pub(crate) fn guard(mut db: Connection, tables: &'static [&'static str]) -> Resu
         db.set_limit(limit, value).map_err(e)?;
     }
     // Set after the pragmas: it refuses PRAGMA too.
-    db.authorizer(Some(move |ctx: AuthContext<'_>| authorize(&ctx, tables))).map_err(e)?;
+    db.authorizer(Some(move |ctx: AuthContext<'_>| authorize(&ctx, readable))).map_err(e)?;
     let ticks = Arc::new(AtomicU64::new(0));
     let counter = Arc::clone(&ticks);
     let budget = STEP_BUDGET / STEPS_PER_TICK as u64;
@@ -305,7 +305,7 @@ pub(crate) fn guard(mut db: Connection, tables: &'static [&'static str]) -> Resu
     Ok(Guarded { db, ticks })
 }
 
-fn authorize(ctx: &AuthContext<'_>, tables: &[&str]) -> Authorization {
+fn authorize(ctx: &AuthContext<'_>, readable: fn(&str) -> bool) -> Authorization {
     let main = ctx.database_name.is_none_or(|d| d == "main");
     match ctx.action {
         AuthAction::Select => Authorization::Allow,
@@ -313,8 +313,7 @@ fn authorize(ctx: &AuthContext<'_>, tables: &[&str]) -> Authorization {
         // reads that are authorized one by one.
         AuthAction::Read { .. } if ctx.database_name.is_none() => Authorization::Allow,
         AuthAction::Read { table_name, .. }
-            if main
-                && (tables.contains(&table_name) || table_name == "sqlite_schema" || table_name == "sqlite_master") =>
+            if main && (readable(table_name) || table_name == "sqlite_schema" || table_name == "sqlite_master") =>
         {
             Authorization::Allow
         }

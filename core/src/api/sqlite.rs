@@ -227,7 +227,7 @@ fn read_cache<'c>(ctx: &'c Ctx, index: &Index) -> Result<Option<std::cell::RefMu
             .read_file(&path, read_limit(index))
             .map_err(|e| Error::StaleArtifact(format!("cannot read {path}: {e}; run `codegraph artifact build`")))?;
         let db = artifact::open(&bytes)
-            .and_then(|db| sql::guard(db, &artifact::READABLE))
+            .and_then(|db| sql::guard(db, artifact::readable))
             .map_err(|e| Error::StaleArtifact(format!("{path}: {e}; run `codegraph artifact build`")))?;
         *cache = Some(Cache { key, db });
     }
@@ -240,7 +240,7 @@ fn known_counts(db: &Guarded) -> HashMap<String, u64> {
 
 fn open_written(ctx: &Ctx, written: &artifact::Written) -> Result<Option<Cache>, Error> {
     let stat = ctx.host.lstat(&db_path()).map_err(|e| Error::Io(format!("cannot stat the artifact: {e}")))?;
-    let db = sql::guard(artifact::open(&written.bytes)?, &artifact::READABLE)?;
+    let db = sql::guard(artifact::open(&written.bytes)?, artifact::readable)?;
     Ok(Some(Cache { key: (stat.size, stat.mtime_ms), db }))
 }
 

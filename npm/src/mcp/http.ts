@@ -11,6 +11,11 @@ import { isIP } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 
+/** After a 413, at most this much more of the body is read (and dropped) before the socket closes, */
+const DRAIN_BYTES = 16 * 1024 * 1024;
+/** … for at most this long. */
+const DRAIN_MS = 2000;
+
 import { checkMessage, type SessionState } from "./jsonrpc";
 import type { CodegraphMcp } from "./server";
 
@@ -214,9 +219,20 @@ export async function serveHttp(mcp: CodegraphMcp, options: HttpOptions = {}): P
     if (req.method === "POST") {
       const body = await readBody(req);
       if (body === "too-large") {
-        // The answer goes out before the rest of an over-long (chunked) body is cut off.
-        res.setHeader("connection", "close");
-        res.once("finish", () => req.destroy());
+        // The answer goes out first; then the rest of the body is read and dropped (a client still
+        // uploading when the socket is cut gets a reset instead of the 413), up to a bound in bytes
+        // and time, after which the connection is cut.
+        res.once("finish", () => {
+          let drained = 0;
+          const cut = () => req.destroy();
+          const timer = setTimeout(cut, DRAIN_MS);
+          req.on("data", (c: Buffer) => {
+            drained += c.length;
+            if (drained > DRAIN_BYTES) cut();
+          });
+          req.once("end", () => clearTimeout(timer));
+          req.once("close", () => clearTimeout(timer));
+        });
         return rpcError(res, 413, -32600, `request body over ${maxBody} bytes`);
       }
       let parsed: unknown;
