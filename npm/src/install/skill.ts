@@ -59,6 +59,14 @@ Answers are bounded; when one reports omitted results, narrow the question or ra
 - \`rename_preview\` — the exact edits of a rename and whether it is safe; apply them yourself
   only when safe is true.
 
+## Questions across the whole graph
+
+- \`query_sqlite\` — one read-only SELECT over the SQLite artifact (tables files, symbols, refs,
+  calls, file_deps, type_relations, unresolved) for what no other tool answers: counts, rankings,
+  joins. Bind values with ? and params. STALE_ARTIFACT or NOT_FOUND means the artifact needs
+  rebuilding: \`artifact_build\`, only on a server started with --allow-build.
+- The project's own SQL tools (from .codegraph/tools.yaml) are tools of their own, by name.
+
 ## After editing, check freshness
 
 Index-backed answers carry \`freshness\`: \`fresh\`, \`refreshed\` (your recent edits were picked up
