@@ -178,6 +178,20 @@ print(json.dumps(rows))
   ]);
 });
 
+/** Every function the authorizer allows, called once: the two engines' SQLite builds must agree. */
+const EVERY_FUNCTION = [
+  `SELECT abs(-1), avg(x), char(65), coalesce(NULL, 1), concat('a', 'b'), concat_ws('-', 'a', 'b'), count(*),
+     format('%d', 5), glob('a*', 'ab'), group_concat(x), hex('a'), ifnull(NULL, 2), iif(1, 2, 3), instr('abc', 'b'),
+     length('abc'), like('a%', 'ab'), likelihood(1, 0.5), likely(1), lower('A'), ltrim(' a'), max(x), min(x),
+     nullif(1, 1), octet_length('é'), printf('%5.2f', 3.14159), quote('a'), replace('aa', 'a', 'b'), round(2.567, 2),
+     rtrim('a '), sign(-3), string_agg(x, ','), substr('abc', 2), substring('abc', 1, 2), sum(x), total(x),
+     trim(' a '), typeof(1.5), unicode('A'), unlikely(0), upper('a')
+   FROM (SELECT 1 AS x UNION ALL SELECT 2)`,
+  `SELECT x, row_number() OVER w, rank() OVER w, dense_rank() OVER w, percent_rank() OVER w, cume_dist() OVER w,
+     ntile(2) OVER w, lag(x) OVER w, lead(x) OVER w, first_value(x) OVER w, last_value(x) OVER w, nth_value(x, 1) OVER w
+   FROM (SELECT 1 AS x UNION ALL SELECT 2) WINDOW w AS (ORDER BY x)`,
+];
+
 test("native and wasm write byte-identical artifacts (fixture and TypeScript corpus), and answer queries alike", () => {
   const ts = path.join(CORPORA, "ts");
   assert.ok(fs.existsSync(ts), `the test command builds ${ts}`);
@@ -194,6 +208,7 @@ test("native and wasm write byte-identical artifacts (fixture and TypeScript cor
         answers[engine] = [
           "SELECT kind, count(*), sum(fan_in) FROM symbols GROUP BY kind ORDER BY kind",
           "SELECT * FROM meta ORDER BY key",
+          ...EVERY_FUNCTION,
         ].map((query) => s.querySqlite({ query, limit: 500 }).rows);
         answers[engine].push(built.rows);
       }
