@@ -9,6 +9,32 @@ use serde::{Deserialize, Serialize};
 /// (`Option<T>`, `io::Result<T>`), `[]` a sequence of it (`Vec<T>`, `&[T]`, `[T; N]`).
 pub const MAYBE: &str = "?";
 pub const SEQUENCE: &str = "[]";
+/// A tuple type: `(,)` followed, for each element, by the length of its path and the path
+/// (`(Sender<T>, usize)` is `["(,)", "1", "Sender", "0"]`; an element of no known type is empty).
+pub const TUPLE: &str = "(,)";
+
+/// The path of a tuple type of these element paths.
+pub fn tuple_path(elements: Vec<Vec<String>>) -> Vec<String> {
+    let mut out = vec![TUPLE.to_string()];
+    for e in elements {
+        out.push(e.len().to_string());
+        out.extend(e);
+    }
+    out
+}
+
+/// The element paths of a tuple type's path (what follows `TUPLE`); `None` when malformed.
+pub fn tuple_elements(rest: &[String]) -> Option<Vec<&[String]>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < rest.len() {
+        let n: usize = rest[i].parse().ok()?;
+        let element = rest.get(i + 1..i + 1 + n)?;
+        out.push(element);
+        i += 1 + n;
+    }
+    Some(out)
+}
 
 /// A 1-based line and a 1-based column counted in Unicode characters, as an editor shows them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -277,6 +303,8 @@ pub enum LocalOrigin {
     Unwrapped(Box<LocalOrigin>),
     /// Field `index` of a tuple enum variant (`Fragment::Expr(expr) =>`), the variant a path.
     VariantField(Vec<String>, u32),
+    /// Element `index` of a tuple (`let (tx, rx) = channel()`).
+    TupleElement(Box<LocalOrigin>, u32),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

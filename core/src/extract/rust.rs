@@ -7,8 +7,8 @@ use tree_sitter::{Node, Parser, Range};
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
-    ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver, ReceiverBase, SymbolKind, TypeRelKind,
-    TypeRelation, MAYBE, SEQUENCE,
+    tuple_path, ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver, ReceiverBase, SymbolKind,
+    TypeRelKind, TypeRelation, MAYBE, SEQUENCE,
 };
 use crate::lang::Language;
 
@@ -452,6 +452,12 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
         "reference_type" | "pointer_type" => inner(node.child_by_field_name("type")?),
         // `[T]`, `[T; N]`: a sequence of `T`.
         "array_type" => marked(SEQUENCE, inner(node.child_by_field_name("element")?)?),
+        // `(A, B)`: each element's type (empty when unknown).
+        "tuple_type" => {
+            let elements: Vec<Vec<String>> =
+                named_children(node).into_iter().map(|e| inner(e).unwrap_or_default()).collect();
+            elements.iter().any(|e| !e.is_empty()).then(|| tuple_path(elements))
+        }
         // `dyn Trait + Send`, `impl Trait`: a value of the (first) trait.
         "dynamic_type" | "abstract_type" => {
             let t = node.child_by_field_name("trait").or_else(|| node.named_child(0))?;
@@ -638,6 +644,16 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
         "captured_pattern" => {
             for child in named_children(node) {
                 pattern_bind(b, child, LocalOrigin::Unknown);
+            }
+        }
+        // `let (tx, rx) = channel()`: each name binds its element of the tuple.
+        "tuple_pattern" => {
+            for (i, child) in named_children(node).into_iter().enumerate() {
+                let part = match &origin {
+                    LocalOrigin::Unknown => LocalOrigin::Unknown,
+                    o => LocalOrigin::TupleElement(Box::new(o.clone()), i as u32),
+                };
+                pattern_bind(b, child, part);
             }
         }
         _ => named_children(node).into_iter().for_each(|c| pattern_bind(b, c, LocalOrigin::Unknown)),

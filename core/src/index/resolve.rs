@@ -11,7 +11,10 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::modules::{nearest_module, GoModules, JavaPackages, JsModules, PyModules, RustModules, RustOwner};
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
-use crate::facts::{Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, MAYBE, SEQUENCE};
+use crate::facts::{
+    tuple_elements, Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, MAYBE, SEQUENCE,
+    TUPLE,
+};
 use crate::lang::Language;
 
 /// How deep chains of re-exports, globs, aliases and inheritance are followed.
@@ -43,6 +46,8 @@ enum Wrap {
     Maybe,
     /// A sequence: its elements, through `for`, indexing, `first()`.
     Sequence,
+    /// Element `i` of a tuple (a tuple's values are one of these per element).
+    Element(u8),
 }
 
 /// What a call of a standard method on a wrapper gives: the value inside, the wrapper again, or an
@@ -807,6 +812,10 @@ impl<'a> Resolver<'_, 'a> {
                 Self::unwrapped(self.local_value(file, scope, of, hops + 1), &[Wrap::Sequence, Wrap::Maybe])
             }
             LocalOrigin::Unwrapped(of) => Self::unwrapped(self.local_value(file, scope, of, hops + 1), &[Wrap::Maybe]),
+            LocalOrigin::TupleElement(of, i) => match u8::try_from(*i) {
+                Ok(i) => Self::unwrapped(self.local_value(file, scope, of, hops + 1), &[Wrap::Element(i)]),
+                Err(_) => Vec::new(),
+            },
             LocalOrigin::VariantField(path, index) => {
                 let mut out = Vec::new();
                 for v in self.resolve_path_hops(file, scope, path, hops + 1) {
@@ -1060,6 +1069,18 @@ impl<'a> Resolver<'_, 'a> {
         if let Some(wrap) = wrap {
             let inner = self.instances(self.resolve_path_hops(file, scope, rest, hops + 1));
             return if inner.is_empty() { Vec::new() } else { vec![Value::Wrapped(wrap, inner.into())] };
+        }
+        if head == TUPLE {
+            let mut out = Vec::new();
+            for (i, element) in
+                tuple_elements(rest).unwrap_or_default().into_iter().enumerate().take(usize::from(u8::MAX))
+            {
+                let inner = self.instances(self.resolve_path_hops(file, scope, element, hops + 1));
+                if !inner.is_empty() {
+                    out.push(Value::Wrapped(Wrap::Element(i as u8), inner.into()));
+                }
+            }
+            return out;
         }
         let mut values = self.head(file, scope, head, hops).unwrap_or_default();
         for seg in rest {
