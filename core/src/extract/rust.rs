@@ -598,7 +598,7 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
                 b.ascend();
                 return;
             }
-            for (i, child) in named_children(node).into_iter().skip(1).enumerate() {
+            for (i, child) in pattern_elements(node).into_iter().enumerate() {
                 // `Some(x)` / `Ok(x)` of a known value: the value inside; `Enum::Variant(x)`: the
                 // variant's field `i`.
                 let part = match names.as_deref() {
@@ -648,7 +648,7 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
         }
         // `let (tx, rx) = channel()`: each name binds its element of the tuple.
         "tuple_pattern" => {
-            for (i, child) in named_children(node).into_iter().enumerate() {
+            for (i, child) in pattern_elements(node).into_iter().enumerate() {
                 let part = match &origin {
                     LocalOrigin::Unknown => LocalOrigin::Unknown,
                     o => LocalOrigin::TupleElement(Box::new(o.clone()), i as u32),
@@ -659,6 +659,16 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
         _ => named_children(node).into_iter().for_each(|c| pattern_bind(b, c, LocalOrigin::Unknown)),
     }
     b.ascend();
+}
+
+/// The element patterns of a tuple or tuple-struct pattern, by position: `_` (an anonymous token,
+/// not a named child) counts, so `(_, x)` binds `x` to the second element.
+fn pattern_elements(node: Node) -> Vec<Node> {
+    let ty = node.child_by_field_name("type").map(|t| t.id());
+    let mut cursor = node.walk();
+    node.children(&mut cursor)
+        .filter(|c| Some(c.id()) != ty && !matches!(c.kind(), "(" | ")" | "," | "line_comment" | "block_comment"))
+        .collect()
 }
 
 /// One arm of a match on a value of origin `scrutinee`: its pattern binds parts of that value.

@@ -57,6 +57,8 @@ enum Step {
     Inner,
     Same,
     MaybeElement,
+    /// A sequence of (index, element) tuples (`enumerate`): the element is the tuple's second.
+    Indexed,
 }
 
 const RUST: &[Language] = &[Language::Rust];
@@ -109,6 +111,7 @@ const WRAPPER_METHODS: &[(&[Language], Wrap, Step, &[&str])] = &[
             "copied",
         ],
     ),
+    (RUST, Wrap::Sequence, Step::Indexed, &["enumerate"]),
     (
         RUST,
         Wrap::Sequence,
@@ -1340,6 +1343,10 @@ impl<'a> Resolver<'_, 'a> {
                 Step::Inner => out.extend(inner.iter().cloned()),
                 Step::Same => out.push(v.clone()),
                 Step::MaybeElement => out.push(Value::Wrapped(Wrap::Maybe, inner.clone())),
+                Step::Indexed => {
+                    let pair = Value::Wrapped(Wrap::Element(1), inner.clone());
+                    out.push(Value::Wrapped(Wrap::Sequence, vec![pair].into()));
+                }
             }
         }
         Some(out)
