@@ -9,6 +9,9 @@ use serde::{Deserialize, Serialize};
 /// (`Option<T>`, `io::Result<T>`), `[]` a sequence of it (`Vec<T>`, `&[T]`, `[T; N]`).
 pub const MAYBE: &str = "?";
 pub const SEQUENCE: &str = "[]";
+/// A map type: `{}` followed by the tuple path of its key and value types (`HashMap<K, V>`): its
+/// elements are (key, value) pairs.
+pub const MAP: &str = "{}";
 /// A tuple type: `(,)` followed, for each element, by the length of its path and the path
 /// (`(Sender<T>, usize)` is `["(,)", "1", "Sender", "0"]`; an element of no known type is empty).
 pub const TUPLE: &str = "(,)";

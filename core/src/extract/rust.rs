@@ -8,7 +8,7 @@ use tree_sitter::{Node, Parser, Range};
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
     tuple_path, ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver, ReceiverBase, SymbolKind,
-    TypeRelKind, TypeRelation, MAYBE, SEQUENCE,
+    TypeRelKind, TypeRelation, MAP, MAYBE, SEQUENCE,
 };
 use crate::lang::Language;
 
@@ -480,6 +480,14 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
                 Some(w) if TRANSPARENT.contains(&w) => inner(first_arg()?),
                 Some(w) if MAYBE_TYPES.contains(&w) => marked(MAYBE, inner(first_arg()?)?),
                 Some(w) if SEQUENCE_TYPES.contains(&w) => marked(SEQUENCE, inner(first_arg()?)?),
+                Some(w) if MAP_TYPES.contains(&w) => {
+                    let args = node.child_by_field_name("type_arguments")?;
+                    let types: Vec<Node> =
+                        named_children(args).into_iter().filter(|a| a.kind() != "lifetime").collect();
+                    let pair: Vec<Vec<String>> = types.iter().take(2).map(|t| inner(*t).unwrap_or_default()).collect();
+                    (pair.len() == 2 && pair.iter().any(|p| !p.is_empty()))
+                        .then(|| std::iter::once(MAP.to_string()).chain(tuple_path(pair)).collect())
+                }
                 _ => Some(base),
             }
         }
@@ -515,6 +523,8 @@ const ITERATOR_TRAITS: [&str; 4] = ["Iterator", "IntoIterator", "DoubleEndedIter
 const TRANSPARENT: [&str; 7] = ["Box", "Arc", "Rc", "Pin", "Cow", "ManuallyDrop", "NonNull"];
 /// Options and results: the value is inside, reached through `?`, `unwrap()`, `Some(x)`, `Ok(x)`.
 const MAYBE_TYPES: [&str; 3] = ["Option", "Result", "Poll"];
+/// Maps: their elements are (key, value) pairs; `values()`, `get()` and `[k]` reach the values.
+const MAP_TYPES: [&str; 4] = ["HashMap", "BTreeMap", "IndexMap", "FxHashMap"];
 /// Sequences: their elements are reached through `for`, indexing, `first()`, `iter()`.
 const SEQUENCE_TYPES: [&str; 9] =
     ["Vec", "VecDeque", "HashSet", "BTreeSet", "BinaryHeap", "LinkedList", "Iter", "IterMut", "IntoIter"];

@@ -12,8 +12,8 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use super::modules::{nearest_module, GoModules, JavaPackages, JsModules, PyModules, RustModules, RustOwner};
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
-    tuple_elements, Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, MAYBE, SEQUENCE,
-    TUPLE,
+    tuple_elements, Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, MAP, MAYBE,
+    SEQUENCE, TUPLE,
 };
 use crate::lang::Language;
 
@@ -48,6 +48,8 @@ enum Wrap {
     Sequence,
     /// Element `i` of a tuple (a tuple's values are one of these per element).
     Element(u8),
+    /// A map: its values are (key, value) tuples (`Element(0)` keys, `Element(1)` values).
+    Map,
 }
 
 /// What a call of a standard method on a wrapper gives: the value inside, the wrapper again, or an
@@ -59,6 +61,12 @@ enum Step {
     MaybeElement,
     /// A sequence of (index, element) tuples (`enumerate`): the element is the tuple's second.
     Indexed,
+    /// Element `i` of a map's (key, value) pairs: the value itself (`map[k]`), …
+    Part(u8),
+    /// … an option of it (`get`, `remove`), …
+    MaybePart(u8),
+    /// … or a sequence of them (`values`, `keys`).
+    Parts(u8),
 }
 
 const RUST: &[Language] = &[Language::Rust];
@@ -112,6 +120,11 @@ const WRAPPER_METHODS: &[(&[Language], Wrap, Step, &[&str])] = &[
         ],
     ),
     (RUST, Wrap::Sequence, Step::Indexed, &["enumerate"]),
+    (RUST, Wrap::Map, Step::Same, &["iter", "iter_mut", "into_iter", "drain", "clone"]),
+    (RUST, Wrap::Map, Step::Part(1), &["[]"]),
+    (RUST, Wrap::Map, Step::MaybePart(1), &["get", "get_mut", "remove"]),
+    (RUST, Wrap::Map, Step::Parts(1), &["values", "values_mut", "into_values"]),
+    (RUST, Wrap::Map, Step::Parts(0), &["keys", "into_keys"]),
     (
         RUST,
         Wrap::Sequence,
@@ -598,7 +611,7 @@ impl<'a> Resolver<'_, 'a> {
 
     /// Resolves a path written in `file` at the scope of local symbol `scope`.
     fn resolve_path(&self, file: FileId, scope: Option<u32>, path: &[String]) -> Vec<Value> {
-        if path.first().is_some_and(|h| h == MAYBE || h == SEQUENCE) {
+        if path.first().is_some_and(|h| h == MAYBE || h == SEQUENCE || h == TUPLE || h == MAP) {
             return self.resolve_path_hops(file, scope, path, 0);
         }
         let Some((head, rest)) = path.split_first() else { return Vec::new() };
@@ -812,7 +825,7 @@ impl<'a> Resolver<'_, 'a> {
                 self.member_values(&of, name, hops)
             }
             LocalOrigin::Element(of) => {
-                Self::unwrapped(self.local_value(file, scope, of, hops + 1), &[Wrap::Sequence, Wrap::Maybe])
+                Self::unwrapped(self.local_value(file, scope, of, hops + 1), &[Wrap::Sequence, Wrap::Maybe, Wrap::Map])
             }
             LocalOrigin::Unwrapped(of) => Self::unwrapped(self.local_value(file, scope, of, hops + 1), &[Wrap::Maybe]),
             LocalOrigin::TupleElement(of, i) => match u8::try_from(*i) {
@@ -887,7 +900,7 @@ impl<'a> Resolver<'_, 'a> {
         if values.is_empty() || !values.iter().all(|v| matches!(v, Value::Wrapped(..))) {
             return None;
         }
-        Some(Self::unwrapped(values, &[Wrap::Sequence, Wrap::Maybe]))
+        Some(Self::unwrapped(values, &[Wrap::Sequence, Wrap::Maybe, Wrap::Map]))
     }
 
     /// The instances values stand for: a type's, an instance itself, a field's or variable's value.
@@ -1072,6 +1085,10 @@ impl<'a> Resolver<'_, 'a> {
         if let Some(wrap) = wrap {
             let inner = self.instances(self.resolve_path_hops(file, scope, rest, hops + 1));
             return if inner.is_empty() { Vec::new() } else { vec![Value::Wrapped(wrap, inner.into())] };
+        }
+        if head == MAP {
+            let pairs = self.resolve_path_hops(file, scope, rest, hops + 1);
+            return if pairs.is_empty() { Vec::new() } else { vec![Value::Wrapped(Wrap::Map, pairs.into())] };
         }
         if head == TUPLE {
             let mut out = Vec::new();
@@ -1346,6 +1363,19 @@ impl<'a> Resolver<'_, 'a> {
                 Step::Indexed => {
                     let pair = Value::Wrapped(Wrap::Element(1), inner.clone());
                     out.push(Value::Wrapped(Wrap::Sequence, vec![pair].into()));
+                }
+                Step::Part(i) => out.extend(Self::unwrapped(inner.to_vec(), &[Wrap::Element(*i)])),
+                Step::MaybePart(i) => {
+                    let part = Self::unwrapped(inner.to_vec(), &[Wrap::Element(*i)]);
+                    if !part.is_empty() {
+                        out.push(Value::Wrapped(Wrap::Maybe, part.into()));
+                    }
+                }
+                Step::Parts(i) => {
+                    let part = Self::unwrapped(inner.to_vec(), &[Wrap::Element(*i)]);
+                    if !part.is_empty() {
+                        out.push(Value::Wrapped(Wrap::Sequence, part.into()));
+                    }
                 }
             }
         }
