@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
-use crate::facts::{ImportItem, ImportKind, Init, LocalOrigin, SymbolKind, TypeRelKind, SEQUENCE};
+use crate::facts::{tuple_path, ImportItem, ImportKind, Init, LocalOrigin, SymbolKind, TypeRelKind, MAP, SEQUENCE};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
     block(b, root);
@@ -336,7 +336,12 @@ fn assignment(b: &mut Builder, node: Node) {
                     b.symbol_mut(idx).init = origin.map(|origin| Box::new(Init { origin, scope }));
                 }
             }
-            bind_target(b, left, LocalOrigin::Unknown);
+            let origin = ty
+                .and_then(|t| annotation_path(b, t))
+                .map(LocalOrigin::Declared)
+                .or_else(|| right.and_then(|r| call_origin(b, r)))
+                .unwrap_or(LocalOrigin::Unknown);
+            bind_target(b, left, origin);
         } else {
             // `a, b = …` at module level: the names are still module attributes.
             for id in named_children(left).into_iter().filter(|c| c.kind() == "identifier") {
@@ -431,8 +436,15 @@ fn call_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
     if value.kind() != "call" {
         return None;
     }
-    let segs = chain(b, value.child_by_field_name("function")?)?;
-    Some(LocalOrigin::CallResult(segs.into_iter().map(|s| s.0).collect()))
+    let function = value.child_by_field_name("function")?;
+    let segs: Vec<String> = chain(b, function)?.into_iter().map(|s| s.0).collect();
+    if function.kind() == "attribute" && segs.len() > 1 {
+        // A method call (`d.items()`): the chain through it, so that a standard method of a
+        // sequence or a dict gives what it gives.
+        let last = (segs.len() - 1) as u32;
+        return Some(LocalOrigin::CallChain(segs, vec![last]));
+    }
+    Some(LocalOrigin::CallResult(segs))
 }
 
 fn bind_target(b: &mut Builder, target: Node, origin: LocalOrigin) {
@@ -442,8 +454,18 @@ fn bind_target(b: &mut Builder, target: Node, origin: LocalOrigin) {
             if !b.descend() {
                 return;
             }
-            for child in named_children(target) {
-                bind_target(b, child, LocalOrigin::Unknown);
+            // `a, b = pair()`, `for k, v in d.items()`: each name binds its element of the tuple
+            // (up to a starred name, after which positions are unknown).
+            let elements = matches!(target.kind(), "pattern_list" | "tuple_pattern") && origin != LocalOrigin::Unknown;
+            let mut starred = false;
+            for (i, child) in named_children(target).into_iter().enumerate() {
+                starred |= child.kind() == "list_splat_pattern";
+                let part = if elements && !starred {
+                    LocalOrigin::TupleElement(Box::new(origin.clone()), i as u32)
+                } else {
+                    LocalOrigin::Unknown
+                };
+                bind_target(b, child, part);
             }
             b.ascend();
         }
@@ -483,11 +505,33 @@ fn annotation_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<S
                     Some(arg)
                 }
             };
+            // Every type argument: `Tuple[A, B]`, `dict[str, Order]`.
+            let args = || -> Vec<Node> {
+                let mut all: Vec<Node> = named_children(node).into_iter().skip(1).collect();
+                if let [one] = all.as_slice() {
+                    if one.kind() == "type_parameter" {
+                        all = named_children(*one);
+                    }
+                }
+                all
+            };
             match head.last().map(String::as_str) {
                 Some("Optional") => inner(arg()?),
                 // `list[Order]`, `Sequence[Order]`: a sequence of them.
                 Some(s) if SEQUENCE_ANNOTATIONS.contains(&s) => {
                     Some(std::iter::once(SEQUENCE.to_string()).chain(inner(arg()?)?).collect())
+                }
+                // `tuple[Order, int]`: each element's type (empty when unknown).
+                Some("tuple" | "Tuple") => {
+                    let elements: Vec<Vec<String>> = args().into_iter().map(|a| inner(a).unwrap_or_default()).collect();
+                    elements.iter().any(|e| !e.is_empty()).then(|| tuple_path(elements))
+                }
+                // `dict[str, Order]`: (key, value) pairs.
+                Some(s) if MAP_ANNOTATIONS.contains(&s) => {
+                    let pair: Vec<Vec<String>> =
+                        args().into_iter().take(2).map(|a| inner(a).unwrap_or_default()).collect();
+                    (pair.len() == 2 && pair.iter().any(|p| !p.is_empty()))
+                        .then(|| std::iter::once(MAP.to_string()).chain(tuple_path(pair)).collect())
                 }
                 _ => None,
             }
@@ -504,6 +548,10 @@ fn annotation_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<S
         _ => None,
     }
 }
+
+/// Annotations of maps: the key and value types.
+const MAP_ANNOTATIONS: [&str; 8] =
+    ["dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "DefaultDict", "defaultdict", "Counter"];
 
 /// Annotations of sequences whose first argument is the element type.
 const SEQUENCE_ANNOTATIONS: [&str; 12] = [
@@ -535,7 +583,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     member_calls: &[],
     silent_names: &[],
     calls: &["call"],
-    operators: &[],
+    operators: &[("subscript", SEQUENCE)],
     through: &[],
     extras: &[],
     cast: None,

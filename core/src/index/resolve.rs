@@ -160,6 +160,11 @@ const WRAPPER_METHODS: &[(&[Language], Wrap, Step, &[&str])] = &[
     ),
     (PYTHON, Wrap::Sequence, Step::Inner, &["[]", "pop"]),
     (PYTHON, Wrap::Sequence, Step::Same, &["copy"]),
+    (PYTHON, Wrap::Map, Step::Same, &["items", "copy"]),
+    // Python's optional values are used as the value (`Optional[X]` is read as `X`).
+    (PYTHON, Wrap::Map, Step::Part(1), &["[]", "setdefault", "get", "pop"]),
+    (PYTHON, Wrap::Map, Step::Parts(1), &["values"]),
+    (PYTHON, Wrap::Map, Step::Parts(0), &["keys"]),
 ];
 
 /// Standard methods that call a closure or callback with the elements of their receiver (a
