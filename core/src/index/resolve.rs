@@ -980,7 +980,7 @@ impl<'a> Resolver<'_, 'a> {
         for (i, name) in names.iter().enumerate() {
             let called = calls_at.binary_search(&(i as u32)).is_ok();
             if i > 0 && (called || name == MAYBE || name == SEQUENCE) {
-                if let Some(stepped) = self.wrapper_step(file, &values, name) {
+                if let Some(stepped) = self.wrapper_step(file, &values, name, hops) {
                     values = stepped;
                     continue;
                 }
@@ -1342,12 +1342,13 @@ impl<'a> Resolver<'_, 'a> {
 
     /// A call of a standard method of wrappers (`x?`, `opt.unwrap()`, `items.first()`): what it
     /// gives, when every value is a wrapper that has it.
-    fn wrapper_step(&self, file: FileId, values: &[Value], name: &str) -> Option<Vec<Value>> {
+    fn wrapper_step(&self, file: FileId, values: &[Value], name: &str, hops: u32) -> Option<Vec<Value>> {
         let lang = self.lang(file);
-        // A field or variable holding a wrapper stands for it.
+        // A field or variable holding a wrapper stands for it (the hops go on: a field initialised
+        // from itself, `self.x = self.x.copy()`, must not recurse for ever).
         let held;
         let values = if values.iter().any(|v| matches!(v, Value::Sym(_))) {
-            held = self.held(values.to_vec(), 1);
+            held = self.held(values.to_vec(), hops + 1);
             &held
         } else {
             values
@@ -1707,7 +1708,7 @@ impl<'a> Resolver<'_, 'a> {
                     let call = (chain.call && i == last) || called_here;
                     if i > 0 && (call || seg_name == MAYBE || seg_name == SEQUENCE) {
                         // A standard method of a wrapper: the chain goes on from what it gives.
-                        if let Some(stepped) = self.wrapper_step(fid, &values, seg_name) {
+                        if let Some(stepped) = self.wrapper_step(fid, &values, seg_name, 0) {
                             values = stepped;
                             continue;
                         }

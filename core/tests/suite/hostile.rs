@@ -126,6 +126,23 @@ fn sparse(path: &Path, len: u64) {
 
 #[cfg(unix)]
 #[test]
+fn values_initialised_from_a_call_on_themselves_do_not_recurse() {
+    // Found in Django (`constant_string = constant_string.replace("\n", "")`): the value of a
+    // variable initialised through a standard method of itself went round for ever.
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in [
+        ("a.py", "s = s.replace(\"\\n\", \"\")\nclass A:\n    def __init__(self):\n        self.x = self.x.copy()\n"),
+        ("b.rs", "static S: Vec<u8> = S.clone();\nfn f() { let v = v.iter(); v.next(); }\n"),
+        ("c.ts", "const s: string[] = s.slice(1);\nlet t = t.filter((x) => x);\n"),
+    ] {
+        fs::write(dir.path().join(path), text).unwrap();
+    }
+    let root = dir.path().to_path_buf();
+    let status = bounded(60, move || open(&root, false).status(Default::default()).map(|s| s.files).unwrap());
+    assert_eq!(status, 3);
+}
+
+#[test]
 fn ignore_and_config_files_that_are_fifos_devices_or_giants_are_not_read() {
     use std::os::unix::fs::symlink;
     let dir = tempfile::tempdir().unwrap();
