@@ -138,7 +138,9 @@ fn values_initialised_from_a_call_on_themselves_do_not_recurse() {
         fs::write(dir.path().join(path), text).unwrap();
     }
     let root = dir.path().to_path_buf();
-    let status = bounded(60, move || open(&root, false).status(Default::default()).map(|s| s.files).unwrap());
+    let status = bounded(60, move || {
+        open(&root, false).status(codegraph_core::StatusRequest::default()).map(|s| s.files).unwrap()
+    });
     assert_eq!(status, 3);
 }
 
