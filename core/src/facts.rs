@@ -16,14 +16,32 @@ pub const MAP: &str = "{}";
 /// (`(Sender<T>, usize)` is `["(,)", "1", "Sender", "0"]`; an element of no known type is empty).
 pub const TUPLE: &str = "(,)";
 
-/// The path of a tuple type of these element paths.
-pub fn tuple_path(elements: Vec<Vec<String>>) -> Vec<String> {
+/// `inner` behind a wrapper marker (`MAYBE`, `SEQUENCE`): `[]` + `Circle` is a sequence of circles.
+pub fn marked(marker: &str, inner: Vec<String>) -> Vec<String> {
+    std::iter::once(marker.to_string()).chain(inner).collect()
+}
+
+/// The path of a tuple type of these element paths (an element of no known type is empty); `None`
+/// when no element's type is known (nothing could be proven of it).
+pub fn tuple_path(elements: Vec<Vec<String>>) -> Option<Vec<String>> {
+    if elements.iter().all(Vec::is_empty) {
+        return None;
+    }
     let mut out = vec![TUPLE.to_string()];
     for e in elements {
         out.push(e.len().to_string());
         out.extend(e);
     }
-    out
+    Some(out)
+}
+
+/// The path of a map type from its type arguments' paths (key and value; `None` without both).
+pub fn map_path(mut arguments: Vec<Vec<String>>) -> Option<Vec<String>> {
+    arguments.truncate(2);
+    if arguments.len() < 2 {
+        return None;
+    }
+    Some(marked(MAP, tuple_path(arguments)?))
 }
 
 /// The element paths of a tuple type's path (what follows `TUPLE`); `None` when malformed.

@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
-    ImportItem, ImportKind, LocalOrigin, Param, Receiver, ReceiverBase, SymbolKind, TypeRelKind, SEQUENCE,
+    marked, ImportItem, ImportKind, LocalOrigin, Param, Receiver, ReceiverBase, SymbolKind, TypeRelKind, SEQUENCE,
 };
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -843,12 +843,12 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
                 return inner(first_arg()?);
             }
             if matches!(name.as_slice(), [one] if SEQUENCE_GENERICS.contains(&one.as_str())) {
-                return Some(std::iter::once(SEQUENCE.to_string()).chain(inner(first_arg()?)?).collect());
+                return Some(marked(SEQUENCE, inner(first_arg()?)?));
             }
             Some(name)
         }
         // `T[]`: a sequence of `T` (its elements reached through `for … of`, `[i]`, `find`, callbacks).
-        "array_type" => Some(std::iter::once(SEQUENCE.to_string()).chain(inner(node.named_child(0)?)?).collect()),
+        "array_type" => Some(marked(SEQUENCE, inner(node.named_child(0)?)?)),
         "union_type" => {
             let named: Vec<Vec<String>> = named_children(node).into_iter().filter_map(inner).collect();
             (named.len() == 1).then(|| named.into_iter().next().expect("one element"))

@@ -5,7 +5,9 @@
 use tree_sitter::Node;
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
-use crate::facts::{tuple_path, ImportItem, ImportKind, Init, LocalOrigin, SymbolKind, TypeRelKind, MAP, SEQUENCE};
+use crate::facts::{
+    map_path, marked, tuple_path, ImportItem, ImportKind, Init, LocalOrigin, SymbolKind, TypeRelKind, SEQUENCE,
+};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
     block(b, root);
@@ -497,15 +499,7 @@ fn annotation_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<S
         "subscript" | "generic_type" => {
             let value = node.child_by_field_name("value").or_else(|| node.named_child(0))?;
             let head: Vec<String> = chain(b, value).map(|s| s.into_iter().map(|s| s.0).collect()).unwrap_or_default();
-            let arg = || {
-                let arg = named_children(node).into_iter().nth(1)?;
-                if arg.kind() == "type_parameter" {
-                    arg.named_child(0)
-                } else {
-                    Some(arg)
-                }
-            };
-            // Every type argument: `Tuple[A, B]`, `dict[str, Order]`.
+            // The type arguments: `Optional[Order]`, `Tuple[A, B]`, `dict[str, Order]`.
             let args = || -> Vec<Node> {
                 let mut all: Vec<Node> = named_children(node).into_iter().skip(1).collect();
                 if let [one] = all.as_slice() {
@@ -515,24 +509,16 @@ fn annotation_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<S
                 }
                 all
             };
+            let arg = || args().into_iter().next();
+            let arg_paths = || args().into_iter().map(|a| inner(a).unwrap_or_default()).collect();
             match head.last().map(String::as_str) {
                 Some("Optional") => inner(arg()?),
                 // `list[Order]`, `Sequence[Order]`: a sequence of them.
-                Some(s) if SEQUENCE_ANNOTATIONS.contains(&s) => {
-                    Some(std::iter::once(SEQUENCE.to_string()).chain(inner(arg()?)?).collect())
-                }
+                Some(s) if SEQUENCE_ANNOTATIONS.contains(&s) => Some(marked(SEQUENCE, inner(arg()?)?)),
                 // `tuple[Order, int]`: each element's type (empty when unknown).
-                Some("tuple" | "Tuple") => {
-                    let elements: Vec<Vec<String>> = args().into_iter().map(|a| inner(a).unwrap_or_default()).collect();
-                    elements.iter().any(|e| !e.is_empty()).then(|| tuple_path(elements))
-                }
+                Some("tuple" | "Tuple") => tuple_path(arg_paths()),
                 // `dict[str, Order]`: (key, value) pairs.
-                Some(s) if MAP_ANNOTATIONS.contains(&s) => {
-                    let pair: Vec<Vec<String>> =
-                        args().into_iter().take(2).map(|a| inner(a).unwrap_or_default()).collect();
-                    (pair.len() == 2 && pair.iter().any(|p| !p.is_empty()))
-                        .then(|| std::iter::once(MAP.to_string()).chain(tuple_path(pair)).collect())
-                }
+                Some(s) if MAP_ANNOTATIONS.contains(&s) => map_path(arg_paths()),
                 _ => None,
             }
         }

@@ -7,8 +7,8 @@ use tree_sitter::{Node, Parser, Range};
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
-    tuple_path, ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver, ReceiverBase, SymbolKind,
-    TypeRelKind, TypeRelation, MAP, MAYBE, SEQUENCE,
+    map_path, marked, tuple_path, ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver, ReceiverBase,
+    SymbolKind, TypeRelKind, TypeRelation, MAYBE, SEQUENCE,
 };
 use crate::lang::Language;
 
@@ -447,46 +447,38 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
         return None;
     }
     let inner = |n: Node| type_path_within(b, n, depth + 1);
-    let marked = |marker: &str, rest: Vec<String>| Some(std::iter::once(marker.to_string()).chain(rest).collect());
     match node.kind() {
         "reference_type" | "pointer_type" => inner(node.child_by_field_name("type")?),
         // `[T]`, `[T; N]`: a sequence of `T`.
-        "array_type" => marked(SEQUENCE, inner(node.child_by_field_name("element")?)?),
+        "array_type" => Some(marked(SEQUENCE, inner(node.child_by_field_name("element")?)?)),
         // `(A, B)`: each element's type (empty when unknown).
-        "tuple_type" => {
-            let elements: Vec<Vec<String>> =
-                named_children(node).into_iter().map(|e| inner(e).unwrap_or_default()).collect();
-            elements.iter().any(|e| !e.is_empty()).then(|| tuple_path(elements))
-        }
+        "tuple_type" => tuple_path(named_children(node).into_iter().map(|e| inner(e).unwrap_or_default()).collect()),
         // `dyn Trait + Send`, `impl Trait`: a value of the (first) trait.
         "dynamic_type" | "abstract_type" => {
             let t = node.child_by_field_name("trait").or_else(|| node.named_child(0))?;
             let t = if t.kind() == "trait_bounds" { t.named_child(0)? } else { t };
             // `impl Iterator<Item = T>`: a sequence of `T`.
             if let Some(item) = iterator_item(b, t) {
-                return marked(SEQUENCE, inner(item)?);
+                return Some(marked(SEQUENCE, inner(item)?));
             }
             inner(t)
         }
         "generic_type" => {
             let base: Vec<String> =
                 path_segments(b, node.child_by_field_name("type")?)?.into_iter().map(|s| s.0).collect();
-            // The first type argument (`Iter<'a, T>`: `T`).
-            let first_arg = || {
-                let args = node.child_by_field_name("type_arguments")?;
-                named_children(args).into_iter().find(|a| a.kind() != "lifetime")
+            // The type arguments, lifetimes left out (`Iter<'a, T>`: `T`).
+            let type_args = || {
+                node.child_by_field_name("type_arguments").map_or_else(Vec::new, |args| {
+                    named_children(args).into_iter().filter(|a| a.kind() != "lifetime").collect::<Vec<_>>()
+                })
             };
+            let first_arg = || type_args().into_iter().next();
             match base.last().map(String::as_str) {
                 Some(w) if TRANSPARENT.contains(&w) => inner(first_arg()?),
-                Some(w) if MAYBE_TYPES.contains(&w) => marked(MAYBE, inner(first_arg()?)?),
-                Some(w) if SEQUENCE_TYPES.contains(&w) => marked(SEQUENCE, inner(first_arg()?)?),
+                Some(w) if MAYBE_TYPES.contains(&w) => Some(marked(MAYBE, inner(first_arg()?)?)),
+                Some(w) if SEQUENCE_TYPES.contains(&w) => Some(marked(SEQUENCE, inner(first_arg()?)?)),
                 Some(w) if MAP_TYPES.contains(&w) => {
-                    let args = node.child_by_field_name("type_arguments")?;
-                    let types: Vec<Node> =
-                        named_children(args).into_iter().filter(|a| a.kind() != "lifetime").collect();
-                    let pair: Vec<Vec<String>> = types.iter().take(2).map(|t| inner(*t).unwrap_or_default()).collect();
-                    (pair.len() == 2 && pair.iter().any(|p| !p.is_empty()))
-                        .then(|| std::iter::once(MAP.to_string()).chain(tuple_path(pair)).collect())
+                    map_path(type_args().into_iter().map(|t| inner(t).unwrap_or_default()).collect())
                 }
                 _ => Some(base),
             }
