@@ -900,12 +900,20 @@ impl<'a> Resolver<'_, 'a> {
         })?;
         let before: Vec<u32> = calls_at.iter().copied().filter(|&c| (c as usize) < receiver.len()).collect();
         let values = self.chain_values(file, scope, receiver, &before, hops + 1);
-        let values =
-            if values.iter().any(|v| matches!(v, Value::Sym(_))) { self.held(values, hops + 1) } else { values };
-        if values.is_empty() || !values.iter().all(|v| matches!(v, Value::Wrapped(..))) {
-            return None;
-        }
-        Some(Self::unwrapped(values, &[Wrap::Sequence, Wrap::Maybe, Wrap::Map]))
+        let wrappers = self.wrappers(&values, hops)?;
+        Some(Self::unwrapped(wrappers.into_owned(), &[Wrap::Sequence, Wrap::Maybe, Wrap::Map]))
+    }
+
+    /// The wrappers `values` are — a field or variable holding one stands for it (the hops go on:
+    /// a field initialised from itself, `self.x = self.x.copy()`, must not recurse for ever) —
+    /// or `None` unless every value is a wrapper.
+    fn wrappers<'v>(&self, values: &'v [Value], hops: u32) -> Option<std::borrow::Cow<'v, [Value]>> {
+        let values = if values.iter().any(|v| matches!(v, Value::Sym(_))) {
+            std::borrow::Cow::Owned(self.held(values.to_vec(), hops + 1))
+        } else {
+            std::borrow::Cow::Borrowed(values)
+        };
+        (!values.is_empty() && values.iter().all(|v| matches!(v, Value::Wrapped(..)))).then_some(values)
     }
 
     /// The instances values stand for: a type's, an instance itself, a field's or variable's value.
@@ -1344,20 +1352,9 @@ impl<'a> Resolver<'_, 'a> {
     /// gives, when every value is a wrapper that has it.
     fn wrapper_step(&self, file: FileId, values: &[Value], name: &str, hops: u32) -> Option<Vec<Value>> {
         let lang = self.lang(file);
-        // A field or variable holding a wrapper stands for it (the hops go on: a field initialised
-        // from itself, `self.x = self.x.copy()`, must not recurse for ever).
-        let held;
-        let values = if values.iter().any(|v| matches!(v, Value::Sym(_))) {
-            held = self.held(values.to_vec(), hops + 1);
-            &held
-        } else {
-            values
-        };
-        if values.is_empty() || !values.iter().all(|v| matches!(v, Value::Wrapped(..))) {
-            return None;
-        }
+        let values = self.wrappers(values, hops)?;
         let mut out = Vec::new();
-        for v in values {
+        for v in values.iter() {
             let Value::Wrapped(wrap, inner) = v else { unreachable!("checked above") };
             let (_, _, step, _) = WRAPPER_METHODS
                 .iter()
