@@ -104,6 +104,8 @@ pub(crate) struct Built {
     /// Rows per table, in `TABLES` order.
     pub rows: BTreeMap<String, u64>,
     pub fingerprint: String,
+    /// Distinct callers per declaration (for the report).
+    fan_in: HashMap<SymId, i64>,
 }
 
 /// What identifies the index an artifact was built from: the schema, the core's version and every
@@ -138,8 +140,9 @@ pub(crate) fn build(index: &Index, host: &dyn Host, code_lines: &HashMap<String,
     .map_err(|e| sql_error(&e))?;
     db.execute_batch(SCHEMA).map_err(|e| sql_error(&e))?;
     let fingerprint = fingerprint(index);
+    let fans = Fans::of(index);
     let tx = db.transaction().map_err(|e| sql_error(&e))?;
-    insert_rows(&tx, index, host, code_lines, &fingerprint).map_err(|e| sql_error(&e))?;
+    insert_rows(&tx, index, host, code_lines, &fingerprint, &fans).map_err(|e| sql_error(&e))?;
     tx.commit().map_err(|e| sql_error(&e))?;
     db.execute_batch(INDEXES).map_err(|e| sql_error(&e))?;
     let mut rows = BTreeMap::new();
@@ -149,7 +152,36 @@ pub(crate) fn build(index: &Index, host: &dyn Host, code_lines: &HashMap<String,
         rows.insert(table.to_string(), n as u64);
     }
     let bytes = db.serialize(MAIN_DB).map_err(|e| sql_error(&e))?.to_vec();
-    Ok(Built { bytes, rows, fingerprint })
+    Ok(Built { bytes, rows, fingerprint, fan_in: fans.fan_in })
+}
+
+/// Fan-in (distinct callers; a file's top level counts as one) and fan-out (distinct callees) of
+/// every declaration that has any: the `symbols` columns, and the report's most called.
+struct Fans {
+    fan_in: HashMap<SymId, i64>,
+    fan_out: HashMap<SymId, i64>,
+}
+
+impl Fans {
+    fn of(index: &Index) -> Fans {
+        let mut callers: HashMap<SymId, Vec<(u32, Option<SymId>)>> = HashMap::default();
+        let mut callees: HashMap<SymId, Vec<SymId>> = HashMap::default();
+        for r in index.graph.refs.iter().filter(|r| r.call && !r.import) {
+            callers.entry(r.target).or_default().push((r.file, r.enclosing));
+            if let Some(e) = r.enclosing {
+                callees.entry(e).or_default().push(r.target);
+            }
+        }
+        fn distinct<T: Ord>(mut v: Vec<T>) -> i64 {
+            v.sort_unstable();
+            v.dedup();
+            v.len() as i64
+        }
+        Fans {
+            fan_in: callers.into_iter().map(|(k, v)| (k, distinct(v))).collect(),
+            fan_out: callees.into_iter().map(|(k, v)| (k, distinct(v))).collect(),
+        }
+    }
 }
 
 fn insert_rows(
@@ -158,6 +190,7 @@ fn insert_rows(
     host: &dyn Host,
     known_code_lines: &HashMap<String, u64>,
     fingerprint: &str,
+    fans: &Fans,
 ) -> rusqlite::Result<()> {
     let handle = |id: SymId| index.handles[id as usize].as_str();
     let path_of = |f: u32| index.files[f as usize].path.as_str();
@@ -194,22 +227,6 @@ fn insert_rows(
         }
     }
 
-    // Fan-in: distinct callers (a file's top level counts as one); fan-out: distinct callees.
-    let mut callers: HashMap<SymId, Vec<(u32, Option<SymId>)>> = HashMap::default();
-    let mut callees: HashMap<SymId, Vec<SymId>> = HashMap::default();
-    for r in index.graph.refs.iter().filter(|r| r.call) {
-        callers.entry(r.target).or_default().push((r.file, r.enclosing));
-        if let Some(e) = r.enclosing {
-            callees.entry(e).or_default().push(r.target);
-        }
-    }
-    fn distinct<T: Ord>(mut v: Vec<T>) -> i64 {
-        v.sort_unstable();
-        v.dedup();
-        v.len() as i64
-    }
-    let fan_in: HashMap<SymId, i64> = callers.into_iter().map(|(k, v)| (k, distinct(v))).collect();
-    let fan_out: HashMap<SymId, i64> = callees.into_iter().map(|(k, v)| (k, distinct(v))).collect();
     {
         let mut symbols = tx.prepare(
             "INSERT INTO symbols VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
@@ -233,8 +250,8 @@ fn insert_rows(
                 container,
                 crate::api::signature(index, id),
                 sym.doc.as_deref().filter(|_| !secret),
-                fan_in.get(&id).copied().unwrap_or(0),
-                fan_out.get(&id).copied().unwrap_or(0),
+                fans.fan_in.get(&id).copied().unwrap_or(0),
+                fans.fan_out.get(&id).copied().unwrap_or(0),
                 id,
                 fid,
             ])?;
@@ -424,11 +441,7 @@ fn report(index: &Index, built: &Built, built_at: &str) -> String {
     for table in TABLES {
         let _ = writeln!(md, "| `{table}` | {} |", built.rows.get(table).copied().unwrap_or(0));
     }
-    let mut called: BTreeMap<SymId, std::collections::BTreeSet<(u32, Option<SymId>)>> = BTreeMap::new();
-    for r in index.graph.refs.iter().filter(|r| r.call && !r.import) {
-        called.entry(r.target).or_default().insert((r.file, r.enclosing));
-    }
-    let mut top: Vec<(usize, SymId)> = called.into_iter().map(|(s, c)| (c.len(), s)).collect();
+    let mut top: Vec<(i64, SymId)> = built.fan_in.iter().map(|(&s, &n)| (n, s)).collect();
     top.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     if !top.is_empty() {
         let _ = writeln!(md, "\n## Most called\n\n| declaration | kind | callers |\n|---|---|---:|");

@@ -19,7 +19,7 @@ use crate::host::Host;
 use crate::index::Index;
 use crate::session::REFRESH_MAX_FILES_DEFAULT;
 pub use crate::sql::SqlParam;
-use crate::sql::{self, Caps, Guarded};
+use crate::sql::{self, Caps};
 
 pub const SQL_LIMIT_DEFAULT: u32 = 100;
 pub const SQL_LIMIT_CAP: u32 = 500;
@@ -129,7 +129,7 @@ pub(crate) fn artifact_build(ctx: &Ctx, req: ArtifactBuildRequest) -> Result<Art
     let dir = confine_dir(ctx.host, req.out.as_deref().unwrap_or(artifact::DIR))?;
     let index = ctx.index();
     let previous = (dir == artifact::DIR).then(|| read_cache(ctx, index).ok().flatten()).flatten();
-    let counts = previous.as_ref().map(|c| known_counts(&c.db)).unwrap_or_default();
+    let counts = previous.as_ref().map(|c| known_counts(&c.db.files())).unwrap_or_default();
     drop(previous);
     let written = artifact::write(index, ctx.host, &dir, &counts)?;
     if dir == artifact::DIR {
@@ -234,8 +234,9 @@ fn read_cache<'c>(ctx: &'c Ctx, index: &Index) -> Result<Option<std::cell::RefMu
     Ok(Some(std::cell::RefMut::map(cache, |c| c.as_mut().expect("set above"))))
 }
 
-fn known_counts(db: &Guarded) -> HashMap<String, u64> {
-    db.files().into_iter().filter_map(|(_, hash, code)| Some((hash, u64::try_from(code?).ok()?))).collect()
+/// Code-line counts by content hash, from an artifact's `files` rows.
+fn known_counts(files: &[(String, String, Option<i64>)]) -> HashMap<String, u64> {
+    files.iter().filter_map(|(_, hash, code)| Some((hash.clone(), u64::try_from((*code)?).ok()?))).collect()
 }
 
 fn open_written(ctx: &Ctx, written: &artifact::Written) -> Result<Option<Cache>, Error> {
@@ -277,10 +278,12 @@ fn current_artifact(ctx: &Ctx) -> Result<ArtifactState, Error> {
                 // Another schema or core version: rebuilt whole, whatever the change set.
                 (index.files.len(), HashMap::default(), "built")
             } else {
-                let known: HashMap<String, String> = db.files().into_iter().map(|(p, h, _)| (p, h)).collect();
-                let mut changed = index.files.iter().filter(|f| known.get(&f.path) != Some(&f.hash)).count();
-                changed += known.keys().filter(|p| !index.by_path.contains_key(p.as_str())).count();
-                (changed, known_counts(db), "rebuilt")
+                let files = db.files();
+                let known: HashMap<&str, &str> = files.iter().map(|(p, h, _)| (p.as_str(), h.as_str())).collect();
+                let mut changed =
+                    index.files.iter().filter(|f| known.get(f.path.as_str()) != Some(&f.hash.as_str())).count();
+                changed += known.keys().filter(|p| !index.by_path.contains_key(**p)).count();
+                (changed, known_counts(&files), "rebuilt")
             }
         }
         Ok(None) => {
@@ -289,8 +292,11 @@ fn current_artifact(ctx: &Ctx) -> Result<ArtifactState, Error> {
             }
             (index.files.len(), HashMap::default(), "built")
         }
-        // A file that can't be read or opened as SQLite is rebuilt whole, like a missing one.
-        Err(_) if ctx.options.allow_build => (index.files.len(), HashMap::default(), "built"),
+        // A file that can't be read or opened as SQLite is rebuilt whole, like a missing one (a
+        // folder outside the root is not: that error stands).
+        Err(e) if ctx.options.allow_build && matches!(e, Error::StaleArtifact(_)) => {
+            (index.files.len(), HashMap::default(), "built")
+        }
         Err(e) => return Err(e),
     };
     if !ctx.options.allow_build {
@@ -308,7 +314,7 @@ fn current_artifact(ctx: &Ctx) -> Result<ArtifactState, Error> {
             "the SQLite artifact is stale by {changed} files, more than a query refreshes ({REFRESH_MAX_FILES_DEFAULT}): {rebuild_hint}"
         )));
     }
-    confine_dir(ctx.host, artifact::DIR)?;
+    // (`read_cache` has checked that the folder stays inside the root.)
     let written = artifact::write(index, ctx.host, artifact::DIR, &counts)?;
     *ctx.artifact.borrow_mut() = open_written(ctx, &written)?;
     Ok(ArtifactState {
