@@ -166,7 +166,7 @@ impl Fans {
     fn of(index: &Index) -> Fans {
         let mut callers: HashMap<SymId, Vec<(u32, Option<SymId>)>> = HashMap::default();
         let mut callees: HashMap<SymId, Vec<SymId>> = HashMap::default();
-        for r in index.graph.refs.iter().filter(|r| r.call && !r.import) {
+        for r in index.graph().refs.iter().filter(|r| r.call && !r.import) {
             callers.entry(r.target).or_default().push((r.file, r.enclosing));
             if let Some(e) = r.enclosing {
                 callees.entry(e).or_default().push(r.target);
@@ -192,7 +192,7 @@ fn insert_rows(
     fingerprint: &str,
     fans: &Fans,
 ) -> rusqlite::Result<()> {
-    let handle = |id: SymId| index.handles[id as usize].as_str();
+    let handle = |id: SymId| index.handle(id);
     let path_of = |f: u32| index.files[f as usize].path.as_str();
 
     {
@@ -241,7 +241,7 @@ fn insert_rows(
                 handle(id),
                 path,
                 sym.name,
-                index.qualified[id as usize],
+                &index.qualified()[id as usize],
                 sym.kind.as_str(),
                 sym.name_pos.line,
                 sym.name_pos.col,
@@ -260,7 +260,7 @@ fn insert_rows(
     {
         let mut refs = tx.prepare("INSERT INTO ref_rows VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?;
         let mut calls = tx.prepare("INSERT INTO call_rows VALUES (?1, ?2, ?3, ?4, ?5)")?;
-        for r in &index.graph.refs {
+        for r in &index.graph().refs {
             refs.execute(params![r.target, r.file, r.pos.line, r.pos.col, r.kind(), r.enclosing])?;
             if r.call && !r.import {
                 calls.execute(params![r.enclosing, r.target, r.file, r.pos.line, r.pos.col])?;
@@ -269,7 +269,7 @@ fn insert_rows(
     }
     {
         let mut deps = tx.prepare("INSERT INTO file_deps VALUES (?1, ?2, ?3, ?4)")?;
-        for (fid, list) in index.graph.dep_via.iter().enumerate() {
+        for (fid, list) in index.graph().dep_via.iter().enumerate() {
             let facts = &index.files[fid].facts;
             for &(to, via) in list {
                 let (kind, raw) = match via {
@@ -286,7 +286,7 @@ fn insert_rows(
     }
     {
         let mut relations = tx.prepare("INSERT INTO type_relations VALUES (?1, ?2, ?3)")?;
-        let mut sorted = index.graph.supertypes.clone();
+        let mut sorted = index.graph().supertypes.clone();
         sorted.sort();
         sorted.dedup();
         for (sub, kind, sup) in sorted {
@@ -299,7 +299,7 @@ fn insert_rows(
     }
     {
         let mut unresolved = tx.prepare("INSERT INTO unresolved_rows VALUES (?1, ?2, ?3, ?4, ?5)")?;
-        for (fid, stats) in index.graph.file_stats.iter().enumerate() {
+        for (fid, stats) in index.graph().file_stats.iter().enumerate() {
             let f = &index.files[fid];
             for &(k, seg) in &stats.unresolved {
                 let chain = &f.facts.refs[k as usize];
@@ -446,11 +446,11 @@ fn report(index: &Index, built: &Built, built_at: &str) -> String {
     if !top.is_empty() {
         let _ = writeln!(md, "\n## Most called\n\n| declaration | kind | callers |\n|---|---|---:|");
         for (n, id) in top.into_iter().take(10) {
-            let _ = writeln!(md, "| `{}` | {} | {n} |", index.handles[id as usize], index.symbol(id).kind.as_str());
+            let _ = writeln!(md, "| `{}` | {} | {n} |", &index.handle(id), index.symbol(id).kind.as_str());
         }
     }
     let mut depended: Vec<(usize, usize)> =
-        index.graph.rdeps.iter().enumerate().map(|(f, r)| (r.len(), f)).filter(|&(n, _)| n > 0).collect();
+        index.graph().rdeps.iter().enumerate().map(|(f, r)| (r.len(), f)).filter(|&(n, _)| n > 0).collect();
     depended.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     if !depended.is_empty() {
         let _ = writeln!(md, "\n## Most depended-on files\n\n| file | importers |\n|---|---:|");

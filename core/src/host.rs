@@ -25,6 +25,32 @@ pub struct HostEntry {
     pub mtime_ms: f64,
 }
 
+/// A file opened for reads of parts of it (the persisted index: a warm query reads the few records
+/// it needs). The file stays the one opened: a writer that replaces it (temp + rename) meanwhile
+/// changes nothing for this reader.
+pub trait ReadAt: Send + Sync {
+    /// The file's length when opened.
+    fn len(&self) -> u64;
+    /// `len` bytes from `offset`, all of them or an error.
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, String>;
+}
+
+/// A file read whole: what a host without ranged reads (the wasm engine's) gives.
+impl ReadAt for Vec<u8> {
+    fn len(&self) -> u64 {
+        self.len() as u64
+    }
+
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, String> {
+        let start = usize::try_from(offset).map_err(|_| "offset out of range".to_string())?;
+        start
+            .checked_add(len)
+            .and_then(|end| self.get(start..end))
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| format!("read past the end ({len} bytes at {offset} of {})", self.len()))
+    }
+}
+
 /// File access for the core. Paths are root-relative with `/` separators; `""` is the root.
 pub trait Host {
     /// The entries of a directory (any order; the core sorts them).
@@ -34,6 +60,11 @@ pub trait Host {
     /// larger file is refused before it is read (and never read past `limit` if it grows meanwhile):
     /// a repository can't make the core hang or fill memory through a file it reads.
     fn read_file(&self, rel: &str, limit: u64) -> Result<Vec<u8>, String>;
+    /// Opens a regular file of at most `limit` bytes (the rules of `read_file`) for ranged reads.
+    /// By default it is read whole, once; the native host reads only the ranges asked for.
+    fn open_file(&self, rel: &str, limit: u64) -> Result<Box<dyn ReadAt>, String> {
+        Ok(Box::new(self.read_file(rel, limit)?))
+    }
     /// Reads many files under the same rules; native hosts do it in parallel.
     fn read_files(&self, rels: &[String], limit: u64) -> Vec<Result<Vec<u8>, String>> {
         rels.iter().map(|r| self.read_file(r, limit)).collect()
@@ -149,6 +180,30 @@ mod std_host {
         std::fs::File::open(path).map_err(|e| e.to_string())
     }
 
+    /// A file open for `pread`s: the inode opened, whatever is renamed over its path later.
+    #[cfg(unix)]
+    struct OpenFile {
+        file: std::fs::File,
+        len: u64,
+    }
+
+    #[cfg(unix)]
+    impl super::ReadAt for OpenFile {
+        fn len(&self) -> u64 {
+            self.len
+        }
+
+        fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, String> {
+            use std::os::unix::fs::FileExt;
+            if offset.checked_add(len as u64).is_none_or(|end| end > self.len) {
+                return Err(format!("read past the end ({len} bytes at {offset} of {})", self.len));
+            }
+            let mut bytes = vec![0; len];
+            self.file.read_exact_at(&mut bytes, offset).map_err(|e| e.to_string())?;
+            Ok(bytes)
+        }
+    }
+
     fn kind_of(ft: std::fs::FileType) -> EntryKind {
         if ft.is_symlink() {
             EntryKind::Symlink
@@ -207,6 +262,19 @@ mod std_host {
                 return Err(format!("grew past the read limit ({limit} bytes) while read"));
             }
             Ok(bytes)
+        }
+
+        #[cfg(unix)]
+        fn open_file(&self, rel: &str, limit: u64) -> Result<Box<dyn super::ReadAt>, String> {
+            let file = open_no_follow(&self.abs(rel))?;
+            let meta = file.metadata().map_err(|e| e.to_string())?;
+            if !meta.is_file() {
+                return Err("not a regular file".into());
+            }
+            if meta.len() > limit {
+                return Err(format!("larger than the read limit ({} > {limit} bytes)", meta.len()));
+            }
+            Ok(Box::new(OpenFile { file, len: meta.len() }))
         }
 
         #[cfg(feature = "parallel")]

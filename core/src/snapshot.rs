@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::facts::FileFacts;
-use crate::host::Host;
+use crate::host::{Host, ReadAt};
 use crate::lang::Language;
 use crate::store;
 
@@ -18,14 +18,14 @@ pub(crate) const NAME: &str = "index.bin";
 pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
 const MAGIC: [u8; 8] = *b"CODEGRPH";
-/// Bumped whenever the payload layout or the meaning of facts changes.
-pub(crate) const FORMAT_VERSION: u32 = 13;
+/// Bumped whenever the layout or the meaning of facts changes.
+pub(crate) const FORMAT_VERSION: u32 = 14;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 const HEADER_LEN: usize = 8 + 4 + 8 + 32;
 
 /// One file as the snapshot remembers it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone)]
 pub(crate) struct SnapshotFile {
     pub path: String,
     pub language: Language,
@@ -33,7 +33,7 @@ pub(crate) struct SnapshotFile {
     pub size: u64,
     pub mtime_ms: f64,
     pub lines: u32,
-    pub facts: Arc<FileFacts>,
+    pub facts: LazyFacts,
 }
 
 impl SnapshotFile {
@@ -63,17 +63,6 @@ impl SnapshotFile {
             facts: f.facts.clone(),
         }
     }
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-pub(crate) struct Snapshot {
-    pub core_version: String,
-    pub options_key: String,
-    pub files: Vec<SnapshotFile>,
-    /// blake3 of the config files the graph was resolved with.
-    pub configs_key: String,
-    /// The resolved graph of exactly `files` (ids = positions in path order) under those configs.
-    pub graph: Option<crate::index::GraphParts>,
 }
 
 /// Frames a payload: magic, format version, payload length, blake3 of the payload, payload.
@@ -107,23 +96,264 @@ pub(crate) fn unframe(bytes: &[u8], magic: [u8; 8], version: u32) -> Result<&[u8
     Ok(payload)
 }
 
-/// Encodes a snapshot.
-pub(crate) fn encode(snapshot: &Snapshot) -> Result<Vec<u8>, String> {
-    let payload = postcard::to_allocvec(snapshot).map_err(|e| e.to_string())?;
-    Ok(frame(MAGIC, FORMAT_VERSION, &payload))
+// ---- the sectioned index file --------------------------------------------------------------------
+//
+// `index.bin` is a header and sections, each read (and checked against its blake3) only when a
+// question needs it: a warm `symbols` reads the file list and the name columns, a `refs` the graph,
+// a `context` the facts of the files it shows. The header names every section's offset, length and
+// blake3, and is itself checksummed. Facts are one blob per file (with its own blake3 in the file
+// list) so that a question about three files decodes three.
+
+/// The sections, in file order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Section {
+    /// Versions, options and counts (`Meta`).
+    Meta,
+    /// Every file's stat, hash, symbol count and facts blob (`Vec<FileEntry>`).
+    Files,
+    /// The facts blobs, one per file in path order.
+    Facts,
+    /// Per symbol (global id order): name, lower-cased name, `Container::name` (string columns).
+    Names,
+    Lower,
+    Qualified,
+    /// The symbols whose handle has a `#n`, with n (`Vec<(u32, u32)>` in id order).
+    HandleNumbers,
+    /// The resolved graph (`GraphParts`), when the snapshot has one.
+    Graph,
 }
 
-/// Decodes and verifies a snapshot; the error says why it can't be trusted.
-pub(crate) fn decode(bytes: &[u8], options_key: &str) -> Result<Snapshot, String> {
-    let payload = unframe(bytes, MAGIC, FORMAT_VERSION)?;
-    let snapshot: Snapshot = postcard::from_bytes(payload).map_err(|e| format!("undecodable snapshot: {e}"))?;
-    if snapshot.core_version != crate::VERSION {
-        return Err(format!("snapshot written by codegraph {}, this is {}", snapshot.core_version, crate::VERSION));
+impl Section {
+    pub(crate) const ALL: [Section; 8] = [
+        Section::Meta,
+        Section::Files,
+        Section::Facts,
+        Section::Names,
+        Section::Lower,
+        Section::Qualified,
+        Section::HandleNumbers,
+        Section::Graph,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Section::Meta => "meta",
+            Section::Files => "files",
+            Section::Facts => "facts",
+            Section::Names => "names",
+            Section::Lower => "lower-cased names",
+            Section::Qualified => "qualified names",
+            Section::HandleNumbers => "handle numbers",
+            Section::Graph => "graph",
+        }
     }
-    if snapshot.options_key != options_key {
-        return Err("snapshot made with other discovery options".into());
+}
+
+const SECTION_ENTRY_LEN: usize = 8 + 8 + 32;
+const INDEX_HEADER_LEN: usize = 8 + 4 + 4 + SECTION_ENTRY_LEN * Section::ALL.len() + 32;
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Meta {
+    core_version: String,
+    options_key: String,
+    /// blake3 of the config files the graph was resolved with.
+    configs_key: String,
+    symbols: u64,
+    has_graph: bool,
+}
+
+/// One file of the file list.
+#[derive(Debug, Serialize, Deserialize)]
+struct FileEntry {
+    path: String,
+    language: Language,
+    /// blake3 of the content.
+    hash: [u8; 32],
+    size: u64,
+    mtime_ms: f64,
+    lines: u32,
+    symbols: u32,
+    facts_len: u64,
+    facts_hash: [u8; 32],
+}
+
+/// The parts of an index the snapshot stores, borrowed from it.
+pub(crate) struct Parts<'a> {
+    pub options_key: &'a str,
+    pub configs_key: &'a str,
+    pub files: &'a [crate::index::IndexedFile],
+    pub names: &'a StrColumn,
+    pub lower: &'a StrColumn,
+    pub qualified: &'a StrColumn,
+    pub handle_numbers: &'a [(u32, u32)],
+    pub graph: Option<crate::index::GraphParts>,
+}
+
+/// Encodes an index as the sectioned file.
+pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
+    let mut entries = Vec::with_capacity(parts.files.len());
+    let mut facts = Vec::new();
+    for f in parts.files {
+        let blob = f.facts.encoded()?;
+        entries.push(FileEntry {
+            path: f.path.clone(),
+            language: f.language,
+            hash: blake3::Hash::from_hex(&f.hash).map_err(|e| e.to_string())?.into(),
+            size: f.size,
+            mtime_ms: f.mtime_ms,
+            lines: f.lines,
+            symbols: f.facts.symbol_count(),
+            facts_len: blob.len() as u64,
+            facts_hash: *blake3::hash(&blob).as_bytes(),
+        });
+        facts.extend_from_slice(&blob);
     }
-    Ok(snapshot)
+    let meta = Meta {
+        core_version: crate::VERSION.into(),
+        options_key: parts.options_key.into(),
+        configs_key: parts.configs_key.into(),
+        symbols: parts.names.len() as u64,
+        has_graph: parts.graph.is_some(),
+    };
+    let postcard = |v: &dyn erased::Encode| v.encode();
+    let payloads: Vec<Vec<u8>> = vec![
+        postcard(&meta)?,
+        postcard(&entries)?,
+        facts,
+        parts.names.bytes().to_vec(),
+        parts.lower.bytes().to_vec(),
+        parts.qualified.bytes().to_vec(),
+        postcard(&parts.handle_numbers)?,
+        match &parts.graph {
+            Some(g) => postcard(g)?,
+            None => Vec::new(),
+        },
+    ];
+    let total: usize = payloads.iter().map(Vec::len).sum();
+    let mut out = Vec::with_capacity(INDEX_HEADER_LEN + total);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&(payloads.len() as u32).to_le_bytes());
+    let mut offset = INDEX_HEADER_LEN as u64;
+    for p in &payloads {
+        out.extend_from_slice(&offset.to_le_bytes());
+        out.extend_from_slice(&(p.len() as u64).to_le_bytes());
+        out.extend_from_slice(blake3::hash(p).as_bytes());
+        offset += p.len() as u64;
+    }
+    let header_hash = blake3::hash(&out);
+    out.extend_from_slice(header_hash.as_bytes());
+    for p in &payloads {
+        out.extend_from_slice(p);
+    }
+    Ok(out)
+}
+
+/// postcard encoding behind one object-safe call, so `encode` can list its sections in one place.
+mod erased {
+    pub(super) trait Encode {
+        fn encode(&self) -> Result<Vec<u8>, String>;
+    }
+
+    impl<T: serde::Serialize> Encode for T {
+        fn encode(&self) -> Result<Vec<u8>, String> {
+            postcard::to_allocvec(self).map_err(|e| e.to_string())
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct SectionEntry {
+    offset: u64,
+    len: u64,
+    hash: [u8; 32],
+}
+
+/// An open, verified-as-far-as-read index file. What a session reads of it later (a facts blob, a
+/// column, the graph) is checked when read; what fails a check marks the image damaged, and the
+/// session then rebuilds instead of trusting it again.
+pub(crate) struct Image {
+    file: Box<dyn ReadAt>,
+    sections: [SectionEntry; 8],
+    damage: std::sync::Mutex<Option<String>>,
+}
+
+impl std::fmt::Debug for Image {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Image").field("len", &self.file.len()).finish_non_exhaustive()
+    }
+}
+
+impl Image {
+    fn read(&self, offset: u64, len: u64) -> Result<Vec<u8>, String> {
+        let len = usize::try_from(len).map_err(|_| "section too large".to_string())?;
+        self.file.read_at(offset, len)
+    }
+
+    /// A whole section, checked.
+    pub(crate) fn section(&self, s: Section) -> Result<Vec<u8>, String> {
+        let e = self.sections[s as usize];
+        let bytes = self.read(e.offset, e.len).map_err(|why| format!("cannot read its {}: {why}", s.name()))?;
+        if blake3::hash(&bytes).as_bytes() != &e.hash {
+            return Err(format!("its {} fail their checksum (corrupt file)", s.name()));
+        }
+        Ok(bytes)
+    }
+
+    /// A part of a section with its own checksum (a file's facts).
+    fn part(&self, s: Section, offset: u64, len: u64, hash: &[u8; 32]) -> Result<Vec<u8>, String> {
+        let e = self.sections[s as usize];
+        if offset.checked_add(len).is_none_or(|end| end > e.len) {
+            return Err(format!("a part of its {} lies outside it", s.name()));
+        }
+        let bytes = self.read(e.offset + offset, len).map_err(|why| format!("cannot read its {}: {why}", s.name()))?;
+        if blake3::hash(&bytes).as_bytes() != hash {
+            return Err(format!("a part of its {} fails its checksum (corrupt file)", s.name()));
+        }
+        Ok(bytes)
+    }
+
+    /// A string column of `count` entries, checked.
+    pub(crate) fn str_column(&self, s: Section, count: usize) -> Result<StrColumn, String> {
+        StrColumn::from_bytes(self.section(s)?, count).map_err(|why| format!("its {} are malformed: {why}", s.name()))
+    }
+
+    /// The symbols whose handle has a `#n`, checked: in id order, each below `symbols`.
+    pub(crate) fn handle_numbers(&self, symbols: u32) -> Result<Vec<(u32, u32)>, String> {
+        let numbers: Vec<(u32, u32)> = postcard::from_bytes(&self.section(Section::HandleNumbers)?)
+            .map_err(|e| format!("its handle numbers are undecodable: {e}"))?;
+        let ordered = numbers.windows(2).all(|w| w[0].0 < w[1].0);
+        if !ordered || numbers.iter().any(|&(id, n)| id >= symbols || n < 2) {
+            return Err("its handle numbers do not fit its symbols".into());
+        }
+        Ok(numbers)
+    }
+
+    /// The stored graph, decoded.
+    pub(crate) fn graph(&self) -> Result<crate::index::GraphParts, String> {
+        let bytes = self.section(Section::Graph)?;
+        postcard::from_bytes(&bytes).map_err(|e| format!("its graph is undecodable: {e}"))
+    }
+
+    /// Notes that a part of the file failed its check (the first reason is kept).
+    pub(crate) fn mark_damaged(&self, why: String) {
+        let mut damage = self.damage.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        damage.get_or_insert(why);
+    }
+
+    /// Why a part of the file read since it was opened could not be trusted.
+    pub(crate) fn damage(&self) -> Option<String> {
+        self.damage.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+}
+
+/// What a warm start takes from the snapshot: the files as it knew them (their facts read on
+/// demand) and the image the rest is read from.
+pub(crate) struct Stored {
+    pub files: Vec<SnapshotFile>,
+    pub configs_key: String,
+    pub has_graph: bool,
+    pub image: Arc<Image>,
 }
 
 /// Why a snapshot was not used: it is damaged (or unreadable), or only made by another version or
@@ -133,22 +363,298 @@ pub(crate) struct Rejection {
     pub damaged: bool,
 }
 
-/// Reads the snapshot (at most `cap` bytes); `Ok(None)` when there is none.
-pub(crate) fn load(host: &dyn Host, options_key: &str, cap: u64) -> Result<Option<Snapshot>, Rejection> {
-    let bytes = store::read(host, NAME, cap).map_err(|why| Rejection { why, damaged: true })?;
-    let Some(bytes) = bytes else { return Ok(None) };
-    decode(&bytes, options_key).map(Some).map_err(|why| {
-        let outdated = why.starts_with("snapshot format ")
-            || why.starts_with("snapshot written by codegraph")
-            || why.starts_with("snapshot made with other");
-        Rejection { why, damaged: !outdated }
-    })
+fn damaged(why: impl Into<String>) -> Rejection {
+    Rejection { why: why.into(), damaged: true }
+}
+
+fn outdated(why: impl Into<String>) -> Rejection {
+    Rejection { why: why.into(), damaged: false }
+}
+
+/// Opens the snapshot (at most `cap` bytes) and reads its header, meta and file list, all checked;
+/// `Ok(None)` when there is none. Nothing else is read until asked for.
+pub(crate) fn open(host: &dyn Host, options_key: &str, cap: u64) -> Result<Option<Stored>, Rejection> {
+    store::usable(host).map_err(damaged)?;
+    if host.lstat(FILE).is_err() {
+        return Ok(None);
+    }
+    let file = host.open_file(FILE, cap).map_err(|e| damaged(format!("cannot read {FILE}: {e}")))?;
+    let image = Image { sections: read_header(file.as_ref())?, file, damage: std::sync::Mutex::new(None) };
+    let meta: Meta = postcard::from_bytes(&image.section(Section::Meta).map_err(damaged)?)
+        .map_err(|e| damaged(format!("undecodable snapshot meta: {e}")))?;
+    if meta.core_version != crate::VERSION {
+        return Err(outdated(format!(
+            "snapshot written by codegraph {}, this is {}",
+            meta.core_version,
+            crate::VERSION
+        )));
+    }
+    if meta.options_key != options_key {
+        return Err(outdated("snapshot made with other discovery options"));
+    }
+    let entries: Vec<FileEntry> = postcard::from_bytes(&image.section(Section::Files).map_err(damaged)?)
+        .map_err(|e| damaged(format!("undecodable snapshot file list: {e}")))?;
+    let facts_len: u64 = entries.iter().map(|e| e.facts_len).sum();
+    let symbols: u64 = entries.iter().map(|e| u64::from(e.symbols)).sum();
+    if facts_len != image.sections[Section::Facts as usize].len || symbols != meta.symbols {
+        return Err(damaged("snapshot file list does not fit its facts"));
+    }
+    let image = Arc::new(image);
+    let mut offset = 0;
+    let files = entries
+        .into_iter()
+        .map(|e| {
+            let facts = LazyFacts::stored(image.clone(), offset, e.facts_len, e.facts_hash, e.symbols);
+            offset += e.facts_len;
+            SnapshotFile {
+                path: e.path,
+                language: e.language,
+                hash: blake3::Hash::from(e.hash).to_hex().to_string(),
+                size: e.size,
+                mtime_ms: e.mtime_ms,
+                lines: e.lines,
+                facts,
+            }
+        })
+        .collect();
+    Ok(Some(Stored { files, configs_key: meta.configs_key, has_graph: meta.has_graph, image }))
+}
+
+/// The section table of a file, checked: magic, version, the header's own checksum, and sections
+/// that follow each other exactly to the end of the file.
+fn read_header(file: &dyn ReadAt) -> Result<[SectionEntry; 8], Rejection> {
+    let len = file.len();
+    if len < INDEX_HEADER_LEN as u64 {
+        return Err(damaged("not a codegraph snapshot (bad header)"));
+    }
+    let header = file.read_at(0, INDEX_HEADER_LEN).map_err(|e| damaged(format!("cannot read {FILE}: {e}")))?;
+    if header[..8] != MAGIC {
+        return Err(damaged("not a codegraph snapshot (bad header)"));
+    }
+    let version = u32::from_le_bytes(header[8..12].try_into().expect("4 bytes"));
+    if version != FORMAT_VERSION {
+        return Err(outdated(format!("snapshot format {version}, this codegraph reads format {FORMAT_VERSION}")));
+    }
+    let body = INDEX_HEADER_LEN - 32;
+    if blake3::hash(&header[..body]).as_bytes() != &header[body..] {
+        return Err(damaged("snapshot header checksum mismatch (corrupt file)"));
+    }
+    let count = u32::from_le_bytes(header[12..16].try_into().expect("4 bytes")) as usize;
+    if count != Section::ALL.len() {
+        return Err(damaged("snapshot header names other sections"));
+    }
+    let mut sections = [SectionEntry { offset: 0, len: 0, hash: [0; 32] }; 8];
+    let mut next = INDEX_HEADER_LEN as u64;
+    for (i, s) in sections.iter_mut().enumerate() {
+        let at = 16 + i * SECTION_ENTRY_LEN;
+        let field = |from: usize| u64::from_le_bytes(header[at + from..at + from + 8].try_into().expect("8 bytes"));
+        *s = SectionEntry {
+            offset: field(0),
+            len: field(8),
+            hash: header[at + 16..at + 48].try_into().expect("32 bytes"),
+        };
+        if s.offset != next {
+            return Err(damaged("snapshot sections out of place (corrupt file)"));
+        }
+        next = s.offset.checked_add(s.len).ok_or_else(|| damaged("snapshot sections out of place"))?;
+    }
+    if next != len {
+        return Err(damaged(format!("truncated snapshot ({len} of {next} bytes)")));
+    }
+    Ok(sections)
+}
+
+/// A file's facts as an index holds them: decoded already (a file parsed in this process), or read
+/// from the snapshot and decoded the first time they are used. Dereferences to the facts.
+#[derive(Clone)]
+pub(crate) struct LazyFacts(Arc<FactsCell>);
+
+struct FactsCell {
+    facts: std::sync::OnceLock<Arc<FileFacts>>,
+    stored: Option<StoredFacts>,
+}
+
+struct StoredFacts {
+    image: Arc<Image>,
+    offset: u64,
+    len: u64,
+    hash: [u8; 32],
+    symbols: u32,
+}
+
+impl LazyFacts {
+    /// Facts at hand.
+    pub(crate) fn ready(facts: Arc<FileFacts>) -> LazyFacts {
+        LazyFacts(Arc::new(FactsCell { facts: std::sync::OnceLock::from(facts), stored: None }))
+    }
+
+    fn stored(image: Arc<Image>, offset: u64, len: u64, hash: [u8; 32], symbols: u32) -> LazyFacts {
+        LazyFacts(Arc::new(FactsCell {
+            facts: std::sync::OnceLock::new(),
+            stored: Some(StoredFacts { image, offset, len, hash, symbols }),
+        }))
+    }
+
+    /// The facts, read and decoded on first use. A blob that fails its check marks the image
+    /// damaged and reads as facts with as many (nameless) symbols as it had, so that every symbol id
+    /// stays valid until the session rebuilds.
+    pub(crate) fn get(&self) -> &Arc<FileFacts> {
+        self.0.facts.get_or_init(|| {
+            let s = self.0.stored.as_ref().expect("facts without a snapshot are set when made");
+            let decoded = s
+                .image
+                .part(Section::Facts, s.offset, s.len, &s.hash)
+                .and_then(|b| postcard::from_bytes::<FileFacts>(&b).map_err(|e| format!("undecodable facts: {e}")))
+                .and_then(|f| {
+                    (f.symbols.len() == s.symbols as usize)
+                        .then_some(f)
+                        .ok_or_else(|| "facts that do not fit the file list".to_string())
+                });
+            Arc::new(decoded.unwrap_or_else(|why| {
+                s.image.mark_damaged(why);
+                FileFacts { symbols: vec![nameless_symbol(); s.symbols as usize], ..FileFacts::default() }
+            }))
+        })
+    }
+
+    /// The number of symbols, without decoding stored facts.
+    pub(crate) fn symbol_count(&self) -> u32 {
+        match (self.0.facts.get(), &self.0.stored) {
+            (None, Some(s)) => s.symbols,
+            _ => self.get().symbols.len() as u32,
+        }
+    }
+
+    /// The facts encoded for a snapshot: the stored bytes as they are when never decoded.
+    pub(crate) fn encoded(&self) -> Result<Vec<u8>, String> {
+        if let (None, Some(s)) = (self.0.facts.get(), &self.0.stored) {
+            if let Ok(bytes) = s.image.part(Section::Facts, s.offset, s.len, &s.hash) {
+                return Ok(bytes);
+            }
+        }
+        postcard::to_allocvec(self.get().as_ref()).map_err(|e| e.to_string())
+    }
+}
+
+/// What stands in for a symbol whose facts could not be read (until the session rebuilds).
+fn nameless_symbol() -> crate::facts::Symbol {
+    let at = crate::facts::Pos::default();
+    crate::facts::Symbol {
+        name: String::new(),
+        kind: crate::facts::SymbolKind::Variable,
+        container: None,
+        impl_of: None,
+        impl_trait: None,
+        start: at,
+        end: at,
+        name_pos: at,
+        exported: false,
+        signature: String::new(),
+        returns: None,
+        default_export: false,
+        doc_line: None,
+        doc: None,
+        params: Vec::new(),
+        init: None,
+    }
+}
+
+impl std::ops::Deref for LazyFacts {
+    type Target = FileFacts;
+
+    fn deref(&self) -> &FileFacts {
+        self.get()
+    }
+}
+
+impl std::fmt::Debug for LazyFacts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.facts.get() {
+            Some(facts) => facts.fmt(f),
+            None => f.write_str("LazyFacts(stored)"),
+        }
+    }
+}
+
+/// Strings in one buffer (a column of the snapshot, as stored): a count, `count + 1` u32 offsets
+/// and the UTF-8 bytes. Read in place, never split into owned strings.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StrColumn {
+    bytes: Vec<u8>,
+    count: usize,
+}
+
+impl StrColumn {
+    pub(crate) fn build<S: AsRef<str>>(items: impl ExactSizeIterator<Item = S>) -> StrColumn {
+        let count = items.len();
+        let mut offsets = Vec::with_capacity(count + 1);
+        let mut data = Vec::new();
+        offsets.push(0u32);
+        for s in items {
+            data.extend_from_slice(s.as_ref().as_bytes());
+            offsets.push(data.len() as u32);
+        }
+        let mut bytes = Vec::with_capacity(4 + offsets.len() * 4 + data.len());
+        bytes.extend_from_slice(&(count as u32).to_le_bytes());
+        for o in offsets {
+            bytes.extend_from_slice(&o.to_le_bytes());
+        }
+        bytes.extend_from_slice(&data);
+        StrColumn { bytes, count }
+    }
+
+    /// A stored column, checked: its count, offsets in order within its data, the data UTF-8 and
+    /// every offset on a character boundary.
+    fn from_bytes(bytes: Vec<u8>, count: usize) -> Result<StrColumn, String> {
+        let head = 4 + (count + 1) * 4;
+        if bytes.len() < head || bytes[..4] != (count as u32).to_le_bytes() {
+            return Err("wrong count".into());
+        }
+        let column = StrColumn { bytes, count };
+        let data = std::str::from_utf8(&column.bytes[head..]).map_err(|_| "not UTF-8".to_string())?;
+        let mut prev = 0;
+        for i in 0..=count {
+            let o = column.offset(i);
+            if o < prev || o > data.len() || !data.is_char_boundary(o) {
+                return Err("offsets out of place".into());
+            }
+            prev = o;
+        }
+        if prev != data.len() {
+            return Err("offsets out of place".into());
+        }
+        Ok(column)
+    }
+
+    fn offset(&self, i: usize) -> usize {
+        let at = 4 + i * 4;
+        u32::from_le_bytes(self.bytes[at..at + 4].try_into().expect("4 bytes")) as usize
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.count
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+impl std::ops::Index<usize> for StrColumn {
+    type Output = str;
+
+    fn index(&self, i: usize) -> &str {
+        assert!(i < self.count, "string {i} of a column of {}", self.count);
+        let data = 4 + (self.count + 1) * 4;
+        // Checked when built or read: in order, on character boundaries of UTF-8 data.
+        std::str::from_utf8(&self.bytes[data + self.offset(i)..data + self.offset(i + 1)]).unwrap_or("")
+    }
 }
 
 /// Writes the snapshot unless another writer holds the lock (then its snapshot will do). Returns
 /// whether this process wrote it.
-pub(crate) fn save(host: &dyn Host, snapshot: &Snapshot) -> Result<bool, String> {
-    let bytes = encode(snapshot)?;
+pub(crate) fn save(host: &dyn Host, parts: &Parts) -> Result<bool, String> {
+    let bytes = encode(parts)?;
     with_lock(host, || store::write(host, NAME, &bytes))
 }
 
@@ -213,46 +719,242 @@ fn remove_stray_temp_files(host: &dyn Host, now_ms: f64) {
 }
 
 /// Facts of the snapshot by path, for the stat fast path.
-pub(crate) fn by_path(snapshot: Snapshot) -> rustc_hash::FxHashMap<String, SnapshotFile> {
-    snapshot.files.into_iter().map(|f| (f.path.clone(), f)).collect()
+pub(crate) fn by_path(files: Vec<SnapshotFile>) -> rustc_hash::FxHashMap<String, SnapshotFile> {
+    files.into_iter().map(|f| (f.path.clone(), f)).collect()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
 
-    fn sample() -> Snapshot {
-        Snapshot {
-            core_version: crate::VERSION.into(),
-            options_key: "k".into(),
-            configs_key: String::new(),
-            graph: None,
-            files: vec![SnapshotFile {
-                path: "a.py".into(),
-                language: Language::Python,
-                hash: "h".into(),
-                size: 3,
-                mtime_ms: 1.0,
-                lines: 1,
-                facts: Arc::new(crate::extract::extract(Language::Python, "def f():\n    g(1)\n")),
-            }],
+    use super::*;
+    use crate::api::{DiscoveryOptions, RefsRequest, Session, StdHost, WorkspaceSymbolsRequest};
+    use crate::host::HostEntry;
+
+    /// The native host, counting the bytes of the snapshot it reads.
+    struct Counting {
+        inner: StdHost,
+        read: Arc<AtomicU64>,
+    }
+
+    struct CountingFile {
+        inner: Box<dyn ReadAt>,
+        read: Arc<AtomicU64>,
+    }
+
+    impl ReadAt for CountingFile {
+        fn len(&self) -> u64 {
+            self.inner.len()
+        }
+
+        fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, String> {
+            self.read.fetch_add(len as u64, Ordering::Relaxed);
+            self.inner.read_at(offset, len)
+        }
+    }
+
+    impl Host for Counting {
+        fn read_dir(&self, rel: &str) -> Result<Vec<HostEntry>, String> {
+            self.inner.read_dir(rel)
+        }
+        fn read_file(&self, rel: &str, limit: u64) -> Result<Vec<u8>, String> {
+            let bytes = self.inner.read_file(rel, limit)?;
+            if rel == FILE {
+                self.read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+            }
+            Ok(bytes)
+        }
+        fn open_file(&self, rel: &str, limit: u64) -> Result<Box<dyn ReadAt>, String> {
+            let inner = self.inner.open_file(rel, limit)?;
+            if rel == FILE {
+                return Ok(Box::new(CountingFile { inner, read: self.read.clone() }));
+            }
+            Ok(inner)
+        }
+        fn stat(&self, rel: &str) -> Result<HostEntry, String> {
+            self.inner.stat(rel)
+        }
+        fn lstat(&self, rel: &str) -> Result<HostEntry, String> {
+            self.inner.lstat(rel)
+        }
+        fn realpath(&self, rel: &str) -> Result<String, String> {
+            self.inner.realpath(rel)
+        }
+        fn write_file_atomic(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+            self.inner.write_file_atomic(rel, bytes)
+        }
+        fn create_exclusive(&self, rel: &str, bytes: &[u8]) -> Result<bool, String> {
+            self.inner.create_exclusive(rel, bytes)
+        }
+        fn remove_file(&self, rel: &str) -> Result<(), String> {
+            self.inner.remove_file(rel)
+        }
+        fn now_ms(&self) -> f64 {
+            self.inner.now_ms()
+        }
+        fn pid(&self) -> Option<u32> {
+            self.inner.pid()
+        }
+        fn process_alive(&self, pid: u32) -> Option<bool> {
+            self.inner.process_alive(pid)
+        }
+    }
+
+    /// A persisting session on `root` and the count of snapshot bytes it reads.
+    fn open(root: &std::path::Path) -> (Session, Arc<AtomicU64>) {
+        let read = Arc::new(AtomicU64::new(0));
+        let host = Counting { inner: StdHost::new(root), read: read.clone() };
+        let options = DiscoveryOptions { persist: true, ..DiscoveryOptions::default() };
+        (Session::open(Box::new(host), options).expect("opens"), read)
+    }
+
+    /// `files` Python modules of a class, a method and a function each, all using one helper.
+    fn write_tree(root: &std::path::Path, files: usize) {
+        for i in 0..files {
+            let dir = root.join(format!("pkg{}", i / 100));
+            std::fs::create_dir_all(&dir).unwrap();
+            let text = format!(
+                "from pkg0.m0 import shared\n\n\nclass Model{i}:\n    \"\"\"Model number {i}.\"\"\"\n\n    def save_{i}(self, value):\n        return shared(value)\n\n\ndef helper_{i}(x):\n    return Model{i}().save_{i}(x)\n"
+            );
+            std::fs::write(dir.join(format!("m{}.py", i % 100)), text).unwrap();
+        }
+        std::fs::write(root.join("pkg0/__init__.py"), "").unwrap();
+        std::fs::write(root.join("pkg0/m0.py"), "def shared(v):\n    return v\n").unwrap();
+    }
+
+    fn symbols(s: &mut Session, query: &str) -> crate::api::WorkspaceSymbolsResponse {
+        s.workspace_symbols(WorkspaceSymbolsRequest { query: query.into(), ..Default::default() }).unwrap()
+    }
+
+    fn refs(s: &mut Session, handle: &str) -> crate::api::RefsResponse {
+        s.refs(RefsRequest { handle: Some(handle.into()), ..Default::default() }).unwrap()
+    }
+
+    fn sections(bytes: &[u8]) -> [SectionEntry; 8] {
+        read_header(&bytes.to_vec()).ok().expect("a sound header")
+    }
+
+    /// Where one file's facts lie in a snapshot file: (offset in the file, length).
+    fn facts_of(bytes: &[u8], path: &str) -> (usize, usize) {
+        let sections = sections(bytes);
+        let files = sections[Section::Files as usize];
+        let list: Vec<FileEntry> =
+            postcard::from_bytes(&bytes[files.offset as usize..(files.offset + files.len) as usize]).unwrap();
+        let mut offset = sections[Section::Facts as usize].offset as usize;
+        for e in list {
+            if e.path == path {
+                return (offset, e.facts_len as usize);
+            }
+            offset += e.facts_len as usize;
+        }
+        panic!("{path} is not in the snapshot")
+    }
+
+    #[test]
+    fn a_warm_query_reads_what_it_needs_and_answers_as_cold() {
+        let dir = tempfile::tempdir().unwrap();
+        write_tree(dir.path(), 10_000);
+        let (mut cold, _) = open(dir.path());
+        let cold_symbols = symbols(&mut cold, "save_4242");
+        let handle = cold_symbols.symbols[0].symbol.handle.clone();
+        let cold_refs = refs(&mut cold, &handle);
+        assert_eq!(cold_refs.refs.len(), 1, "{cold_refs:?}");
+        drop(cold);
+        let bytes = std::fs::read(dir.path().join(FILE)).unwrap();
+        let size = bytes.len() as u64;
+        let [facts, graph] = [Section::Facts, Section::Graph].map(|s| sections(&bytes)[s as usize].len);
+        let few_files = 16 * 1024;
+
+        // The file list, the name columns and the facts of the one file that matches: not the
+        // facts of the other 9,999 files, nor the graph.
+        let (mut warm, read) = open(dir.path());
+        assert_eq!(symbols(&mut warm, "save_4242"), cold_symbols);
+        let by_symbols = read.load(Ordering::Relaxed);
+        assert!(
+            by_symbols < size - facts - graph + few_files,
+            "a warm symbols query read {by_symbols} of the snapshot's {size} bytes ({facts} of facts, {graph} of graph)"
+        );
+        // The graph and the facts of the files it names.
+        assert_eq!(refs(&mut warm, &handle), cold_refs);
+        let by_refs = read.load(Ordering::Relaxed) - by_symbols;
+        assert!(
+            by_refs < size - facts + few_files,
+            "a warm refs query read {by_refs} of the snapshot's {size} bytes ({facts} of facts)"
+        );
+        assert!(warm.take_notes().is_empty());
+    }
+
+    #[test]
+    fn a_part_damaged_is_found_when_read_and_the_answer_comes_from_the_sources() {
+        let dir = tempfile::tempdir().unwrap();
+        write_tree(dir.path(), 30);
+        let (mut cold, _) = open(dir.path());
+        let expected = symbols(&mut cold, "helper_17");
+        let expected_refs = refs(&mut cold, "pkg0/m0.py::shared");
+        drop(cold);
+        let file = dir.path().join(FILE);
+        let sound = std::fs::read(&file).unwrap();
+
+        // One file's facts, then a column, then the graph: each read only when a question needs it.
+        let (facts_at, facts_len) = facts_of(&sound, "pkg0/m17.py");
+        let names_at = sections(&sound)[Section::Names as usize].offset as usize + 40;
+        let graph = sections(&sound)[Section::Graph as usize];
+        for at in [facts_at + facts_len / 2, names_at, (graph.offset + graph.len / 2) as usize] {
+            let mut damaged = sound.clone();
+            damaged[at] ^= 0x55;
+            std::fs::write(&file, &damaged).unwrap();
+            let (mut warm, _) = open(dir.path());
+            assert_eq!(symbols(&mut warm, "helper_17"), expected);
+            assert_eq!(refs(&mut warm, "pkg0/m0.py::shared"), expected_refs);
+            let notes = warm.take_notes();
+            assert_eq!(notes.len(), 1, "{notes:?}");
+            assert!(
+                notes[0].starts_with("ignored .codegraph/index.bin: ") && notes[0].ends_with("; rebuilt it"),
+                "{notes:?}"
+            );
+            // Written again whole: the next session reads it without a word.
+            let (mut next, _) = open(dir.path());
+            assert_eq!(symbols(&mut next, "helper_17"), expected);
+            assert_eq!(refs(&mut next, "pkg0/m0.py::shared"), expected_refs);
+            assert!(next.take_notes().is_empty());
         }
     }
 
     #[test]
-    fn round_trips_and_rejects_damage() {
-        let bytes = encode(&sample()).unwrap();
-        let back = decode(&bytes, "k").unwrap();
-        assert_eq!(back.files[0].facts, sample().files[0].facts);
-        assert!(decode(&bytes[..bytes.len() - 1], "k").unwrap_err().contains("truncated"));
-        let mut flipped = bytes.clone();
-        let last = flipped.len() - 1;
-        flipped[last] ^= 1;
-        assert!(decode(&flipped, "k").unwrap_err().contains("checksum"));
-        let mut old = bytes.clone();
+    fn the_header_is_checked_before_anything_is_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        write_tree(dir.path(), 3);
+        let (mut cold, _) = open(dir.path());
+        symbols(&mut cold, "helper_1");
+        drop(cold);
+        let sound = std::fs::read(dir.path().join(FILE)).unwrap();
+        let why = |bytes: Vec<u8>| read_header(&bytes).err().map(|r| (r.damaged, r.why));
+        assert!(why(sound.clone()).is_none());
+        let mut old = sound.clone();
         old[8] = 0;
-        assert!(decode(&old, "k").unwrap_err().contains("format 0"));
-        assert!(decode(&bytes, "other").unwrap_err().contains("options"));
-        assert!(decode(b"garbage", "k").is_err());
+        assert_eq!(
+            why(old).unwrap(),
+            (false, format!("snapshot format 0, this codegraph reads format {FORMAT_VERSION}"))
+        );
+        let mut flipped = sound.clone();
+        flipped[20] ^= 1;
+        assert!(why(flipped).unwrap().1.contains("header checksum"));
+        assert!(why(sound[..sound.len() - 1].to_vec()).unwrap().1.contains("truncated"));
+        assert!(why(b"garbage".to_vec()).unwrap().0);
+    }
+
+    #[test]
+    fn columns_are_checked_when_read() {
+        let column = StrColumn::build(["a", "bé", ""].into_iter());
+        assert_eq!((&column[0], &column[1], &column[2]), ("a", "bé", ""));
+        let bytes = column.bytes().to_vec();
+        assert!(StrColumn::from_bytes(bytes.clone(), 3).is_ok());
+        assert!(StrColumn::from_bytes(bytes.clone(), 2).is_err());
+        let mut split = bytes.clone();
+        split[8] = 3; // the second string would start inside `é`
+        assert!(StrColumn::from_bytes(split, 3).is_err());
+        let mut unordered = bytes;
+        unordered[12] = 0;
+        assert!(StrColumn::from_bytes(unordered, 3).is_err());
     }
 }

@@ -108,12 +108,12 @@ fn calls(ctx: &Ctx, req: CallsRequest, direction: Direction) -> Result<CallsResp
                     .map(|r| (r.enclosing.map_or(Key::File(r.file), Key::Sym), r))
                     .collect(),
                 Direction::Callees => index
-                    .graph
+                    .graph()
                     .refs_by_enclosing
                     .get(&current)
                     .into_iter()
                     .flatten()
-                    .map(|&i| &index.graph.refs[i as usize])
+                    .map(|&i| &index.graph().refs[i as usize])
                     .filter(|r| r.call)
                     .map(|r| (Key::Sym(r.target), r))
                     .collect(),
@@ -138,7 +138,7 @@ fn calls(ctx: &Ctx, req: CallsRequest, direction: Direction) -> Result<CallsResp
             sites.sort();
             sites.dedup();
             let (handle, symbol) = match key {
-                Key::Sym(s) => (index.handles[s as usize].clone(), Some(SymbolInfo::of(index, s))),
+                Key::Sym(s) => (index.handle(s), Some(SymbolInfo::of(index, s))),
                 Key::File(f) => (index.files[f as usize].path.clone(), None),
             };
             CallGroup { handle, symbol, depth: level, callsites: sites }
@@ -155,7 +155,7 @@ fn calls(ctx: &Ctx, req: CallsRequest, direction: Direction) -> Result<CallsResp
     list.truncate(limit);
     if direction == Direction::Callers {
         let name = &index.symbol(root).name;
-        if let Some(&n) = index.graph.unresolved_calls.get(name) {
+        if let Some(&n) = index.graph().unresolved_calls.get(name) {
             // Calls written with this name that could not be proven to target any declaration.
             omitted.other.insert("unresolvedSitesWithSameName".into(), u64::from(n));
         }

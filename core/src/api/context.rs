@@ -323,7 +323,7 @@ pub(crate) fn context(ctx: &Ctx, req: ContextRequest) -> Result<ContextResponse,
                 (
                     u8::from(!diff_files.contains(&fid)),
                     is_test_path(&f.path),
-                    std::cmp::Reverse(index.graph.rdeps[i].len()),
+                    std::cmp::Reverse(index.graph().rdeps[i].len()),
                     fid,
                 )
             })
@@ -345,7 +345,7 @@ pub(crate) fn context(ctx: &Ctx, req: ContextRequest) -> Result<ContextResponse,
             if found.is_empty() {
                 return Err(Error::NotFound(format!("no declaration `{name}` (in focus); try workspace_symbols")));
             }
-            found.sort_by_key(|&(tier, id)| (tier, index.handles[id as usize].as_str()));
+            found.sort_by_cached_key(|&(tier, id)| (tier, index.handle(id)));
             pending.extend(found.into_iter().filter(|&(_, id)| seen.insert(id)).map(|(_, id)| Pending::Symbol(id)));
         }
     }
@@ -492,7 +492,7 @@ fn symbol_candidate(host: &dyn crate::host::Host, index: &Index, id: SymId, cap:
         entry: ContextEntry {
             kind: "symbol".into(),
             path: file.path.clone(),
-            handle: Some(index.handles[id as usize].clone()),
+            handle: Some(index.handle(id)),
             language: file.language.name().into(),
             reason: "focusSymbol".into(),
             start_line: start,

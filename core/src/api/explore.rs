@@ -214,7 +214,7 @@ fn anchor(index: &Index, h: &Hit) -> Anchor {
         Some(id) => Anchor {
             kind: "symbol".into(),
             path,
-            handle: Some(index.handles[id as usize].clone()),
+            handle: Some(index.handle(id)),
             symbol_kind: Some(index.symbol(id).kind.as_str().into()),
             line: Some(index.symbol(id).name_pos.line),
             score: h.score,
@@ -236,7 +236,7 @@ fn follow_ups(index: &Index, hits: &[Hit], packets: usize, tests: &[CandidateTes
     let mut out = Vec::new();
     if let Some(id) = hits.iter().find_map(|h| h.sym) {
         let s = index.symbol(id);
-        let handle = index.handles[id as usize].clone();
+        let handle = index.handle(id);
         let (tool, why) = if s.kind.is_callable() {
             ("callers", "who calls the top declaration")
         } else {
@@ -254,8 +254,7 @@ fn follow_ups(index: &Index, hits: &[Hit], packets: usize, tests: &[CandidateTes
         });
     }
     if let Some(h) = hits.get(packets) {
-        let target =
-            h.sym.map_or_else(|| index.files[h.file as usize].path.clone(), |id| index.handles[id as usize].clone());
+        let target = h.sym.map_or_else(|| index.files[h.file as usize].path.clone(), |id| index.handle(id));
         out.push(FollowUp {
             tool: "packet_get".into(),
             arguments: serde_json::json!({ "target": target }),

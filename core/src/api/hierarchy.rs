@@ -174,7 +174,7 @@ fn type_handle(index: &Index, handle: &str) -> Result<SymId, Error> {
         return Ok(id);
     }
     let hint = match owner_type(index, id) {
-        Some(owner) => format!("; its type is `{}`", index.handles[owner as usize]),
+        Some(owner) => format!("; its type is `{}`", &index.handle(owner)),
         None => String::new(),
     };
     Err(Error::InvalidArgument(format!(
@@ -192,7 +192,7 @@ pub(crate) fn owner_type(index: &Index, id: SymId) -> Option<SymId> {
         return index.symbol(c).kind.is_type().then_some(c);
     }
     sym.impl_of.as_ref()?;
-    index.graph.impl_members.iter().find(|(_, members)| members.contains(&id)).map(|(&t, _)| t)
+    index.graph().impl_members.iter().find(|(_, members)| members.contains(&id)).map(|(&t, _)| t)
 }
 
 /// One type reached by the walk.
@@ -214,7 +214,7 @@ impl Step {
                 TypeRelKind::Implements => "implements",
             }
             .into(),
-            via: index.handles[self.via as usize].clone(),
+            via: index.handle(self.via),
         }
     }
 }
@@ -223,7 +223,7 @@ impl Step {
 /// (depth, handle).
 pub(crate) fn walk(index: &Index, id: SymId, direction: Direction, depth: u32) -> Vec<Step> {
     let mut up: BTreeMap<SymId, Vec<(TypeRelKind, SymId)>> = BTreeMap::new();
-    for &(sub, kind, sup) in &index.graph.supertypes {
+    for &(sub, kind, sup) in &index.graph().supertypes {
         let (from, to) = if direction == Direction::Up { (sub, sup) } else { (sup, sub) };
         up.entry(from).or_default().push((kind, to));
     }
@@ -247,7 +247,7 @@ pub(crate) fn walk(index: &Index, id: SymId, direction: Direction, depth: u32) -
         frontier = next;
     }
     let mut steps: Vec<Step> = seen.into_values().collect();
-    steps.sort_by(|a, b| (a.depth, &index.handles[a.id as usize]).cmp(&(b.depth, &index.handles[b.id as usize])));
+    steps.sort_by(|a, b| (a.depth, &index.handle(a.id)).cmp(&(b.depth, &index.handle(b.id))));
     steps
 }
 
@@ -281,7 +281,7 @@ pub(crate) fn members(index: &Index, id: SymId) -> Vec<SymId> {
         .filter(|(_, s)| s.container == Some(local))
         .map(|(i, _)| index.global(file, i as u32))
         .collect();
-    members.extend(index.graph.impl_members.get(&id).into_iter().flatten().copied());
+    members.extend(index.graph().impl_members.get(&id).into_iter().flatten().copied());
     members.sort_unstable();
     members.dedup();
     members

@@ -279,7 +279,7 @@ impl Analysis {
             }
             for c in decls {
                 let id = (c.change != ChangeKind::Removed)
-                    .then(|| index.by_handle.get(&format!("{}::{}", c.path, c.qualified)).copied())
+                    .then(|| index.find_handle(&format!("{}::{}", c.path, c.qualified)))
                     .flatten();
                 changed.push((c, id));
             }
@@ -310,7 +310,7 @@ impl Analysis {
             diagnostics.extend(still_used(index, old, c, Some(&c.path)));
         }
         for (c, id) in &changed {
-            if let (Some(&n), Some(_)) = (index.graph.unresolved_calls.get(&c.name), id) {
+            if let (Some(&n), Some(_)) = (index.graph().unresolved_calls.get(&c.name), id) {
                 if c.kind.is_callable() && matches!(c.change, ChangeKind::ModifiedSignature | ChangeKind::Removed) {
                     diagnostics.push(diagnostic(
                         "unresolvedSameName",
@@ -419,7 +419,7 @@ impl Analysis {
             })
             .map(|(holder, i)| {
                 let (handle, symbol) = match *holder {
-                    Holder::Sym(s) => (index.handles[s as usize].clone(), Some(SymbolInfo::of(index, s))),
+                    Holder::Sym(s) => (index.handle(s), Some(SymbolInfo::of(index, s))),
                     Holder::File(f) => (path_of(f), None),
                 };
                 let mut sites: Vec<Site> = i
@@ -437,7 +437,7 @@ impl Analysis {
                     handle,
                     symbol,
                     depth: i.depth,
-                    uses: i.uses.iter().map(|&u| index.handles[u as usize].clone()).collect(),
+                    uses: i.uses.iter().map(|&u| index.handle(u)).collect(),
                     calls: i.calls,
                     site_count,
                     sites,
@@ -588,7 +588,7 @@ fn still_used(index: &Index, path: &str, c: &DeclChange, moved_to: Option<&str>)
         let fid = fid as FileId;
         let from_it: Vec<&crate::facts::Import> =
             file.facts.imports.iter().filter(|i| module_names(&i.module, path)).collect();
-        let near = Some(fid) == own || own.is_some_and(|o| index.graph.deps[fid as usize].contains(&o));
+        let near = Some(fid) == own || own.is_some_and(|o| index.graph().deps[fid as usize].contains(&o));
         if !near && from_it.is_empty() {
             continue;
         }
@@ -596,7 +596,7 @@ fn still_used(index: &Index, path: &str, c: &DeclChange, moved_to: Option<&str>)
         let aliases: BTreeSet<&str> =
             from_it.iter().flat_map(|i| &i.items).filter(|it| it.name != c.name).map(|it| it.alias.as_str()).collect();
         let resolved: BTreeSet<crate::facts::Pos> =
-            index.graph.refs_by_file[fid as usize].iter().map(|&i| index.graph.refs[i as usize].pos).collect();
+            index.graph().refs_by_file[fid as usize].iter().map(|&i| index.graph().refs[i as usize].pos).collect();
         let mut uses: Vec<crate::facts::Pos> = Vec::new();
         if top_level {
             uses.extend(from_it.iter().flat_map(|i| &i.items).filter(|it| it.name == c.name).map(|it| it.pos));

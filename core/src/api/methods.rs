@@ -106,11 +106,11 @@ macro_rules! methods {
     (@backed live) => { IndexBacked::Never };
     (@backed session) => { IndexBacked::Session };
     (@backed index_if $json:literal) => { IndexBacked::When($json) };
-    (@run $s:ident, $r:ident, $h:path, index) => { $s.answer(true, |ctx| $h(ctx, $r)) };
-    (@run $s:ident, $r:ident, $h:path, live) => { $s.answer(false, |ctx| $h(ctx, $r)) };
+    (@run $s:ident, $r:ident, $h:path, index) => { $s.answer(true, |ctx| $h(ctx, $r.clone())) };
+    (@run $s:ident, $r:ident, $h:path, live) => { $s.answer(false, |ctx| $h(ctx, $r.clone())) };
     (@run $s:ident, $r:ident, $h:path, index_if $field:ident) => {{
         let backed = $r.$field;
-        $s.answer(backed, |ctx| $h(ctx, $r))
+        $s.answer(backed, |ctx| $h(ctx, $r.clone()))
     }};
     (@run $s:ident, $r:ident, $h:path, session) => { $h($s, $r) };
 }
@@ -153,7 +153,10 @@ impl Session {
     /// Runs a handler: for an index-backed request the index is built (and, with `autoRefresh`,
     /// brought up to date with small changes on disk) first, and the answer reports its freshness —
     /// a refresh once, then `fresh` until the next change.
-    fn answer<R>(&mut self, backed: bool, handler: impl FnOnce(&Ctx) -> Result<R, Error>) -> Result<R, Error> {
+    /// Runs a handler. An index read from the snapshot is read as the handler goes: should a part of
+    /// the snapshot it read fail its check, the answer is not given from it — the index is rebuilt
+    /// from the sources and the handler runs again.
+    fn answer<R>(&mut self, backed: bool, handler: impl Fn(&Ctx) -> Result<R, Error>) -> Result<R, Error> {
         if backed {
             // An index built by this very call has just walked the tree: only an older one is checked.
             let built_now = !self.is_built();
@@ -162,14 +165,22 @@ impl Session {
                 self.auto_refresh()?;
             }
         }
-        let ctx = Ctx {
-            host: self.host(),
-            options: self.options(),
-            index: self.built_index().filter(|_| backed),
-            artifact: self.artifact_cache(),
-            freshness: if backed { self.freshness().clone() } else { Freshness::fresh() },
+        let run = |session: &Session| {
+            let ctx = Ctx {
+                host: session.host(),
+                options: session.options(),
+                index: session.built_index().filter(|_| backed),
+                artifact: session.artifact_cache(),
+                freshness: if backed { session.freshness().clone() } else { Freshness::fresh() },
+            };
+            handler(&ctx)
         };
-        let answer = handler(&ctx)?;
+        let mut answer = run(self);
+        if backed && self.discard_damaged_index() {
+            self.index()?;
+            answer = run(self);
+        }
+        let answer = answer?;
         if backed {
             self.take_freshness();
         }

@@ -149,9 +149,9 @@ impl SymbolInfo {
     pub(crate) fn of(index: &Index, id: SymId) -> SymbolInfo {
         let sym = index.symbol(id);
         let file = &index.files[index.file_of(id) as usize];
-        let container = sym.container.map(|c| index.handles[index.global(index.file_of(id), c) as usize].clone());
+        let container = sym.container.map(|c| index.handle(index.global(index.file_of(id), c)));
         SymbolInfo {
-            handle: index.handles[id as usize].clone(),
+            handle: index.handle(id),
             name: sym.name.clone(),
             kind: sym.kind.as_str().to_string(),
             language: file.language.name().to_string(),
@@ -260,7 +260,7 @@ impl LanguageSummary {
             e.files += 1;
             e.lines += u64::from(f.lines);
             e.bytes += f.size;
-            e.symbols += f.facts.symbols.len() as u64;
+            e.symbols += u64::from(f.facts.symbol_count());
         }
         let mut list: Vec<LanguageSummary> = by.into_values().collect();
         list.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.language.cmp(&b.language)));

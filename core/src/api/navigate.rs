@@ -104,20 +104,10 @@ pub(crate) fn get_symbol(ctx: &Ctx, req: GetSymbolRequest) -> Result<GetSymbolRe
     let id = index.handle_id(&req.handle)?;
     let members = super::hierarchy::members(index, id);
     let sites = index.sites_of(id);
-    let supertypes = index
-        .graph
-        .supertypes
-        .iter()
-        .filter(|(s, _, _)| *s == id)
-        .map(|(_, _, t)| index.handles[*t as usize].clone())
-        .collect();
-    let subtypes = index
-        .graph
-        .supertypes
-        .iter()
-        .filter(|(_, _, t)| *t == id)
-        .map(|(s, _, _)| index.handles[*s as usize].clone())
-        .collect();
+    let supertypes =
+        index.graph().supertypes.iter().filter(|(s, _, _)| *s == id).map(|(_, _, t)| index.handle(*t)).collect();
+    let subtypes =
+        index.graph().supertypes.iter().filter(|(_, _, t)| *t == id).map(|(s, _, _)| index.handle(*s)).collect();
     Ok(GetSymbolResponse {
         symbol: SymbolInfo::of(index, id),
         members: members.into_iter().map(|m| SymbolInfo::of(index, m)).collect(),
@@ -165,7 +155,7 @@ pub(crate) fn refs(ctx: &Ctx, req: RefsRequest) -> Result<RefsResponse, Error> {
             line: r.pos.line,
             column: r.pos.col,
             kind: r.kind().into(),
-            enclosing: r.enclosing.map(|e| index.handles[e as usize].clone()),
+            enclosing: r.enclosing.map(|e| index.handle(e)),
             alias: r.alias,
         })
         .collect();

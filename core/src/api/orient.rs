@@ -143,15 +143,11 @@ pub(crate) fn orient(ctx: &Ctx, req: OrientRequest) -> Result<OrientResponse, Er
         })
         .map(|id| (index.uses(id) as u64, id))
         .collect();
-    api.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| index.handles[a.1 as usize].cmp(&index.handles[b.1 as usize])));
+    api.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| index.handle(a.1).cmp(&index.handle(b.1))));
     let public_api: Vec<ApiEntry> = omitted
         .cut(api, limit, "publicApi")
         .into_iter()
-        .map(|(uses, id)| ApiEntry {
-            handle: index.handles[id as usize].clone(),
-            kind: index.symbol(id).kind.as_str().into(),
-            uses,
-        })
+        .map(|(uses, id)| ApiEntry { handle: index.handle(id), kind: index.symbol(id).kind.as_str().into(), uses })
         .collect();
     let mut test_dirs: BTreeMap<&str, u64> = BTreeMap::new();
     let mut test_files = 0;
@@ -165,7 +161,7 @@ pub(crate) fn orient(ctx: &Ctx, req: OrientRequest) -> Result<OrientResponse, Er
     let dirs = omitted.cut(dirs, limit, "tests.dirs");
 
     let mut ranked: Vec<FileRank> = index
-        .graph
+        .graph()
         .rdeps
         .iter()
         .enumerate()
@@ -174,7 +170,7 @@ pub(crate) fn orient(ctx: &Ctx, req: OrientRequest) -> Result<OrientResponse, Er
         .collect();
     ranked.sort_by(|a, b| b.dependents.cmp(&a.dependents).then_with(|| a.path.cmp(&b.path)));
     let ranked = omitted.cut(ranked, limit, "mostDependedOn");
-    let import_edges = index.graph.deps.iter().map(|d| d.len() as u64).sum();
+    let import_edges = index.graph().deps.iter().map(|d| d.len() as u64).sum();
     Ok(OrientResponse {
         files: index.files.len() as u64,
         symbols: index.syms.len() as u64,
@@ -185,8 +181,8 @@ pub(crate) fn orient(ctx: &Ctx, req: OrientRequest) -> Result<OrientResponse, Er
         tests: TestsSummary { files: test_files, dirs },
         most_depended_on: ranked,
         resolution: ResolutionStats {
-            resolved_references: index.graph.resolved_refs,
-            unresolved_references: index.graph.unresolved_refs,
+            resolved_references: index.graph().resolved_refs,
+            unresolved_references: index.graph().unresolved_refs,
             import_edges,
         },
         skipped_file_count: index.skipped.len() as u64,

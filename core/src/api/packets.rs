@@ -154,19 +154,13 @@ pub(crate) fn symbol_packet(host: &dyn Host, index: &Index, id: SymId, source: b
             *by_symbol.entry(e).or_default() += 1;
         }
     }
-    let mut symbols: Vec<(u64, &str)> =
-        by_symbol.iter().map(|(&e, &n)| (n, index.handles[e as usize].as_str())).collect();
-    symbols.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    let mut symbols: Vec<(u64, String)> = by_symbol.iter().map(|(&e, &n)| (n, index.handle(e))).collect();
+    symbols.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     let mut files: Vec<(u64, &str)> =
         by_file.iter().map(|(&f, &n)| (n, index.files[f as usize].path.as_str())).collect();
     files.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
     let used_by = UsedBy {
-        symbols: capped(
-            symbols.into_iter().map(|(_, h)| h.to_string()).collect(),
-            limit,
-            "usedBy.symbols",
-            &mut omitted,
-        ),
+        symbols: capped(symbols.into_iter().map(|(_, h)| h).collect(), limit, "usedBy.symbols", &mut omitted),
         files: capped(files.into_iter().map(|(_, p)| p.to_string()).collect(), limit, "usedBy.files", &mut omitted),
         total: sites.len() as u64,
     };
@@ -177,7 +171,7 @@ pub(crate) fn symbol_packet(host: &dyn Host, index: &Index, id: SymId, source: b
         .collect();
     Packet {
         kind: "symbol".into(),
-        target: index.handles[id as usize].clone(),
+        target: index.handle(id),
         path: file.path.clone(),
         symbol_kind: Some(s.kind.as_str().into()),
         start_line: s.start.line,
@@ -204,7 +198,7 @@ pub(crate) fn file_packet(host: &dyn Host, index: &Index, fid: FileId, source: b
         .map(|i| brief(index, file.sym_base + i))
         .collect();
     let path_of = |f: &FileId| index.files[*f as usize].path.clone();
-    let rdeps = &index.graph.rdeps[fid as usize];
+    let rdeps = &index.graph().rdeps[fid as usize];
     Packet {
         kind: "file".into(),
         target: file.path.clone(),
@@ -215,7 +209,7 @@ pub(crate) fn file_packet(host: &dyn Host, index: &Index, fid: FileId, source: b
         signature: None,
         doc: if sensitive { None } else { file.facts.doc.clone() },
         declarations: capped(top, limit, "declarations", &mut omitted),
-        imports: capped(index.graph.deps[fid as usize].iter().map(path_of).collect(), limit, "imports", &mut omitted),
+        imports: capped(index.graph().deps[fid as usize].iter().map(path_of).collect(), limit, "imports", &mut omitted),
         used_by: UsedBy {
             symbols: Vec::new(),
             files: capped(rdeps.iter().map(path_of).collect(), limit, "usedBy.files", &mut omitted),
@@ -250,7 +244,7 @@ pub(crate) fn packet_get(ctx: &Ctx, req: PacketGetRequest) -> Result<PacketGetRe
     let source = req.include_source != Some(false);
     let index = ctx.index();
     let host = ctx.host;
-    if let Some(&id) = index.by_handle.get(&target) {
+    if let Some(id) = index.find_handle(&target) {
         return Ok(PacketGetResponse {
             packet: symbol_packet(host, index, id, source, limit),
             alternatives: Vec::new(),
@@ -272,13 +266,13 @@ pub(crate) fn packet_get(ctx: &Ctx, req: PacketGetRequest) -> Result<PacketGetRe
         .filter_map(|id| sq.tier(index, id).map(|(tier, _)| (tier, id)))
         .filter(|(tier, _)| (1..=3).contains(tier))
         .collect();
-    found.sort_by_key(|&(tier, id)| {
+    found.sort_by_cached_key(|&(tier, id)| {
         (
             tier,
             is_test_path(&index.files[index.file_of(id) as usize].path),
             std::cmp::Reverse(index.symbol(id).exported),
             std::cmp::Reverse(index.uses(id)),
-            index.handles[id as usize].as_str(),
+            index.handle(id),
         )
     });
     let Some(best) = found.first() else {
@@ -286,7 +280,7 @@ pub(crate) fn packet_get(ctx: &Ctx, req: PacketGetRequest) -> Result<PacketGetRe
             "`{target}` is not a handle, an indexed file or a declaration name; try search or explore"
         )));
     };
-    let alternatives = found.iter().skip(1).take(limit).map(|&(_, id)| index.handles[id as usize].clone()).collect();
+    let alternatives = found.iter().skip(1).take(limit).map(|&(_, id)| index.handle(id)).collect();
     Ok(PacketGetResponse {
         packet: symbol_packet(host, index, best.1, source, limit),
         alternatives,

@@ -95,7 +95,7 @@ pub(crate) fn refactor_plan(ctx: &Ctx, req: RefactorPlanRequest) -> Result<Refac
     let index = ctx.index();
     let id = index.handle_id(&req.handle)?;
     let sym = index.symbol(id);
-    let handle = index.handles[id as usize].clone();
+    let handle = index.handle(id);
     let mut issues = Vec::new();
     let mut omitted = Omitted::default();
     let mut issue = |section: &str, message: String, omitted: &mut Omitted| {

@@ -163,7 +163,7 @@ pub(crate) fn rename_preview(ctx: &Ctx, req: RenamePreviewRequest) -> Result<Ren
         unsafe_sites,
         filename_suggestions: p.filenames,
         candidate_tests: omitted.cut(p.tests, 20, "candidateTests"),
-        renamed: plan.group.iter().map(|(&g, _)| index.handles[g as usize].clone()).collect(),
+        renamed: plan.group.iter().map(|(&g, _)| index.handle(g)).collect(),
         provenance: vec![
             "definitions and uses from proven references only; overrides and implementations through declared relations".into(),
             "each edit checked against the file's indexed text".into(),
@@ -523,7 +523,7 @@ impl<'a> Plan<'a> {
                 _ => None,
             };
             if let Some(why) = why {
-                return Some(format!("`{}` can't be renamed alone: {why}", index.handles[g as usize]));
+                return Some(format!("`{}` can't be renamed alone: {why}", &index.handle(g)));
             }
         }
         None
@@ -587,7 +587,7 @@ impl<'a> Plan<'a> {
         }
         let mut frontier: Vec<FileId> = seen.iter().copied().collect();
         while let Some(f) = frontier.pop() {
-            for &r in &index.graph.rdeps[f as usize] {
+            for &r in &index.graph().rdeps[f as usize] {
                 if seen.insert(r) {
                     frontier.push(r);
                 }
@@ -605,7 +605,7 @@ impl<'a> Plan<'a> {
             message,
             path: Some(index.files[index.file_of(o) as usize].path.clone()),
             line: Some(index.symbol(o).name_pos.line),
-            handle: Some(index.handles[o as usize].clone()),
+            handle: Some(index.handle(o)),
         };
         let mut members_of_hierarchy: BTreeSet<SymId> = BTreeSet::new();
         for &g in self.group.keys() {
@@ -634,7 +634,7 @@ impl<'a> Plan<'a> {
                 if index.symbol(o).name == self.new && !self.group.contains_key(&o) {
                     found.conflicts.push(conflict(
                         "alreadyDeclared",
-                        format!("`{}` is already declared beside `{}`", self.new, index.handles[g as usize]),
+                        format!("`{}` is already declared beside `{}`", self.new, &index.handle(g)),
                         o,
                     ));
                 }
@@ -721,7 +721,7 @@ impl<'a> Plan<'a> {
         for &f in visible {
             let file = &index.files[f as usize];
             let resolved: BTreeSet<Pos> =
-                index.graph.refs_by_file[f as usize].iter().map(|&i| index.graph.refs[i as usize].pos).collect();
+                index.graph().refs_by_file[f as usize].iter().map(|&i| index.graph().refs[i as usize].pos).collect();
             for chain in &file.facts.refs {
                 let segs = &chain.segments;
                 let at: Vec<Pos> = if member {
@@ -753,7 +753,7 @@ impl<'a> Plan<'a> {
         for &f in visible {
             let file = &index.files[f as usize];
             let resolved: BTreeSet<Pos> =
-                index.graph.refs_by_file[f as usize].iter().map(|&i| index.graph.refs[i as usize].pos).collect();
+                index.graph().refs_by_file[f as usize].iter().map(|&i| index.graph().refs[i as usize].pos).collect();
             for import in &file.facts.imports {
                 // `use crate::ast::Kind::*;`: the name is a segment of the module path, which
                 // carries no position of its own.

@@ -296,7 +296,7 @@ pub(crate) fn review(ctx: &Ctx, req: ReviewRequest) -> Result<ReviewResponse, Er
         .filter_map(|(h, i)| match h {
             Holder::Sym(s) if !changed_ids.contains(s) => Some((
                 i.depth,
-                index.handles[*s as usize].clone(),
+                index.handle(*s),
                 i.sites
                     .iter()
                     .take(COMPACT_SITES)

@@ -86,7 +86,9 @@ pub(crate) fn workspace_symbols(ctx: &Ctx, req: WorkspaceSymbolsRequest) -> Resu
     let lower = query.to_lowercase();
     let prepared = SymbolQuery::new(&query);
     let mut found: Vec<(u8, bool, String, Pos, SymbolMatch)> = Vec::new();
+    // Names first (a column read as it is stored); a symbol's facts are read only when it matches.
     for id in 0..index.syms.len() as SymId {
+        let Some((tier, how)) = prepared.tier(index, id) else { continue };
         let sym = index.symbol(id);
         if (!kinds.is_empty() && !kinds.contains(&sym.kind)) || (req.exported_only && !sym.exported) {
             continue;
@@ -95,14 +97,12 @@ pub(crate) fn workspace_symbols(ctx: &Ctx, req: WorkspaceSymbolsRequest) -> Resu
         if glob.as_ref().is_some_and(|g| !g.is_match(path)) {
             continue;
         }
-        if let Some((tier, how)) = prepared.tier(index, id) {
-            let m = SymbolMatch { symbol: SymbolInfo::of(index, id), matched: how.into(), import_of: None };
-            found.push((tier, !sym.exported, path.clone(), sym.name_pos, m));
-        }
+        let m = SymbolMatch { symbol: SymbolInfo::of(index, id), matched: how.into(), import_of: None };
+        found.push((tier, !sym.exported, path.clone(), sym.name_pos, m));
     }
     let mut omitted = Omitted::default();
     if req.include_imports {
-        for b in &index.graph.import_bindings {
+        for b in &index.graph().import_bindings {
             let target = index.symbol(b.target);
             let path = &index.files[b.file as usize].path;
             if (!kinds.is_empty() && !kinds.contains(&target.kind)) || glob.as_ref().is_some_and(|g| !g.is_match(path))
@@ -133,8 +133,8 @@ pub(crate) fn workspace_symbols(ctx: &Ctx, req: WorkspaceSymbolsRequest) -> Resu
             let m = SymbolMatch { symbol: info, matched: "import".into(), import_of };
             found.push((tier, false, path.clone(), b.pos, m));
         }
-        if index.graph.unbound_imports > 0 {
-            omitted.other.insert("namespaceOrUnresolvedImports".into(), index.graph.unbound_imports);
+        if index.graph().unbound_imports > 0 {
+            omitted.other.insert("namespaceOrUnresolvedImports".into(), index.graph().unbound_imports);
         }
     }
     found.sort_by(|a, b| (a.0, a.1, &a.2, a.3, &a.4.symbol.handle).cmp(&(b.0, b.1, &b.2, b.3, &b.4.symbol.handle)));

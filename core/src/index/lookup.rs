@@ -20,7 +20,7 @@ impl Index {
 
     /// The declaration a portable handle names.
     pub(crate) fn handle_id(&self, handle: &str) -> Result<SymId, Error> {
-        self.by_handle.get(handle).copied().ok_or_else(|| {
+        self.find_handle(handle).ok_or_else(|| {
             Error::NotFound(format!(
                 "no symbol with handle `{handle}`; find handles with workspace_symbols (`codegraph symbols NAME`)"
             ))
@@ -29,7 +29,7 @@ impl Index {
 
     /// The reference sites whose target is `id`, in (path, position) order.
     pub(crate) fn sites_of(&self, id: SymId) -> &[RefSite] {
-        let refs = &self.graph.refs;
+        let refs = &self.graph().refs;
         let start = refs.partition_point(|r| r.target < id);
         let end = refs.partition_point(|r| r.target <= id);
         &refs[start..end]
@@ -80,8 +80,8 @@ impl Index {
         }
         let mut found: Option<Pos> = None;
         let mut targets = Vec::new();
-        for &i in &self.graph.refs_by_file[file as usize] {
-            let r = &self.graph.refs[i as usize];
+        for &i in &self.graph().refs_by_file[file as usize] {
+            let r = &self.graph().refs[i as usize];
             if covers(r.pos, r.len) && found.is_none_or(|p| p == r.pos) {
                 found = Some(r.pos);
                 if !targets.contains(&r.target) {
@@ -132,31 +132,42 @@ pub(crate) struct SymbolQuery<'q> {
     /// The query with `.` read as `::` (`Circle.area` → `Circle::area`), when it is qualified.
     qualified: Option<String>,
     tokens: Vec<String>,
+    /// The declaration whose handle the query is, found once (a handle has a `::`).
+    handle: std::cell::OnceCell<Option<SymId>>,
 }
 
 impl<'q> SymbolQuery<'q> {
     pub(crate) fn new(raw: &'q str) -> SymbolQuery<'q> {
         let qualified = (raw.contains("::") || raw.contains('.')).then(|| raw.replace('.', "::"));
-        SymbolQuery { raw, lower: raw.to_lowercase(), qualified, tokens: identifier_tokens(raw) }
+        SymbolQuery {
+            raw,
+            lower: raw.to_lowercase(),
+            qualified,
+            tokens: identifier_tokens(raw),
+            handle: std::cell::OnceCell::new(),
+        }
     }
 
-    /// How a symbol matches; lower is better.
+    /// How a symbol matches; lower is better. Reads the name columns only (and the qualified names
+    /// for a qualified query).
     pub(crate) fn tier(&self, index: &Index, id: SymId) -> Option<(u8, &'static str)> {
-        if index.handles[id as usize] == self.raw {
+        let handle = self.handle.get_or_init(|| self.raw.contains("::").then(|| index.find_handle(self.raw)).flatten());
+        if *handle == Some(id) {
             return Some((0, "handle"));
         }
         if let Some(q) = &self.qualified {
-            let qualified = &index.qualified[id as usize];
+            let qualified = &index.qualified()[id as usize];
             if qualified == q
                 || (qualified.ends_with(q.as_str()) && qualified[..qualified.len() - q.len()].ends_with("::"))
             {
                 return Some((1, "qualifiedName"));
             }
         }
-        if index.symbol(id).name == self.raw {
+        let name = &index.names()[id as usize];
+        if name == self.raw {
             return Some((2, "name"));
         }
-        let name_lower = &index.names_lower[id as usize];
+        let name_lower = &index.names_lower()[id as usize];
         if *name_lower == self.lower {
             return Some((3, "nameIgnoreCase"));
         }
@@ -165,7 +176,7 @@ impl<'q> SymbolQuery<'q> {
         }
         // Every query token must occur in the name before tokenising it is worth the allocation.
         if !self.tokens.is_empty() && self.tokens.iter().all(|t| name_lower.contains(t.as_str())) {
-            let tokens = identifier_tokens(&index.symbol(id).name);
+            let tokens = identifier_tokens(name);
             if tokens.windows(self.tokens.len()).any(|w| w == self.tokens.as_slice()) {
                 return Some((5, "token"));
             }

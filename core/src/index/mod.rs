@@ -13,11 +13,12 @@ use std::collections::BTreeSet;
 
 use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::discover::SkippedFile;
 use crate::facts::{FileFacts, Pos, Symbol, TypeRelKind};
 use crate::lang::Language;
+use crate::snapshot::{Image, LazyFacts, Section, StrColumn};
 
 pub(crate) type FileId = u32;
 pub(crate) type SymId = u32;
@@ -34,7 +35,8 @@ pub(crate) struct IndexedFile {
     #[allow(dead_code)]
     pub mtime_ms: f64,
     pub lines: u32,
-    pub facts: Arc<FileFacts>,
+    /// Its facts; after a warm start, read from the snapshot the first time they are used.
+    pub facts: LazyFacts,
     /// Global id of this file's first symbol.
     pub sym_base: SymId,
 }
@@ -229,13 +231,17 @@ pub(crate) struct Index {
     pub other_files: u64,
     /// Global symbol id → (file, local index).
     pub syms: Vec<(FileId, u32)>,
-    pub handles: Vec<String>,
-    /// `Container::name` of each symbol (the handle without its path).
-    pub qualified: Vec<String>,
-    /// Lower-cased names, for case-insensitive lookups without allocating per query.
-    pub names_lower: Vec<String>,
-    pub by_handle: HashMap<String, SymId>,
-    pub graph: Graph,
+    // Per symbol: its name, lower-cased name (case-insensitive lookups without allocating per
+    // query) and `Container::name`; and what makes handles unique. Each is made (or read from the
+    // snapshot) when first used.
+    names: OnceLock<StrColumn>,
+    names_lower: OnceLock<StrColumn>,
+    qualified: OnceLock<StrColumn>,
+    handle_numbers: OnceLock<Vec<(SymId, u32)>>,
+    graph: OnceLock<Graph>,
+    /// The snapshot these files, columns and graph were stored in (a warm start), read on demand,
+    /// with the configs to resolve again should its graph prove unreadable.
+    stored: Option<(Arc<Image>, ConfigTexts)>,
     /// The lexical index for search and explore, built on first use from these very files.
     pub text: std::sync::OnceLock<crate::text::TextIndex>,
 }
@@ -244,22 +250,22 @@ pub(crate) struct Index {
 pub(crate) type ConfigTexts = HashMap<String, String>;
 
 impl Index {
-    /// Builds the index; `prior` is a graph the snapshot stored for exactly these files and configs,
-    /// used instead of resolving when it fits.
+    /// Builds the index; `stored` is the snapshot of exactly these files under these configs, whose
+    /// columns and graph are then read as needed instead of being made again.
     pub fn build(
         files: Vec<IndexedFile>,
         skipped: Vec<SkippedFile>,
         other_files: u64,
         configs: &ConfigTexts,
-        prior: Option<GraphParts>,
+        stored: Option<Arc<Image>>,
     ) -> Index {
         let mut files = files;
         files.sort_by(|a, b| a.path.cmp(&b.path));
         let mut syms = Vec::new();
         for (fid, f) in files.iter_mut().enumerate() {
             f.sym_base = syms.len() as SymId;
-            for local in 0..f.facts.symbols.len() {
-                syms.push((fid as FileId, local as u32));
+            for local in 0..f.facts.symbol_count() {
+                syms.push((fid as FileId, local));
             }
         }
         let by_path = files.iter().enumerate().map(|(i, f)| (f.path.clone(), i as FileId)).collect();
@@ -269,20 +275,146 @@ impl Index {
             skipped,
             other_files,
             syms,
-            handles: Vec::new(),
-            qualified: Vec::new(),
-            names_lower: Vec::new(),
-            by_handle: HashMap::default(),
-            graph: Graph::default(),
+            names: OnceLock::new(),
+            names_lower: OnceLock::new(),
+            qualified: OnceLock::new(),
+            handle_numbers: OnceLock::new(),
+            graph: OnceLock::new(),
+            stored: None,
             text: std::sync::OnceLock::new(),
         };
-        index.assign_handles();
-        let n = index.files.len();
-        index.graph = match prior.and_then(|p| Graph::from_parts(p, n)) {
-            Some(graph) => graph,
-            None => resolve::resolve(&index, configs),
-        };
+        if let Some(image) = stored {
+            index.stored = Some((image, configs.clone()));
+        } else {
+            let graph = resolve::resolve(&index, configs);
+            let _ = index.graph.set(graph);
+        }
         index
+    }
+
+    /// The resolved graph (read from the snapshot on first use after a warm start).
+    pub fn graph(&self) -> &Graph {
+        self.graph.get_or_init(|| {
+            let (image, configs) = self.stored.as_ref().expect("an index without a snapshot has its graph");
+            let n = self.files.len();
+            match image.graph().and_then(|p| Graph::from_parts(p, n).ok_or_else(|| "its graph does not fit".into())) {
+                Ok(graph) => graph,
+                Err(why) => {
+                    image.mark_damaged(why);
+                    resolve::resolve(self, configs)
+                }
+            }
+        })
+    }
+
+    /// Why a part of the snapshot this index reads from could not be trusted, if one could not.
+    pub fn damage(&self) -> Option<String> {
+        self.stored.as_ref().and_then(|(image, _)| image.damage())
+    }
+
+    /// A column read from the snapshot, or made from the facts (when there is no snapshot, or its
+    /// column is damaged).
+    fn column(&self, section: Section, make: impl FnOnce() -> StrColumn) -> StrColumn {
+        if let Some((image, _)) = &self.stored {
+            match image.str_column(section, self.syms.len()) {
+                Ok(column) => return column,
+                Err(why) => image.mark_damaged(why),
+            }
+        }
+        make()
+    }
+
+    /// Each symbol's name.
+    pub fn names(&self) -> &StrColumn {
+        self.names.get_or_init(|| {
+            self.column(Section::Names, || {
+                StrColumn::build((0..self.syms.len() as SymId).map(|id| self.symbol(id).name.as_str()))
+            })
+        })
+    }
+
+    /// Each symbol's name, lower-cased.
+    pub fn names_lower(&self) -> &StrColumn {
+        self.names_lower.get_or_init(|| {
+            self.column(Section::Lower, || {
+                let names = self.names();
+                StrColumn::build((0..names.len()).map(|i| names[i].to_lowercase()))
+            })
+        })
+    }
+
+    /// `Container::name` of each symbol (the handle without its path).
+    pub fn qualified(&self) -> &StrColumn {
+        self.qualified.get_or_init(|| {
+            self.column(Section::Qualified, || {
+                StrColumn::build((0..self.syms.len() as SymId).map(|id| self.qualified_name(id)))
+            })
+        })
+    }
+
+    /// The symbols whose handle needs a `#n` (the n-th of a `Container::name` in one file: overloads
+    /// and same-named items stay addressable), as (id, n) in id order.
+    pub fn handle_numbers(&self) -> &[(SymId, u32)] {
+        self.handle_numbers.get_or_init(|| {
+            if let Some((image, _)) = &self.stored {
+                match image.handle_numbers(self.syms.len() as u32) {
+                    Ok(numbers) => return numbers,
+                    Err(why) => image.mark_damaged(why),
+                }
+            }
+            let qualified = self.qualified();
+            let mut numbers = Vec::new();
+            for f in &self.files {
+                let mut seen: HashMap<&str, u32> = HashMap::default();
+                for id in f.sym_base..f.sym_base + f.facts.symbol_count() {
+                    let n = seen.entry(&qualified[id as usize]).or_insert(0);
+                    *n += 1;
+                    if *n > 1 {
+                        numbers.push((id, *n));
+                    }
+                }
+            }
+            numbers
+        })
+    }
+
+    /// A symbol's portable handle: `path::Container::name`, with `#n` for the n-th of that name in
+    /// its file.
+    pub fn handle(&self, id: SymId) -> String {
+        let path = &self.files[self.file_of(id) as usize].path;
+        // The column when it is at hand; else from the file's facts (a warm answer about a few
+        // symbols reads their files, not every symbol's qualified name).
+        let base = match self.qualified.get() {
+            Some(qualified) => format!("{path}::{}", &qualified[id as usize]),
+            None => format!("{path}::{}", self.qualified_name(id)),
+        };
+        let numbers = self.handle_numbers();
+        match numbers.binary_search_by_key(&id, |&(i, _)| i) {
+            Ok(at) => format!("{base}#{}", numbers[at].1),
+            Err(_) => base,
+        }
+    }
+
+    /// The declaration with this handle: its path names the file, the rest one of the file's symbols.
+    pub fn find_handle(&self, handle: &str) -> Option<SymId> {
+        handle.match_indices("::").find_map(|(at, _)| {
+            let file = &self.files[*self.by_path.get(&handle[..at])? as usize];
+            (file.sym_base..file.sym_base + file.facts.symbol_count()).find(|&id| self.handle(id) == handle)
+        })
+    }
+
+    /// What the snapshot stores of this index.
+    pub(crate) fn stored_parts<'a>(&'a self, options_key: &'a str, configs_key: &'a str) -> crate::snapshot::Parts<'a> {
+        crate::snapshot::Parts {
+            options_key,
+            configs_key,
+            files: &self.files,
+            names: self.names(),
+            lower: self.names_lower(),
+            qualified: self.qualified(),
+            handle_numbers: self.handle_numbers(),
+            graph: Some(self.graph().parts()),
+        }
     }
 
     /// Takes in new versions of indexed files and re-resolves only them, when each keeps its
@@ -298,13 +430,18 @@ impl Index {
             })
             .collect();
         let Some(ids) = ids else { return Err(changed) };
+        // Everything read from the snapshot that the new files change is taken out of it first.
+        self.graph();
+        self.qualified();
+        self.handle_numbers();
         for (&id, mut file) in ids.iter().zip(changed) {
             file.sym_base = self.files[id as usize].sym_base;
             self.files[id as usize] = file;
         }
-        let mut graph = std::mem::take(&mut self.graph);
+        // Same interface: same names, containers and handles; only positions and bodies changed.
+        let mut graph = self.graph.take().expect("read above");
         resolve::re_resolve(self, configs, &mut graph, &ids);
-        self.graph = graph;
+        let _ = self.graph.set(graph);
         // The lexical index described the old files; whoever keeps it must update it (the session does).
         self.text = std::sync::OnceLock::new();
         Ok(())
@@ -328,23 +465,6 @@ impl Index {
     pub fn qualified_name(&self, id: SymId) -> String {
         let (file, local) = self.syms[id as usize];
         qualified_in(&self.files[file as usize].facts.symbols, local)
-    }
-
-    fn assign_handles(&mut self) {
-        let mut seen: HashMap<String, u32> = HashMap::default();
-        self.handles = Vec::with_capacity(self.syms.len());
-        for id in 0..self.syms.len() as SymId {
-            let qualified = self.qualified_name(id);
-            let base = format!("{}::{}", self.files[self.file_of(id) as usize].path, qualified);
-            self.qualified.push(qualified);
-            self.names_lower.push(self.symbol(id).name.to_lowercase());
-            let n = seen.entry(base.clone()).or_insert(0);
-            *n += 1;
-            // Overloads and same-named items in one file stay addressable: the second is `#2`.
-            let handle = if *n == 1 { base } else { format!("{base}#{n}") };
-            self.by_handle.insert(handle.clone(), id);
-            self.handles.push(handle);
-        }
     }
 }
 

@@ -7,11 +7,10 @@ use std::sync::Arc;
 use super::{BuildTimings, Clock, Progress, Session, SnapshotStatus};
 use crate::discover::{self, content_problem, Rules, SkippedFile};
 use crate::error::Error;
-use crate::facts::FileFacts;
 use crate::host::Host;
 use crate::index::{ConfigTexts, Index, IndexedFile};
 use crate::map_maybe_parallel;
-use crate::snapshot::{self, Snapshot, SnapshotFile};
+use crate::snapshot::{self, LazyFacts, SnapshotFile};
 
 /// What a change check found.
 #[derive(Debug, Default)]
@@ -33,16 +32,8 @@ impl Session {
         if !self.options.persist {
             return;
         }
-        let mut list: Vec<SnapshotFile> = self.previous.values().cloned().collect();
-        list.sort_by(|a, b| a.path.cmp(&b.path));
-        let snap = Snapshot {
-            core_version: crate::VERSION.into(),
-            options_key: self.options.file_set_key(),
-            files: list,
-            configs_key: configs_key(&self.configs),
-            graph: Some(index.graph.parts()),
-        };
-        match snapshot::save(self.host.as_ref(), &snap) {
+        let (options_key, configs_key) = (self.options.file_set_key(), configs_key(&self.configs));
+        match snapshot::save(self.host.as_ref(), &index.stored_parts(&options_key, &configs_key)) {
             Ok(written) => self.snapshot_status.written = written,
             Err(e) => {
                 let note = format!("cannot write {}: {e}", snapshot::FILE);
@@ -178,14 +169,14 @@ impl Session {
         }
         self.snapshot_checked = true;
         let (state, note) = if self.options.persist {
-            match snapshot::load(
+            match snapshot::open(
                 self.host.as_ref(),
                 &self.options.file_set_key(),
                 crate::store::index_cap(source_bytes),
             ) {
-                Ok(Some(mut s)) => {
-                    self.prior_graph = s.graph.take().map(|g| (s.configs_key.clone(), g));
-                    self.previous = snapshot::by_path(s);
+                Ok(Some(s)) => {
+                    self.prior_image = s.has_graph.then(|| (s.configs_key.clone(), s.image.clone()));
+                    self.previous = snapshot::by_path(s.files);
                     ("loaded", None)
                 }
                 Ok(None) => ("absent", None),
@@ -280,7 +271,7 @@ impl Session {
         // (to rebuild the stored graph) and the new versions (to bring it up to date in place).
         let same_set =
             !removed && files.len() == self.previous.len() && files.iter().all(|f| self.previous.contains_key(&f.path));
-        let in_place = (same_set && read > 0 && self.prior_graph.is_some()).then(|| {
+        let in_place = (same_set && read > 0 && self.prior_image.is_some()).then(|| {
             let stored: Vec<IndexedFile> = files.iter().map(|f| self.previous[&f.path].indexed()).collect();
             let changed: Vec<IndexedFile> =
                 files.iter().filter(|f| self.previous[&f.path].hash != f.hash).cloned().collect();
@@ -304,15 +295,15 @@ impl Session {
         // The snapshot's resolved graph, under the same configs, is this one when nothing changed, and
         // becomes it when the changed files kept their interfaces (re-resolving only them).
         let key = configs_key(&configs);
-        let prior = self.prior_graph.take().filter(|(k, _)| *k == key).map(|(_, g)| g);
+        let prior = self.prior_image.take().filter(|(k, _)| *k == key).map(|(_, g)| g);
         let other = walk.other_files;
         let index = match (prior, in_place) {
-            (Some(graph), None) if !dirty => {
+            (Some(image), None) if !dirty => {
                 self.snapshot_status.graph_reused = true;
-                Index::build(files, skipped, other, &configs, Some(graph))
+                Index::build(files, skipped, other, &configs, Some(image))
             }
-            (Some(graph), Some((stored, changed))) => {
-                let mut index = Index::build(stored, skipped.clone(), other, &configs, Some(graph));
+            (Some(image), Some((stored, changed))) => {
+                let mut index = Index::build(stored, skipped.clone(), other, &configs, Some(image));
                 match index.update(changed, &configs) {
                     Ok(()) => {
                         self.snapshot_status.graph_reused = true;
@@ -355,10 +346,10 @@ fn indexed_file(
     mtime_ms: f64,
     bytes: &[u8],
     hash: String,
-    cached: Option<Arc<FileFacts>>,
+    cached: Option<LazyFacts>,
 ) -> IndexedFile {
     let text = std::str::from_utf8(bytes).expect("checked by unindexable");
-    let facts = cached.unwrap_or_else(|| Arc::new(crate::extract::extract(language, text)));
+    let facts = cached.unwrap_or_else(|| LazyFacts::ready(Arc::new(crate::extract::extract(language, text))));
     IndexedFile {
         path,
         language,

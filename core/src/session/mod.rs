@@ -13,11 +13,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::discover::{self, Rules};
 use crate::error::Error;
-use crate::facts::FileFacts;
 use crate::host::Host;
-use crate::index::{ConfigTexts, GraphParts, Index};
+use crate::index::{ConfigTexts, Index};
 use crate::map_maybe_parallel;
-use crate::snapshot::SnapshotFile;
+use crate::snapshot::{LazyFacts, SnapshotFile};
 
 pub use crate::discover::DiscoveryOptions as OpenOptions;
 
@@ -151,7 +150,7 @@ pub struct Session {
     options: OpenOptions,
     index: Option<Index>,
     /// Facts by content hash, kept across rebuilds so unchanged files are never parsed twice.
-    facts_cache: HashMap<String, Arc<FileFacts>>,
+    facts_cache: HashMap<String, LazyFacts>,
     /// (size, mtime) of every candidate file when the index was built: the stat snapshot that change
     /// detection compares against.
     stats: BTreeMap<String, (u64, f64)>,
@@ -171,8 +170,9 @@ pub struct Session {
     /// Files taken in by incremental refreshes since the snapshot was last written, and when that was.
     unsaved_files: u64,
     last_save_ms: f64,
-    /// The resolved graph the loaded snapshot stored, with its configs key, until the first build.
-    prior_graph: Option<(String, GraphParts)>,
+    /// The loaded snapshot (whose graph and columns a build of its very files reads), with the key
+    /// of the configs its graph was resolved with, until the first build.
+    prior_image: Option<(String, Arc<crate::snapshot::Image>)>,
     /// What went wrong with the persisted state (a snapshot rejected as damaged, a write that
     /// failed) since the last `take_notes`: the fronts tell the person (the CLI on stderr).
     notes: Vec<String>,
@@ -199,7 +199,7 @@ impl Session {
             configs: ConfigTexts::default(),
             unsaved_files: 0,
             last_save_ms: 0.0,
-            prior_graph: None,
+            prior_image: None,
             notes: Vec::new(),
             artifact: std::cell::RefCell::new(None),
         })
@@ -339,6 +339,22 @@ impl Session {
             notes.push(failure);
         }
         notes
+    }
+
+    /// Drops an index whose snapshot proved damaged while it was read (a part failed its check), with
+    /// everything else taken from that snapshot, so that the next build reads the sources and writes
+    /// a sound snapshot. Returns whether it did.
+    pub(crate) fn discard_damaged_index(&mut self) -> bool {
+        let Some(why) = self.index.as_ref().and_then(Index::damage) else { return false };
+        let note = format!("ignored {}: {why}; rebuilt it", crate::snapshot::FILE);
+        self.notes.push(note.clone());
+        self.snapshot_status =
+            SnapshotStatus { state: "rejected".into(), note: Some(note), ..SnapshotStatus::default() };
+        self.index = None;
+        self.previous.clear();
+        self.facts_cache.clear();
+        self.prior_image = None;
+        true
     }
 
     /// Drops the index; the next index-backed request rebuilds it (parsing only changed content).
