@@ -85,6 +85,11 @@ pub trait Host {
         let _ = (rel, bytes);
         Err("this host cannot write files".into())
     }
+    /// Writes a file the core can make again (the persisted index) as `write_file_atomic` does, but
+    /// without waiting for the disk: a file torn by a crash fails its checksum and is rebuilt.
+    fn write_cache_file(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+        self.write_file_atomic(rel, bytes)
+    }
     /// Creates a file only if it does not exist (the writer lock); `Ok(false)` when it exists.
     fn create_exclusive(&self, rel: &str, bytes: &[u8]) -> Result<bool, String> {
         let _ = (rel, bytes);
@@ -216,6 +221,35 @@ mod std_host {
         }
     }
 
+    impl StdHost {
+        /// Temp file in the same directory, then a rename: readers see the old content or the new.
+        /// `sync`: the content is on disk before the rename (a config); else the rename may reach
+        /// the disk first (a cache, checked when read).
+        fn replace(&self, rel: &str, bytes: &[u8], sync: bool) -> Result<(), String> {
+            use std::io::Write;
+            let path = self.abs(rel);
+            let dir = path.parent().ok_or("no parent directory")?;
+            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            let name = path.file_name().ok_or("no file name")?.to_string_lossy().into_owned();
+            let nonce = std::time::SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+            let tmp = dir.join(format!(".{name}.tmp-{}-{nonce}", std::process::id()));
+            let written = std::fs::File::create(&tmp).and_then(|mut f| {
+                f.write_all(bytes)?;
+                if sync {
+                    f.sync_all()?;
+                }
+                Ok(())
+            });
+            match written.and_then(|()| std::fs::rename(&tmp, &path)) {
+                Ok(()) => Ok(()),
+                Err(e) => {
+                    let _ = std::fs::remove_file(&tmp);
+                    Err(e.to_string())
+                }
+            }
+        }
+    }
+
     impl Host for StdHost {
         fn read_dir(&self, rel: &str) -> Result<Vec<HostEntry>, String> {
             let dir = std::fs::read_dir(self.abs(rel)).map_err(|e| e.to_string())?;
@@ -309,24 +343,11 @@ mod std_host {
         }
 
         fn write_file_atomic(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
-            use std::io::Write;
-            let path = self.abs(rel);
-            let dir = path.parent().ok_or("no parent directory")?;
-            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-            let name = path.file_name().ok_or("no file name")?.to_string_lossy().into_owned();
-            let nonce = std::time::SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-            let tmp = dir.join(format!(".{name}.tmp-{}-{nonce}", std::process::id()));
-            let written = std::fs::File::create(&tmp).and_then(|mut f| {
-                f.write_all(bytes)?;
-                f.sync_all()
-            });
-            match written.and_then(|()| std::fs::rename(&tmp, &path)) {
-                Ok(()) => Ok(()),
-                Err(e) => {
-                    let _ = std::fs::remove_file(&tmp);
-                    Err(e.to_string())
-                }
-            }
+            self.replace(rel, bytes, true)
+        }
+
+        fn write_cache_file(&self, rel: &str, bytes: &[u8]) -> Result<(), String> {
+            self.replace(rel, bytes, false)
         }
 
         fn create_exclusive(&self, rel: &str, bytes: &[u8]) -> Result<bool, String> {

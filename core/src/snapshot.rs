@@ -109,10 +109,10 @@ pub(crate) fn unframe(bytes: &[u8], magic: [u8; 8], version: u32) -> Result<&[u8
 pub(crate) enum Section {
     /// Versions, options and counts (`Meta`).
     Meta,
-    /// Every file's stat, hash, symbol count and facts blob (`Vec<FileEntry>`).
-    Files,
     /// The facts blobs, one per file in path order.
     Facts,
+    /// Every file's stat, hash, symbol count and facts blob (`Vec<FileEntry>`).
+    Files,
     /// Per symbol (global id order): name, lower-cased name, `Container::name` (string columns).
     Names,
     Lower,
@@ -126,8 +126,8 @@ pub(crate) enum Section {
 impl Section {
     pub(crate) const ALL: [Section; 8] = [
         Section::Meta,
-        Section::Files,
         Section::Facts,
+        Section::Files,
         Section::Names,
         Section::Lower,
         Section::Qualified,
@@ -191,23 +191,6 @@ pub(crate) struct Parts<'a> {
 
 /// Encodes an index as the sectioned file.
 pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
-    let mut entries = Vec::with_capacity(parts.files.len());
-    let mut facts = Vec::new();
-    for f in parts.files {
-        let blob = f.facts.encoded()?;
-        entries.push(FileEntry {
-            path: f.path.clone(),
-            language: f.language,
-            hash: blake3::Hash::from_hex(&f.hash).map_err(|e| e.to_string())?.into(),
-            size: f.size,
-            mtime_ms: f.mtime_ms,
-            lines: f.lines,
-            symbols: f.facts.symbol_count(),
-            facts_len: blob.len() as u64,
-            facts_hash: *blake3::hash(&blob).as_bytes(),
-        });
-        facts.extend_from_slice(&blob);
-    }
     let meta = Meta {
         core_version: crate::VERSION.into(),
         options_key: parts.options_key.into(),
@@ -216,36 +199,56 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
         has_graph: parts.graph.is_some(),
     };
     let postcard = |v: &dyn erased::Encode| v.encode();
-    let payloads: Vec<Vec<u8>> = vec![
-        postcard(&meta)?,
+    // The sections are written in place after room for the header (each file's facts straight into
+    // the file's bytes: the encoding never holds the index twice), then the header is filled in.
+    let mut out = vec![0; INDEX_HEADER_LEN];
+    let mut bounds = Vec::with_capacity(Section::ALL.len());
+    let start = out.len();
+    out.extend_from_slice(&postcard(&meta)?);
+    bounds.push((start, out.len()));
+    let mut entries = Vec::with_capacity(parts.files.len());
+    let start = out.len();
+    for f in parts.files {
+        let at = out.len();
+        out = f.facts.encode_into(out)?;
+        entries.push(FileEntry {
+            path: f.path.clone(),
+            language: f.language,
+            hash: blake3::Hash::from_hex(&f.hash).map_err(|e| e.to_string())?.into(),
+            size: f.size,
+            mtime_ms: f.mtime_ms,
+            lines: f.lines,
+            symbols: f.facts.symbol_count(),
+            facts_len: (out.len() - at) as u64,
+            facts_hash: *blake3::hash(&out[at..]).as_bytes(),
+        });
+    }
+    bounds.push((start, out.len()));
+    let rest = [
         postcard(&entries)?,
-        facts,
         parts.names.bytes().to_vec(),
         parts.lower.bytes().to_vec(),
         parts.qualified.bytes().to_vec(),
         postcard(&parts.handle_numbers)?,
-        match &parts.graph {
-            Some(g) => postcard(g)?,
-            None => Vec::new(),
-        },
+        parts.graph.as_ref().map(|g| postcard(g)).transpose()?.unwrap_or_default(),
     ];
-    let total: usize = payloads.iter().map(Vec::len).sum();
-    let mut out = Vec::with_capacity(INDEX_HEADER_LEN + total);
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&(payloads.len() as u32).to_le_bytes());
-    let mut offset = INDEX_HEADER_LEN as u64;
-    for p in &payloads {
-        out.extend_from_slice(&offset.to_le_bytes());
-        out.extend_from_slice(&(p.len() as u64).to_le_bytes());
-        out.extend_from_slice(blake3::hash(p).as_bytes());
-        offset += p.len() as u64;
+    for section in rest {
+        let start = out.len();
+        out.extend_from_slice(&section);
+        bounds.push((start, out.len()));
     }
-    let header_hash = blake3::hash(&out);
-    out.extend_from_slice(header_hash.as_bytes());
-    for p in &payloads {
-        out.extend_from_slice(p);
+    let mut header = Vec::with_capacity(INDEX_HEADER_LEN);
+    header.extend_from_slice(&MAGIC);
+    header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    header.extend_from_slice(&(bounds.len() as u32).to_le_bytes());
+    for &(start, end) in &bounds {
+        header.extend_from_slice(&(start as u64).to_le_bytes());
+        header.extend_from_slice(&((end - start) as u64).to_le_bytes());
+        header.extend_from_slice(blake3::hash(&out[start..end]).as_bytes());
     }
+    let header_hash = blake3::hash(&header);
+    header.extend_from_slice(header_hash.as_bytes());
+    out[..INDEX_HEADER_LEN].copy_from_slice(&header);
     Ok(out)
 }
 
@@ -525,14 +528,16 @@ impl LazyFacts {
         }
     }
 
-    /// The facts encoded for a snapshot: the stored bytes as they are when never decoded.
-    pub(crate) fn encoded(&self) -> Result<Vec<u8>, String> {
+    /// Appends the facts encoded for a snapshot to `out`: the stored bytes as they are when never
+    /// decoded.
+    pub(crate) fn encode_into(&self, mut out: Vec<u8>) -> Result<Vec<u8>, String> {
         if let (None, Some(s)) = (self.0.facts.get(), &self.0.stored) {
             if let Ok(bytes) = s.image.part(Section::Facts, s.offset, s.len, &s.hash) {
-                return Ok(bytes);
+                out.extend_from_slice(&bytes);
+                return Ok(out);
             }
         }
-        postcard::to_allocvec(self.get().as_ref()).map_err(|e| e.to_string())
+        postcard::to_extend(self.get().as_ref(), out).map_err(|e| e.to_string())
     }
 }
 
@@ -655,7 +660,7 @@ impl std::ops::Index<usize> for StrColumn {
 /// whether this process wrote it.
 pub(crate) fn save(host: &dyn Host, parts: &Parts) -> Result<bool, String> {
     let bytes = encode(parts)?;
-    with_lock(host, || store::write(host, NAME, &bytes))
+    with_lock(host, || store::write_cache(host, NAME, &bytes))
 }
 
 /// Runs `write` holding the writer lock of `.codegraph/`; `Ok(false)` (nothing written) when

@@ -46,6 +46,12 @@ pub(crate) fn write(host: &dyn Host, name: &str, bytes: &[u8]) -> Result<(), Str
     host.write_file_atomic(&path(name), bytes)
 }
 
+/// Writes `.codegraph/<name>`, a file codegraph can make again, atomically (creating the folder).
+pub(crate) fn write_cache(host: &dyn Host, name: &str, bytes: &[u8]) -> Result<(), String> {
+    usable(host)?;
+    host.write_cache_file(&path(name), bytes)
+}
+
 /// Creates `.codegraph/<name>` only if it does not exist; `Ok(false)` when it does.
 pub(crate) fn create_exclusive(host: &dyn Host, name: &str, bytes: &[u8]) -> Result<bool, String> {
     usable(host)?;

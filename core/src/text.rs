@@ -679,7 +679,7 @@ pub(crate) fn load(host: &dyn crate::host::Host, index: &Index, key: &str) -> Op
 /// Stores a lexical index (best effort: a failed write only means the next process builds it).
 pub(crate) fn save(host: &dyn crate::host::Host, key: &str, text: &TextIndex) -> Result<(), String> {
     let payload = postcard::to_allocvec(&(key, text)).map_err(|e| e.to_string())?;
-    crate::store::write(host, STORE_NAME, &crate::snapshot::frame(MAGIC, FORMAT_VERSION, &payload))
+    crate::store::write_cache(host, STORE_NAME, &crate::snapshot::frame(MAGIC, FORMAT_VERSION, &payload))
 }
 
 #[cfg(test)]
