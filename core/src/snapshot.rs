@@ -202,6 +202,10 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
     // The sections are written in place after room for the header (each file's facts straight into
     // the file's bytes: the encoding never holds the index twice), then the header is filled in.
     let mut out = vec![0; INDEX_HEADER_LEN];
+    // Facts take about the size of their sources: room reserved once is not copied as it grows
+    // (and what is not written is never touched).
+    let sources: u64 = parts.files.iter().map(|f| f.size).sum();
+    out.reserve(usize::try_from(sources.saturating_mul(2)).unwrap_or(0).saturating_add(1 << 20));
     let mut bounds = Vec::with_capacity(Section::ALL.len());
     let start = out.len();
     out.extend_from_slice(&postcard(&meta)?);
