@@ -453,7 +453,8 @@ fn per_file<'t, 'a, T>(tables: &'t Tables<'a>, f: impl Fn(&Resolver<'t, 'a>, Fil
 
 /// Sorts and indexes the reference sites of all files.
 fn finish_refs(graph: &mut Graph, mut refs: Vec<RefSite>, files: usize) {
-    refs.sort();
+    // Every field takes part in the order, so equal sites are identical: unstable is exact.
+    refs.sort_unstable();
     refs.dedup();
     graph.refs_by_file = vec![Vec::new(); files];
     for (i, r) in refs.iter().enumerate() {
@@ -463,7 +464,7 @@ fn finish_refs(graph: &mut Graph, mut refs: Vec<RefSite>, files: usize) {
         graph.refs_by_file[r.file as usize].push(i as u32);
     }
     for list in &mut graph.refs_by_file {
-        list.sort_by_key(|&i| (refs[i as usize].pos, refs[i as usize].target));
+        list.sort_unstable_by_key(|&i| (refs[i as usize].pos, refs[i as usize].target, i));
     }
     graph.refs = refs;
 }
