@@ -60,6 +60,20 @@ test("the wasm engine persists the format the native engine reads, and back", (t
   assert.equal(wasm.snapshot.readFiles, 0);
 });
 
+test("both engines write the same bytes for the same files", (t) => {
+  const root = tempFixture(t);
+  const snapshot = path.join(root, ".codegraph/index.bin");
+  const written = (engine) => {
+    fs.rmSync(snapshot, { force: true });
+    assert.equal(status(root, engine).snapshot.written, true);
+    return fs.readFileSync(snapshot);
+  };
+  const wasm = written("wasm");
+  const native = written("native");
+  assert.ok(native.length > 0);
+  assert.ok(wasm.equals(native), `wasm wrote ${wasm.length} bytes, native ${native.length}, not the same`);
+});
+
 test("--no-persist leaves the root untouched", (t) => {
   const root = tempFixture(t);
   const r = spawnSync(process.execPath, [bin, "orient", "--root", root, "--no-persist"], { encoding: "utf8" });
