@@ -109,7 +109,7 @@ fn calls(ctx: &Ctx, req: CallsRequest, direction: Direction) -> Result<CallsResp
                     .collect(),
                 Direction::Callees => index
                     .graph()
-                    .refs_by_enclosing
+                    .refs_by_enclosing()
                     .get(&current)
                     .into_iter()
                     .flatten()

@@ -111,8 +111,8 @@ pub(crate) enum DepVia {
 pub(crate) struct Graph {
     /// Sorted by (target, file, pos).
     pub refs: Vec<RefSite>,
-    /// Indices into `refs`, grouped by the enclosing symbol (for callees).
-    pub refs_by_enclosing: HashMap<SymId, Vec<u32>>,
+    /// Indices into `refs`, grouped by the enclosing symbol (for callees), made on first use.
+    refs_by_enclosing: OnceLock<HashMap<SymId, Vec<u32>>>,
     /// Indices into `refs`, per file (for goto), in position order.
     pub refs_by_file: Vec<Vec<u32>>,
     /// Rust impl members and Go methods, by the type they belong to.
@@ -189,15 +189,29 @@ impl Graph {
             file_stats: parts.file_stats,
             ..Graph::default()
         };
-        for (i, r) in parts.refs.iter().enumerate() {
-            if let Some(e) = r.enclosing {
-                graph.refs_by_enclosing.entry(e).or_default().push(i as u32);
-            }
-        }
         graph.refs = parts.refs;
         graph.set_deps(parts.deps);
         graph.total_stats();
         Some(graph)
+    }
+
+    /// The indices into `refs` of the sites within each enclosing symbol, in `refs` order.
+    pub fn refs_by_enclosing(&self) -> &HashMap<SymId, Vec<u32>> {
+        self.refs_by_enclosing.get_or_init(|| {
+            let mut by: HashMap<SymId, Vec<u32>> = HashMap::default();
+            for (i, r) in self.refs.iter().enumerate() {
+                if let Some(e) = r.enclosing {
+                    by.entry(e).or_default().push(i as u32);
+                }
+            }
+            by
+        })
+    }
+
+    /// Sets the reference sites, dropping what was derived from the old ones.
+    pub(super) fn set_refs(&mut self, refs: Vec<RefSite>) {
+        self.refs = refs;
+        self.refs_by_enclosing = OnceLock::new();
     }
 
     /// Sets the dependencies (with what made each, sorted by file) and derives `deps` and `rdeps`.

@@ -369,15 +369,16 @@ pub(super) fn re_resolve(index: &Index, configs: &ConfigTexts, graph: &mut Graph
         graph.file_stats[fid as usize] = file_refs;
         deps[fid as usize] = r.file_deps(fid);
     }
-    merge_refs(index, graph, &changed_set, new_refs);
+    merge_refs(graph, &changed_set, new_refs);
     finish_deps(index, graph, deps);
     graph.total_stats();
 }
 
 /// Replaces the reference sites of the changed files with `new` in linear time, keeping every order a
-/// full resolution gives: `refs` by (target, file, position), the per-file and per-enclosing index
-/// lists. Sites of other files keep their relative order, so their lists are only renumbered.
-fn merge_refs(index: &Index, graph: &mut Graph, changed: &HashSet<FileId>, mut new: Vec<RefSite>) {
+/// full resolution gives: `refs` by (target, file, position) and the per-file index lists (the
+/// per-enclosing ones are made again from `refs` when next used). Sites of other files keep their
+/// relative order, so their lists are only renumbered.
+fn merge_refs(graph: &mut Graph, changed: &HashSet<FileId>, mut new: Vec<RefSite>) {
     new.sort();
     new.dedup();
     let old = std::mem::take(&mut graph.refs);
@@ -402,13 +403,6 @@ fn merge_refs(index: &Index, graph: &mut Graph, changed: &HashSet<FileId>, mut n
         inserted.push(merged.len() as u32);
         merged.push(n);
     }
-    let file_of_sym = |e: SymId| index.file_of(e);
-    graph.refs_by_enclosing.retain(|&e, _| !changed.contains(&file_of_sym(e)));
-    for list in graph.refs_by_enclosing.values_mut() {
-        for i in list.iter_mut() {
-            *i = renumber[*i as usize];
-        }
-    }
     for (fid, list) in graph.refs_by_file.iter_mut().enumerate() {
         if changed.contains(&(fid as FileId)) {
             list.clear();
@@ -419,16 +413,12 @@ fn merge_refs(index: &Index, graph: &mut Graph, changed: &HashSet<FileId>, mut n
         }
     }
     for &i in &inserted {
-        let site = &merged[i as usize];
-        if let Some(e) = site.enclosing {
-            graph.refs_by_enclosing.entry(e).or_default().push(i);
-        }
-        graph.refs_by_file[site.file as usize].push(i);
+        graph.refs_by_file[merged[i as usize].file as usize].push(i);
     }
     for &fid in changed {
         graph.refs_by_file[fid as usize].sort_by_key(|&i| (merged[i as usize].pos, merged[i as usize].target));
     }
-    graph.refs = merged;
+    graph.set_refs(merged);
 }
 
 /// Runs `f` for every file with a resolver of the worker's own, in parallel when the core is built
@@ -458,15 +448,12 @@ fn finish_refs(graph: &mut Graph, mut refs: Vec<RefSite>, files: usize) {
     refs.dedup();
     graph.refs_by_file = vec![Vec::new(); files];
     for (i, r) in refs.iter().enumerate() {
-        if let Some(e) = r.enclosing {
-            graph.refs_by_enclosing.entry(e).or_default().push(i as u32);
-        }
         graph.refs_by_file[r.file as usize].push(i as u32);
     }
     for list in &mut graph.refs_by_file {
         list.sort_unstable_by_key(|&i| (refs[i as usize].pos, refs[i as usize].target, i));
     }
-    graph.refs = refs;
+    graph.set_refs(refs);
 }
 
 /// Completes the per-file dependencies (Java types used without an import), with what made each,
