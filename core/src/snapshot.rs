@@ -930,6 +930,25 @@ mod tests {
     }
 
     #[test]
+    fn a_file_touched_but_unchanged_is_read_once_and_its_new_stat_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        write_tree(dir.path(), 3);
+        let (mut cold, _) = open(dir.path());
+        let expected = symbols(&mut cold, "helper_1");
+        drop(cold);
+        let touched = std::fs::File::options().append(true).open(dir.path().join("pkg0/m1.py")).unwrap();
+        touched.set_modified(std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000)).unwrap();
+        let (mut warm, _) = open(dir.path());
+        assert_eq!(symbols(&mut warm, "helper_1"), expected);
+        let status = warm.snapshot_status();
+        assert_eq!((status.read_files, status.written), (1, true), "{status:?}");
+        let (mut next, _) = open(dir.path());
+        assert_eq!(symbols(&mut next, "helper_1"), expected);
+        let status = next.snapshot_status();
+        assert_eq!((status.read_files, status.written), (0, false), "{status:?}");
+    }
+
+    #[test]
     fn the_header_is_checked_before_anything_is_trusted() {
         let dir = tempfile::tempdir().unwrap();
         write_tree(dir.path(), 3);

@@ -12,11 +12,17 @@ export interface HostEntry {
   mtimeMs: number;
 }
 
-function kindOf(st: fs.Stats): HostEntry["kind"] {
+function kindOf(st: fs.Stats | fs.BigIntStats): HostEntry["kind"] {
   if (st.isSymbolicLink()) return "symlink";
   if (st.isDirectory()) return "dir";
   if (st.isFile()) return "file";
   return "other";
+}
+
+/** Modification time in whole milliseconds, truncated from the nanoseconds as the native host does
+ *  (a float `mtimeMs` can round up past the millisecond). */
+function mtimeMs(st: fs.BigIntStats): number {
+  return Number(st.mtimeNs / 1000000n);
 }
 
 // Without O_NOFOLLOW (Windows) a symlink is refused by an lstat first.
@@ -30,8 +36,8 @@ export function createNodeHost(root: string) {
     readDir(rel: string): HostEntry[] {
       const dir = abs(rel);
       return fs.readdirSync(dir).map((name) => {
-        const st = fs.lstatSync(path.join(dir, name));
-        return { name, kind: kindOf(st), size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
+        const st = fs.lstatSync(path.join(dir, name), { bigint: true });
+        return { name, kind: kindOf(st), size: Number(st.size), mtimeMs: mtimeMs(st) };
       });
     },
     /** A regular file of at most `limit` bytes: a symlink is not followed, a FIFO or device is
@@ -65,12 +71,12 @@ export function createNodeHost(root: string) {
       }
     },
     stat(rel: string): HostEntry {
-      const st = fs.statSync(abs(rel));
-      return { name: path.basename(rel), kind: kindOf(st), size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
+      const st = fs.statSync(abs(rel), { bigint: true });
+      return { name: path.basename(rel), kind: kindOf(st), size: Number(st.size), mtimeMs: mtimeMs(st) };
     },
     lstat(rel: string): HostEntry {
-      const st = fs.lstatSync(abs(rel));
-      return { name: path.basename(rel), kind: kindOf(st), size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
+      const st = fs.lstatSync(abs(rel), { bigint: true });
+      return { name: path.basename(rel), kind: kindOf(st), size: Number(st.size), mtimeMs: mtimeMs(st) };
     },
     realpath(rel: string): string {
       return fs.realpathSync(abs(rel)).split(path.sep).join("/");

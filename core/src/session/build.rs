@@ -272,7 +272,14 @@ impl Session {
         let same_set =
             !removed && files.len() == self.previous.len() && files.iter().all(|f| self.previous.contains_key(&f.path));
         let in_place = (same_set && read > 0 && self.prior_image.is_some()).then(|| {
-            let stored: Vec<IndexedFile> = files.iter().map(|f| self.previous[&f.path].indexed()).collect();
+            // Unchanged contents as they are now (their stat may have moved), changed ones as stored.
+            let stored: Vec<IndexedFile> = files
+                .iter()
+                .map(|f| match &self.previous[&f.path] {
+                    p if p.hash == f.hash => f.clone(),
+                    p => p.indexed(),
+                })
+                .collect();
             let changed: Vec<IndexedFile> =
                 files.iter().filter(|f| self.previous[&f.path].hash != f.hash).cloned().collect();
             (stored, changed)
