@@ -29,15 +29,15 @@ pub struct HostEntry {
 /// it needs). The file stays the one opened: a writer that replaces it (temp + rename) meanwhile
 /// changes nothing for this reader.
 pub trait ReadAt: Send + Sync {
-    /// The file's length when opened.
-    fn len(&self) -> u64;
+    /// The file's size when opened.
+    fn size(&self) -> u64;
     /// `len` bytes from `offset`, all of them or an error.
     fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, String>;
 }
 
 /// A file read whole: what a host without ranged reads (the wasm engine's) gives.
 impl ReadAt for Vec<u8> {
-    fn len(&self) -> u64 {
+    fn size(&self) -> u64 {
         self.len() as u64
     }
 
@@ -194,7 +194,7 @@ mod std_host {
 
     #[cfg(unix)]
     impl super::ReadAt for OpenFile {
-        fn len(&self) -> u64 {
+        fn size(&self) -> u64 {
             self.len
         }
 

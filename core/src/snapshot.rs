@@ -287,7 +287,7 @@ pub(crate) struct Image {
 
 impl std::fmt::Debug for Image {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Image").field("len", &self.file.len()).finish_non_exhaustive()
+        f.debug_struct("Image").field("size", &self.file.size()).finish_non_exhaustive()
     }
 }
 
@@ -430,7 +430,7 @@ pub(crate) fn open(host: &dyn Host, options_key: &str, cap: u64) -> Result<Optio
 /// The section table of a file, checked: magic, version, the header's own checksum, and sections
 /// that follow each other exactly to the end of the file.
 fn read_header(file: &dyn ReadAt) -> Result<[SectionEntry; 8], Rejection> {
-    let len = file.len();
+    let len = file.size();
     if len < INDEX_HEADER_LEN as u64 {
         return Err(damaged("not a codegraph snapshot (bad header)"));
     }
@@ -752,8 +752,8 @@ mod tests {
     }
 
     impl ReadAt for CountingFile {
-        fn len(&self) -> u64 {
-            self.inner.len()
+        fn size(&self) -> u64 {
+            self.inner.size()
         }
 
         fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, String> {

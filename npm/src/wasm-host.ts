@@ -29,6 +29,40 @@ function mtimeMs(st: fs.BigIntStats): number {
 const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 const NON_BLOCK = fs.constants.O_NONBLOCK ?? 0;
 
+/** Opens a regular file of at most `limit` bytes for reading, without following a symlink at its
+ *  end or blocking on a FIFO; the caller closes it. */
+function openChecked(file: string, limit: number): { fd: number; size: number } {
+  if (NO_FOLLOW === 0 && fs.lstatSync(file).isSymbolicLink()) throw new Error("a symlink (not followed)");
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | NO_FOLLOW | NON_BLOCK);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ELOOP") throw new Error("a symlink (not followed)");
+    throw e;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new Error("not a regular file");
+    if (st.size > limit) throw new Error(`larger than the read limit (${st.size} > ${limit} bytes)`);
+    return { fd, size: st.size };
+  } catch (e) {
+    fs.closeSync(fd);
+    throw e;
+  }
+}
+
+/** Fills `buf` from `fd` (at `position`, or from the current offset when null) until it is full or
+ *  the file ends; returns the bytes read. */
+function readFully(fd: number, buf: Buffer, position: number | null): number {
+  let n = 0;
+  while (n < buf.length) {
+    const got = fs.readSync(fd, buf, n, buf.length - n, position === null ? null : position + n);
+    if (got === 0) break;
+    n += got;
+  }
+  return n;
+}
+
 /** Creates the host object the wasm `Session` constructor expects. */
 export function createNodeHost(root: string) {
   const abs = (rel: string) => (rel === "" ? root : path.join(root, rel));
@@ -43,32 +77,30 @@ export function createNodeHost(root: string) {
     /** A regular file of at most `limit` bytes: a symlink is not followed, a FIFO or device is
      *  refused without blocking, a larger file is refused before it is read (the core's rules). */
     readFile(rel: string, limit: number): Uint8Array {
-      const file = abs(rel);
-      if (NO_FOLLOW === 0 && fs.lstatSync(file).isSymbolicLink()) throw new Error("a symlink (not followed)");
-      let fd: number;
+      const fd = openChecked(abs(rel), limit).fd;
       try {
-        fd = fs.openSync(file, fs.constants.O_RDONLY | NO_FOLLOW | NON_BLOCK);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === "ELOOP") throw new Error("a symlink (not followed)");
-        throw e;
-      }
-      try {
-        const st = fs.fstatSync(fd);
-        if (!st.isFile()) throw new Error("not a regular file");
-        if (st.size > limit) throw new Error(`larger than the read limit (${st.size} > ${limit} bytes)`);
         // One byte more than the limit tells a file that grew while read from one that did not.
-        const buf = Buffer.allocUnsafe(Math.min(st.size, limit) + 1);
-        let n = 0;
-        while (n < buf.length) {
-          const got = fs.readSync(fd, buf, n, buf.length - n, null);
-          if (got === 0) break;
-          n += got;
-        }
+        const buf = Buffer.allocUnsafe(Math.min(fs.fstatSync(fd).size, limit) + 1);
+        const n = readFully(fd, buf, null);
         if (n > limit) throw new Error(`grew past the read limit (${limit} bytes) while read`);
         return buf.subarray(0, n);
       } finally {
         fs.closeSync(fd);
       }
+    },
+    /** Opens a file under the rules of `readFile` and keeps it open for `readAt` (the persisted
+     *  index: a warm start reads the parts it needs); `closeFile` closes it. */
+    openFile(rel: string, limit: number): { fd: number; size: number } {
+      return openChecked(abs(rel), limit);
+    },
+    readAt(fd: number, offset: number, length: number): Uint8Array {
+      const buf = Buffer.allocUnsafe(length);
+      const n = readFully(fd, buf, offset);
+      if (n !== length) throw new Error(`read ${n} of ${length} bytes at ${offset}`);
+      return buf;
+    },
+    closeFile(fd: number): void {
+      fs.closeSync(fd);
     },
     stat(rel: string): HostEntry {
       const st = fs.statSync(abs(rel), { bigint: true });

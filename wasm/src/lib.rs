@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 
 use codegraph_core as core;
-use core::{EntryKind, Host, HostEntry};
+use core::{EntryKind, Host, HostEntry, ReadAt};
 use js_sys::{Array, Function, Reflect, Uint8Array};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -48,6 +48,50 @@ struct JsHost {
     /// Optional: the process id and whether another process runs (for the writer lock).
     pid: Option<Function>,
     process_alive: Option<Function>,
+    /// Optional: files kept open for ranged reads (`openFile`, `readAt`, `closeFile`), so a warm
+    /// start reads the parts of the persisted index it needs instead of all of it.
+    ranged: Option<(Function, Function, Function)>,
+}
+
+/// A file the JS host keeps open; what is read of it is read at offsets of the file opened.
+struct JsFile {
+    fd: JsValue,
+    len: u64,
+    read_at: Function,
+    close: Function,
+}
+
+// SAFETY: wasm32-unknown-unknown runs on one thread: a JsFile (JS function handles and a file
+// descriptor) is never reached from another thread; the core only needs the bounds on native, where
+// it reads in parallel.
+#[allow(unsafe_code)]
+unsafe impl Send for JsFile {}
+#[allow(unsafe_code)]
+unsafe impl Sync for JsFile {}
+
+impl ReadAt for JsFile {
+    fn size(&self) -> u64 {
+        self.len
+    }
+
+    fn read_at(&self, offset: u64, len: usize) -> Result<Vec<u8>, String> {
+        let bytes = self
+            .read_at
+            .call3(&JsValue::NULL, &self.fd, &(offset as f64).into(), &(len as f64).into())
+            .map_err(message)?;
+        let bytes = Uint8Array::new(&bytes).to_vec();
+        if bytes.len() == len {
+            Ok(bytes)
+        } else {
+            Err(format!("read {} of {len} bytes at {offset}", bytes.len()))
+        }
+    }
+}
+
+impl Drop for JsFile {
+    fn drop(&mut self) {
+        let _ = self.close.call1(&JsValue::NULL, &self.fd);
+    }
 }
 
 fn callback(host: &JsValue, name: &str) -> Result<Function, JsValue> {
@@ -88,6 +132,16 @@ impl Host for JsHost {
     fn read_file(&self, rel: &str, limit: u64) -> Result<Vec<u8>, String> {
         let bytes = self.read_file.call2(&JsValue::NULL, &rel.into(), &(limit as f64).into()).map_err(message)?;
         Ok(Uint8Array::new(&bytes).to_vec())
+    }
+
+    fn open_file(&self, rel: &str, limit: u64) -> Result<Box<dyn ReadAt>, String> {
+        let Some((open, read_at, close)) = &self.ranged else {
+            return Ok(Box::new(self.read_file(rel, limit)?));
+        };
+        let opened = open.call2(&JsValue::NULL, &rel.into(), &(limit as f64).into()).map_err(message)?;
+        let get = |k: &str| Reflect::get(&opened, &k.into()).map_err(message);
+        let len = get("size")?.as_f64().ok_or("openFile did not say the size")? as u64;
+        Ok(Box::new(JsFile { fd: get("fd")?, len, read_at: read_at.clone(), close: close.clone() }))
     }
 
     fn stat(&self, rel: &str) -> Result<HostEntry, String> {
@@ -174,6 +228,9 @@ impl Session {
             git: optional_callback(&host, "git"),
             pid: optional_callback(&host, "pid"),
             process_alive: optional_callback(&host, "processAlive"),
+            ranged: optional_callback(&host, "openFile").and_then(|open| {
+                Some((open, optional_callback(&host, "readAt")?, optional_callback(&host, "closeFile")?))
+            }),
         };
         let session = core::Session::open_json(Box::new(js_host), from_js(options)?).map_err(js_error)?;
         Ok(Session { inner: RefCell::new(session) })

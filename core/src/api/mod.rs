@@ -40,7 +40,7 @@ pub use crate::discover::{DiscoveryOptions, SkippedFile};
 pub use crate::error::{decode, Error};
 #[cfg(not(target_family = "wasm"))]
 pub use crate::host::StdHost;
-pub use crate::host::{EntryKind, Host, HostEntry};
+pub use crate::host::{EntryKind, Host, HostEntry, ReadAt};
 pub use crate::session::{
     BuildTimings, Freshness, OpenOptions, ParseOnly, Progress, Session, SnapshotStatus, CHANGED_SAMPLE_CAP,
     REFRESH_MAX_BYTES_DEFAULT, REFRESH_MAX_FILES_DEFAULT,
