@@ -299,7 +299,7 @@ fn insert_rows(
     }
     {
         let mut unresolved = tx.prepare("INSERT INTO unresolved_rows VALUES (?1, ?2, ?3, ?4, ?5)")?;
-        for (fid, stats) in index.graph().file_stats.iter().enumerate() {
+        for (fid, stats) in index.file_stats().iter().enumerate() {
             let f = &index.files[fid];
             for &(k, seg) in &stats.unresolved {
                 let chain = &f.facts.refs[k as usize];

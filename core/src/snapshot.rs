@@ -121,10 +121,12 @@ pub(crate) enum Section {
     HandleNumbers,
     /// The resolved graph (`GraphParts`), when the snapshot has one.
     Graph,
+    /// Its per-file counters (`Vec<FileRefs>`), which only an update and the artifact read.
+    FileStats,
 }
 
 impl Section {
-    pub(crate) const ALL: [Section; 8] = [
+    pub(crate) const ALL: [Section; 9] = [
         Section::Meta,
         Section::Facts,
         Section::Files,
@@ -133,6 +135,7 @@ impl Section {
         Section::Qualified,
         Section::HandleNumbers,
         Section::Graph,
+        Section::FileStats,
     ];
 
     fn name(self) -> &'static str {
@@ -145,6 +148,7 @@ impl Section {
             Section::Qualified => "qualified names",
             Section::HandleNumbers => "handle numbers",
             Section::Graph => "graph",
+            Section::FileStats => "per-file counters",
         }
     }
 }
@@ -187,6 +191,7 @@ pub(crate) struct Parts<'a> {
     pub qualified: &'a StrColumn,
     pub handle_numbers: &'a [(u32, u32)],
     pub graph: Option<crate::index::GraphParts>,
+    pub file_stats: Vec<crate::index::FileRefs>,
 }
 
 /// Encodes an index as the sectioned file.
@@ -235,6 +240,7 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
         parts.qualified.bytes().to_vec(),
         postcard(&parts.handle_numbers)?,
         parts.graph.as_ref().map(|g| postcard(g)).transpose()?.unwrap_or_default(),
+        postcard(&parts.file_stats)?,
     ];
     for section in rest {
         let start = out.len();
@@ -281,7 +287,7 @@ struct SectionEntry {
 /// session then rebuilds instead of trusting it again.
 pub(crate) struct Image {
     file: Box<dyn ReadAt>,
-    sections: [SectionEntry; 8],
+    sections: [SectionEntry; 9],
     damage: std::sync::Mutex<Option<String>>,
 }
 
@@ -340,6 +346,16 @@ impl Image {
     pub(crate) fn graph(&self) -> Result<crate::index::GraphParts, String> {
         let bytes = self.section(Section::Graph)?;
         postcard::from_bytes(&bytes).map_err(|e| format!("its graph is undecodable: {e}"))
+    }
+
+    /// The graph's per-file counters, decoded: one per file.
+    pub(crate) fn file_stats(&self, files: usize) -> Result<Vec<crate::index::FileRefs>, String> {
+        let stats: Vec<crate::index::FileRefs> = postcard::from_bytes(&self.section(Section::FileStats)?)
+            .map_err(|e| format!("its per-file counters are undecodable: {e}"))?;
+        if stats.len() != files {
+            return Err("its per-file counters do not fit its files".into());
+        }
+        Ok(stats)
     }
 
     /// Notes that a part of the file failed its check (the first reason is kept).
@@ -429,7 +445,7 @@ pub(crate) fn open(host: &dyn Host, options_key: &str, cap: u64) -> Result<Optio
 
 /// The section table of a file, checked: magic, version, the header's own checksum, and sections
 /// that follow each other exactly to the end of the file.
-fn read_header(file: &dyn ReadAt) -> Result<[SectionEntry; 8], Rejection> {
+fn read_header(file: &dyn ReadAt) -> Result<[SectionEntry; 9], Rejection> {
     let len = file.size();
     if len < INDEX_HEADER_LEN as u64 {
         return Err(damaged("not a codegraph snapshot (bad header)"));
@@ -450,7 +466,7 @@ fn read_header(file: &dyn ReadAt) -> Result<[SectionEntry; 8], Rejection> {
     if count != Section::ALL.len() {
         return Err(damaged("snapshot header names other sections"));
     }
-    let mut sections = [SectionEntry { offset: 0, len: 0, hash: [0; 32] }; 8];
+    let mut sections = [SectionEntry { offset: 0, len: 0, hash: [0; 32] }; 9];
     let mut next = INDEX_HEADER_LEN as u64;
     for (i, s) in sections.iter_mut().enumerate() {
         let at = 16 + i * SECTION_ENTRY_LEN;
@@ -839,7 +855,7 @@ mod tests {
         s.refs(RefsRequest { handle: Some(handle.into()), ..Default::default() }).unwrap()
     }
 
-    fn sections(bytes: &[u8]) -> [SectionEntry; 8] {
+    fn sections(bytes: &[u8]) -> [SectionEntry; 9] {
         read_header(&bytes.to_vec()).ok().expect("a sound header")
     }
 

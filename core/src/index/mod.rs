@@ -8,6 +8,7 @@ mod resolve;
 pub(crate) mod walks;
 
 pub(crate) use lookup::SymbolQuery;
+pub(crate) use resolve::FileRefs;
 
 use std::collections::BTreeSet;
 
@@ -131,6 +132,7 @@ pub(crate) struct Graph {
     pub unresolved_refs: u64,
     pub resolved_refs: u64,
     /// Per file (by id): its share of the counters above, kept so one file can be re-resolved alone.
+    /// Empty in a graph read from the snapshot until an update needs them (`Index::file_stats`).
     pub file_stats: Vec<resolve::FileRefs>,
 }
 
@@ -144,11 +146,16 @@ pub(crate) struct GraphParts {
     deps: Vec<Vec<(FileId, DepVia)>>,
     supertypes: Vec<(SymId, TypeRelKind, SymId)>,
     import_bindings: Vec<ImportBinding>,
-    file_stats: Vec<resolve::FileRefs>,
+    /// The totals of the per-file counters (which the snapshot stores apart: only an update and
+    /// the artifact read them).
+    resolved_refs: u64,
+    unresolved_refs: u64,
+    unbound_imports: u64,
+    unresolved_calls: Vec<(String, u32)>,
 }
 
 impl Graph {
-    /// What the snapshot stores of this graph.
+    /// What the snapshot stores of this graph (its per-file counters apart: `file_stats_parts`).
     pub fn parts(&self) -> GraphParts {
         let mut impl_members: Vec<(SymId, Vec<SymId>)> =
             self.impl_members.iter().map(|(&t, m)| (t, m.clone())).collect();
@@ -160,25 +167,38 @@ impl Graph {
             deps: self.dep_via.clone(),
             supertypes: self.supertypes.clone(),
             import_bindings: self.import_bindings.clone(),
-            file_stats: self
-                .file_stats
-                .iter()
-                .map(|f| resolve::FileRefs {
-                    refs: Vec::new(),
-                    bindings: Vec::new(),
-                    resolved: f.resolved,
-                    unresolved: f.unresolved.clone(),
-                    unbound_imports: f.unbound_imports.clone(),
-                    unresolved_calls: f.unresolved_calls.clone(),
-                })
-                .collect(),
+            resolved_refs: self.resolved_refs,
+            unresolved_refs: self.unresolved_refs,
+            unbound_imports: self.unbound_imports,
+            unresolved_calls: {
+                let mut calls: Vec<(String, u32)> =
+                    self.unresolved_calls.iter().map(|(n, &c)| (n.clone(), c)).collect();
+                calls.sort();
+                calls
+            },
         }
     }
 
-    /// The graph a snapshot stored, with what is derived from it rebuilt; `None` when it doesn't fit
-    /// `files` files (then the caller resolves).
+    /// The per-file counters as the snapshot stores them.
+    pub fn file_stats_parts(stats: &[resolve::FileRefs]) -> Vec<resolve::FileRefs> {
+        stats
+            .iter()
+            .map(|f| resolve::FileRefs {
+                refs: Vec::new(),
+                bindings: Vec::new(),
+                resolved: f.resolved,
+                unresolved: f.unresolved.clone(),
+                unbound_imports: f.unbound_imports.clone(),
+                unresolved_calls: f.unresolved_calls.clone(),
+            })
+            .collect()
+    }
+
+    /// The graph a snapshot stored, with what is derived from it rebuilt (its per-file counters are
+    /// read when first needed: `Index::file_stats`); `None` when it doesn't fit `files` files (then
+    /// the caller resolves).
     fn from_parts(parts: GraphParts, files: usize) -> Option<Graph> {
-        if parts.refs_by_file.len() != files || parts.deps.len() != files || parts.file_stats.len() != files {
+        if parts.refs_by_file.len() != files || parts.deps.len() != files {
             return None;
         }
         let mut graph = Graph {
@@ -186,12 +206,14 @@ impl Graph {
             impl_members: parts.impl_members.into_iter().collect(),
             supertypes: parts.supertypes,
             import_bindings: parts.import_bindings,
-            file_stats: parts.file_stats,
+            resolved_refs: parts.resolved_refs,
+            unresolved_refs: parts.unresolved_refs,
+            unbound_imports: parts.unbound_imports,
+            unresolved_calls: parts.unresolved_calls.into_iter().collect(),
             ..Graph::default()
         };
         graph.refs = parts.refs;
         graph.set_deps(parts.deps);
-        graph.total_stats();
         Some(graph)
     }
 
@@ -253,6 +275,8 @@ pub(crate) struct Index {
     qualified: OnceLock<StrColumn>,
     handle_numbers: OnceLock<Vec<(SymId, u32)>>,
     graph: OnceLock<Graph>,
+    /// The graph's per-file counters, when the graph was read from the snapshot without them.
+    file_stats: OnceLock<Vec<resolve::FileRefs>>,
     /// The snapshot these files, columns and graph were stored in (a warm start), read on demand,
     /// with the configs to resolve again should its graph prove unreadable.
     stored: Option<(Arc<Image>, ConfigTexts)>,
@@ -294,6 +318,7 @@ impl Index {
             qualified: OnceLock::new(),
             handle_numbers: OnceLock::new(),
             graph: OnceLock::new(),
+            file_stats: OnceLock::new(),
             stored: None,
             text: std::sync::OnceLock::new(),
         };
@@ -316,6 +341,24 @@ impl Index {
                 Err(why) => {
                     image.mark_damaged(why);
                     resolve::resolve(self, configs)
+                }
+            }
+        })
+    }
+
+    /// The graph's counters of each file (by id): what each file resolved, and what it could not.
+    pub fn file_stats(&self) -> &[resolve::FileRefs] {
+        let graph = self.graph();
+        if graph.file_stats.len() == self.files.len() {
+            return &graph.file_stats;
+        }
+        self.file_stats.get_or_init(|| {
+            let (image, configs) = self.stored.as_ref().expect("a graph without counters was read from a snapshot");
+            match image.file_stats(self.files.len()) {
+                Ok(stats) => stats,
+                Err(why) => {
+                    image.mark_damaged(why);
+                    resolve::resolve(self, configs).file_stats
                 }
             }
         })
@@ -428,6 +471,7 @@ impl Index {
             qualified: self.qualified(),
             handle_numbers: self.handle_numbers(),
             graph: Some(self.graph().parts()),
+            file_stats: Graph::file_stats_parts(self.file_stats()),
         }
     }
 
@@ -445,7 +489,7 @@ impl Index {
             .collect();
         let Some(ids) = ids else { return Err(changed) };
         // Everything read from the snapshot that the new files change is taken out of it first.
-        self.graph();
+        self.file_stats();
         self.qualified();
         self.handle_numbers();
         for (&id, mut file) in ids.iter().zip(changed) {
@@ -454,6 +498,9 @@ impl Index {
         }
         // Same interface: same names, containers and handles; only positions and bodies changed.
         let mut graph = self.graph.take().expect("read above");
+        if let Some(stats) = self.file_stats.take() {
+            graph.file_stats = stats;
+        }
         resolve::re_resolve(self, configs, &mut graph, &ids);
         let _ = self.graph.set(graph);
         // The lexical index described the old files; whoever keeps it must update it (the session does).
