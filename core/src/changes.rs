@@ -7,6 +7,7 @@
 //! method changes nothing else. Every git call goes through `crate::git` (the repository's config
 //! runs nothing); a ref is checked to be a revision, never an option, before git sees it.
 
+use crate::extract::Field;
 use rustc_hash::FxHashMap as HashMap;
 use tree_sitter::Parser;
 
@@ -529,7 +530,7 @@ fn body_offset(root: tree_sitter::Node, start: usize, end: usize) -> Option<usiz
     let mut level = vec![node];
     for _ in 0..3 {
         for n in &level {
-            if let Some(body) = n.child_by_field_name("body").or_else(|| n.child_by_field_name("value")) {
+            if let Some(body) = n.field("body").or_else(|| n.field("value")) {
                 return Some(body.start_byte());
             }
         }

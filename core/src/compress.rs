@@ -7,6 +7,7 @@
 //!
 //! Both stay valid source in their language: a context pack can be parsed back.
 
+use crate::extract::Field;
 use tree_sitter::{Node, Parser};
 
 use crate::lang::Language;
@@ -150,7 +151,7 @@ pub(crate) fn compress(language: Language, src: &str, mode: Compress) -> String 
             continue;
         }
         if shape.functions.contains(&kind) {
-            if let Some(body) = node.child_by_field_name("body") {
+            if let Some(body) = node.field("body") {
                 if let Some(edit) = elide(language, body) {
                     edits.push(edit);
                     continue;

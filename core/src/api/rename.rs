@@ -9,6 +9,7 @@
 //! string that names it for dynamic access); the reasons say which. Comment and string matches
 //! are candidates only when asked for, and never count towards `safe`.
 
+use crate::extract::Field;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -977,7 +978,7 @@ fn overload_names(text: &str, language: Language, sym: &crate::facts::Symbol) ->
         if !DECLS.contains(&n.kind()) {
             return;
         }
-        let Some(name) = n.child_by_field_name("name") else { return };
+        let Some(name) = n.field("name") else { return };
         let at = positions.pos(name.start_byte());
         let within =
             (sym.start.line, sym.start.col) <= (at.line, at.col) && (at.line, at.col) <= (sym.end.line, sym.end.col);
@@ -1015,13 +1016,13 @@ const DYNAMIC_ACCESS_CALLS: [&str; 8] =
 fn dynamic_access(node: tree_sitter::Node, text: &str) -> bool {
     let Some(parent) = node.parent() else { return false };
     if parent.kind() == "subscript_expression" {
-        return parent.child_by_field_name("index") == Some(node);
+        return parent.field("index") == Some(node);
     }
     if !matches!(parent.kind(), "arguments" | "argument_list") {
         return false;
     }
     let Some(call) = parent.parent() else { return false };
-    let callee = call.child_by_field_name("function").or_else(|| call.child_by_field_name("name"));
+    let callee = call.field("function").or_else(|| call.field("name"));
     callee.is_some_and(|c| {
         let name = &text[c.byte_range()];
         let last = name.rsplit(['.', ':']).next().unwrap_or(name);

@@ -3,6 +3,7 @@
 //! (`reference`). The loop never recurses, so a chain of 100,000 segments costs 100,000 steps and
 //! no stack: a crafted file can't overflow the stack through a long chain.
 
+use super::Field;
 use tree_sitter::Node;
 
 use super::{Builder, Segment};
@@ -118,7 +119,7 @@ impl ChainSyntax {
                 continue;
             }
             if self.calls.contains(&kind) {
-                let Some(function) = cur.child_by_field_name("function") else { break Head::Opaque(cur) };
+                let Some(function) = cur.field("function") else { break Head::Opaque(cur) };
                 frames.push(Frame::Call(cur));
                 cur = function;
                 continue;

@@ -6,6 +6,7 @@
 //! Locals: receivers, parameters, named results, type parameters, `:=` / `var` / `const` names in
 //! bodies, range and type-switch and select-case bindings.
 
+use super::Field;
 use tree_sitter::Node;
 
 use super::{has_token, named_children, Builder, ChainSyntax, Member};
@@ -94,11 +95,11 @@ fn walk(b: &mut Builder, node: Node) {
         "short_var_declaration" => short_var_declaration(b, node),
         "range_clause" | "receive_statement" => {
             let declares = has_token(node, ":=");
-            let left = node.child_by_field_name("left");
+            let left = node.field("left");
             // `for i, it := range c.Items`: the second name is an element, typed as the ranged
             // value is (a slice's type is its element's, see `type_path`); the first is an index
             // or a map key.
-            let element = match (node.kind(), node.child_by_field_name("right")) {
+            let element = match (node.kind(), node.field("right")) {
                 ("range_clause", Some(right)) => expr_origin(b, right),
                 _ => LocalOrigin::Unknown,
             };
@@ -116,7 +117,7 @@ fn walk(b: &mut Builder, node: Node) {
             }
         }
         "type_switch_statement" => {
-            let alias = node.child_by_field_name("alias");
+            let alias = node.field("alias");
             for child in named_children(node) {
                 if Some(child) == alias {
                     for name in named_children(child) {
@@ -144,11 +145,11 @@ fn walk(b: &mut Builder, node: Node) {
         "selector_expression" => ref_chain(b, node, false),
         "call_expression" => call_expression(b, node),
         "type_conversion_expression" => {
-            let ty = node.child_by_field_name("type");
+            let ty = node.field("type");
             match ty.and_then(|t| named_type_segs(b, t)) {
                 Some(segs) => {
                     b.add_ref(segs, true, false);
-                    if let Some(args) = ty.and_then(|t| t.child_by_field_name("type_arguments")) {
+                    if let Some(args) = ty.and_then(|t| t.field("type_arguments")) {
                         walk(b, args);
                     }
                 }
@@ -158,12 +159,12 @@ fn walk(b: &mut Builder, node: Node) {
                     }
                 }
             }
-            if let Some(operand) = node.child_by_field_name("operand") {
+            if let Some(operand) = node.field("operand") {
                 walk(b, operand);
             }
         }
         "composite_literal" => {
-            let ty = node.child_by_field_name("type");
+            let ty = node.field("type");
             if let Some(t) = ty {
                 walk(b, t);
             }
@@ -172,17 +173,17 @@ fn walk(b: &mut Builder, node: Node) {
                 .filter(|t| matches!(t.kind(), "type_identifier" | "qualified_type" | "generic_type"))
                 .and_then(|t| type_path(b, t))
                 .map(|p| Receiver { base: ReceiverBase::Value(LocalOrigin::Constructed(p)), members: Vec::new() });
-            if let Some(body) = node.child_by_field_name("body") {
+            if let Some(body) = node.field("body") {
                 literal_value(b, body, ty.is_some_and(|t| t.kind() == "map_type"), fields_of.as_ref());
             }
         }
         "literal_value" => literal_value(b, node, false, None),
         "func_literal" => {
-            if let Some(params) = node.child_by_field_name("parameters") {
+            if let Some(params) = node.field("parameters") {
                 parameters(b, params, true);
             }
             result(b, node, true);
-            if let Some(body) = node.child_by_field_name("body") {
+            if let Some(body) = node.field("body") {
                 walk(b, body);
             }
         }
@@ -190,12 +191,12 @@ fn walk(b: &mut Builder, node: Node) {
         // are references; the names declare nothing we record.
         "parameter_list" => parameters(b, node, false),
         "parameter_declaration" | "variadic_parameter_declaration" | "field_declaration" => {
-            if let Some(ty) = node.child_by_field_name("type") {
+            if let Some(ty) = node.field("type") {
                 walk(b, ty);
             }
         }
         "method_elem" => {
-            if let Some(params) = node.child_by_field_name("parameters") {
+            if let Some(params) = node.field("parameters") {
                 parameters(b, params, false);
             }
             result(b, node, false);
@@ -227,12 +228,12 @@ fn import_declaration(b: &mut Builder, node: Node) {
         }
     }
     for spec in specs {
-        let Some(path) = spec.child_by_field_name("path") else {
+        let Some(path) = spec.field("path") else {
             continue;
         };
         let module = b.text(path).trim_matches(|c| c == '"' || c == '`').to_string();
         let pos = b.pos(spec);
-        match spec.child_by_field_name("name") {
+        match spec.field("name") {
             Some(name) if name.kind() == "blank_identifier" => {
                 b.add_import(module, ImportKind::SideEffect, Vec::new(), pos, false);
             }
@@ -253,7 +254,7 @@ fn import_declaration(b: &mut Builder, node: Node) {
 }
 
 fn function_declaration(b: &mut Builder, node: Node) {
-    let Some(name) = node.child_by_field_name("name") else {
+    let Some(name) = node.field("name") else {
         for child in named_children(node) {
             walk(b, child);
         }
@@ -263,21 +264,21 @@ fn function_declaration(b: &mut Builder, node: Node) {
     let idx = b.add_symbol(node, name, SymbolKind::Function, exported);
     b.symbol_mut(idx).returns = returns(b, node);
     b.within(idx, |b| {
-        if let Some(tp) = node.child_by_field_name("type_parameters") {
+        if let Some(tp) = node.field("type_parameters") {
             type_parameters(b, tp);
         }
-        if let Some(params) = node.child_by_field_name("parameters") {
+        if let Some(params) = node.field("parameters") {
             parameters(b, params, true);
         }
         result(b, node, true);
-        if let Some(body) = node.child_by_field_name("body") {
+        if let Some(body) = node.field("body") {
             walk(b, body);
         }
     });
 }
 
 fn method_declaration(b: &mut Builder, node: Node) {
-    let Some(name) = node.child_by_field_name("name") else {
+    let Some(name) = node.field("name") else {
         for child in named_children(node) {
             walk(b, child);
         }
@@ -289,10 +290,10 @@ fn method_declaration(b: &mut Builder, node: Node) {
 
     // The receiver: `(c *Cart)`, `(Cart)`, `(l *List[T])`.
     let receiver = node
-        .child_by_field_name("receiver")
+        .field("receiver")
         .and_then(|r| named_children(r).into_iter().find(|c| c.kind() == "parameter_declaration"));
-    let recv_name = receiver.and_then(|r| r.child_by_field_name("name"));
-    let mut recv_type = receiver.and_then(|r| r.child_by_field_name("type"));
+    let recv_name = receiver.and_then(|r| r.field("name"));
+    let mut recv_type = receiver.and_then(|r| r.field("type"));
     while let Some(t) = recv_type {
         if matches!(t.kind(), "pointer_type" | "parenthesized_type") {
             recv_type = named_children(t).into_iter().next();
@@ -301,9 +302,7 @@ fn method_declaration(b: &mut Builder, node: Node) {
         }
     }
     let (recv_base, recv_args) = match recv_type {
-        Some(t) if t.kind() == "generic_type" => {
-            (t.child_by_field_name("type"), t.child_by_field_name("type_arguments"))
-        }
+        Some(t) if t.kind() == "generic_type" => (t.field("type"), t.field("type_arguments")),
         other => (other, None),
     };
     let recv_base = recv_base.filter(|t| t.kind() == "type_identifier");
@@ -334,11 +333,11 @@ fn method_declaration(b: &mut Builder, node: Node) {
                 }
             }
         }
-        if let Some(params) = node.child_by_field_name("parameters") {
+        if let Some(params) = node.field("parameters") {
             parameters(b, params, true);
         }
         result(b, node, true);
-        if let Some(body) = node.child_by_field_name("body") {
+        if let Some(body) = node.field("body") {
             walk(b, body);
         }
     });
@@ -355,7 +354,7 @@ fn type_parameters(b: &mut Builder, list: Node) {
         for name in names {
             local(b, name, LocalOrigin::Unknown);
         }
-        if let Some(constraint) = decl.child_by_field_name("type") {
+        if let Some(constraint) = decl.field("type") {
             walk(b, constraint);
         }
     }
@@ -366,7 +365,7 @@ fn parameters(b: &mut Builder, list: Node, locals: bool) {
     for decl in named_children(list) {
         match decl.kind() {
             "parameter_declaration" | "variadic_parameter_declaration" => {
-                let ty = decl.child_by_field_name("type");
+                let ty = decl.field("type");
                 if let Some(t) = ty {
                     walk(b, t);
                 }
@@ -387,7 +386,7 @@ fn parameters(b: &mut Builder, list: Node, locals: bool) {
 
 /// The `result` of a function, method, method element or function literal.
 fn result(b: &mut Builder, node: Node, locals: bool) {
-    if let Some(res) = node.child_by_field_name("result") {
+    if let Some(res) = node.field("result") {
         if res.kind() == "parameter_list" {
             parameters(b, res, locals);
         } else {
@@ -398,12 +397,12 @@ fn result(b: &mut Builder, node: Node, locals: bool) {
 
 /// The declared return type (the first result), as a path.
 fn returns(b: &Builder, node: Node) -> Option<Vec<String>> {
-    let res = node.child_by_field_name("result")?;
+    let res = node.field("result")?;
     let ty = if res.kind() == "parameter_list" {
         named_children(res)
             .into_iter()
             .find(|c| matches!(c.kind(), "parameter_declaration" | "variadic_parameter_declaration"))?
-            .child_by_field_name("type")?
+            .field("type")?
     } else {
         res
     };
@@ -425,9 +424,9 @@ fn type_path(b: &Builder, ty: Node) -> Option<Vec<String>> {
                 node = named_children(node).into_iter().next()?;
             }
             "slice_type" | "array_type" | "implicit_length_array_type" => {
-                node = node.child_by_field_name("element")?;
+                node = node.field("element")?;
             }
-            "generic_type" => node = node.child_by_field_name("type")?,
+            "generic_type" => node = node.field("type")?,
             "type_identifier" | "identifier" => {
                 let name = b.text(node);
                 return (!is_predeclared(name)).then(|| vec![name.to_string()]);
@@ -451,8 +450,8 @@ fn type_segs(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
             (!is_predeclared(name)).then(|| vec![b.seg(node)])
         }
         "qualified_type" => {
-            let pkg = node.child_by_field_name("package")?;
-            let name = node.child_by_field_name("name")?;
+            let pkg = node.field("package")?;
+            let name = node.field("name")?;
             Some(vec![b.seg(pkg), b.seg(name)])
         }
         _ => None,
@@ -462,7 +461,7 @@ fn type_segs(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
 /// The segments of a named type, possibly instantiated: `Cart`, `cart.Cart`, `List[int]`.
 fn named_type_segs(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
     if node.kind() == "generic_type" {
-        type_segs(b, node.child_by_field_name("type")?)
+        type_segs(b, node.field("type")?)
     } else {
         type_segs(b, node)
     }
@@ -493,22 +492,22 @@ fn is_type_node(node: Node) -> bool {
 }
 
 fn call_expression(b: &mut Builder, node: Node) {
-    if let Some(function) = node.child_by_field_name("function") {
+    if let Some(function) = node.field("function") {
         match function.kind() {
             "identifier" | "selector_expression" => ref_chain(b, function, true),
             // `F[int](x)` read as an index: a generic call when the index is clearly a type.
             "index_expression"
                 if function
-                    .child_by_field_name("index")
+                    .field("index")
                     .is_some_and(|i| is_type_node(i) || (i.kind() == "identifier" && is_predeclared(b.text(i))))
                     && function
-                        .child_by_field_name("operand")
+                        .field("operand")
                         .is_some_and(|o| matches!(o.kind(), "identifier" | "selector_expression")) =>
             {
-                if let Some(operand) = function.child_by_field_name("operand") {
+                if let Some(operand) = function.field("operand") {
                     ref_chain(b, operand, true);
                 }
-                if let Some(index) = function.child_by_field_name("index") {
+                if let Some(index) = function.field("index") {
                     if !is_predeclared(b.text(index)) {
                         walk(b, index);
                     }
@@ -517,10 +516,10 @@ fn call_expression(b: &mut Builder, node: Node) {
             _ => walk(b, function),
         }
     }
-    if let Some(args) = node.child_by_field_name("type_arguments") {
+    if let Some(args) = node.field("type_arguments") {
         walk(b, args);
     }
-    if let Some(args) = node.child_by_field_name("arguments") {
+    if let Some(args) = node.field("arguments") {
         walk(b, args);
     }
 }
@@ -534,13 +533,13 @@ fn expr_origin(b: &Builder, expr: Node) -> LocalOrigin {
                 Some(inner) => e = inner,
                 None => return LocalOrigin::Unknown,
             },
-            "unary_expression" => match e.child_by_field_name("operand") {
+            "unary_expression" => match e.field("operand") {
                 Some(operand) if operand.kind() == "composite_literal" && has_token(e, "&") => e = operand,
                 _ => return LocalOrigin::Unknown,
             },
             "composite_literal" => {
                 return e
-                    .child_by_field_name("type")
+                    .field("type")
                     .and_then(|t| type_path(b, t))
                     .map_or(LocalOrigin::Unknown, LocalOrigin::Constructed);
             }
@@ -551,11 +550,11 @@ fn expr_origin(b: &Builder, expr: Node) -> LocalOrigin {
                 });
             }
             "call_expression" => {
-                let Some(function) = e.child_by_field_name("function") else {
+                let Some(function) = e.field("function") else {
                     return LocalOrigin::Unknown;
                 };
                 let function = match function.kind() {
-                    "index_expression" => match function.child_by_field_name("operand") {
+                    "index_expression" => match function.field("operand") {
                         Some(o) => o,
                         None => return LocalOrigin::Unknown,
                     },
@@ -570,7 +569,7 @@ fn expr_origin(b: &Builder, expr: Node) -> LocalOrigin {
                 let path: Vec<String> = segs.into_iter().map(|(s, _)| s).collect();
                 if path.len() == 1 && path[0] == "new" {
                     // `new(Cart)` constructs a `*Cart`.
-                    let args = e.child_by_field_name("arguments").map(named_children).unwrap_or_default();
+                    let args = e.field("arguments").map(named_children).unwrap_or_default();
                     return match args.as_slice() {
                         [arg] => type_path(b, *arg).map_or(LocalOrigin::Unknown, LocalOrigin::Constructed),
                         _ => LocalOrigin::Unknown,
@@ -579,15 +578,12 @@ fn expr_origin(b: &Builder, expr: Node) -> LocalOrigin {
                 return LocalOrigin::CallResult(path);
             }
             "type_conversion_expression" => {
-                return e
-                    .child_by_field_name("type")
-                    .and_then(|t| named_type_segs(b, t))
-                    .map_or(LocalOrigin::Unknown, |segs| {
-                        LocalOrigin::CallResult(segs.into_iter().map(|(s, _)| s).collect())
-                    });
+                return e.field("type").and_then(|t| named_type_segs(b, t)).map_or(LocalOrigin::Unknown, |segs| {
+                    LocalOrigin::CallResult(segs.into_iter().map(|(s, _)| s).collect())
+                });
             }
             "type_assertion_expression" => {
-                return e.child_by_field_name("type").map_or(LocalOrigin::Unknown, |t| declared(b, t));
+                return e.field("type").map_or(LocalOrigin::Unknown, |t| declared(b, t));
             }
             _ => return LocalOrigin::Unknown,
         }
@@ -612,7 +608,7 @@ fn origins(b: &Builder, count: usize, values: &[Node]) -> Vec<LocalOrigin> {
 
 fn short_var_declaration(b: &mut Builder, node: Node) {
     let values: Vec<Node> = node
-        .child_by_field_name("right")
+        .field("right")
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
@@ -622,7 +618,7 @@ fn short_var_declaration(b: &mut Builder, node: Node) {
         walk(b, *v);
     }
     let names: Vec<Node> = node
-        .child_by_field_name("left")
+        .field("left")
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
@@ -654,9 +650,9 @@ fn value_declaration(b: &mut Builder, node: Node) {
         let mut cursor = spec.walk();
         let names: Vec<Node> =
             spec.children_by_field_name("name", &mut cursor).filter(|n| n.kind() == "identifier").collect();
-        let ty = spec.child_by_field_name("type");
+        let ty = spec.field("type");
         let values: Vec<Node> = spec
-            .child_by_field_name("value")
+            .field("value")
             .map(named_children)
             .unwrap_or_default()
             .into_iter()
@@ -704,10 +700,10 @@ fn value_declaration(b: &mut Builder, node: Node) {
 /// `type X ...` / `type X = ...`. `decl` spans the declaration (the whole `type` statement when it
 /// declares one type).
 fn type_spec(b: &mut Builder, spec: Node, decl: Node, top: bool) {
-    let Some(name) = spec.child_by_field_name("name") else {
+    let Some(name) = spec.field("name") else {
         return;
     };
-    let ty = spec.child_by_field_name("type");
+    let ty = spec.field("type");
     let kind = match ty.map(|t| t.kind()) {
         Some("struct_type") => SymbolKind::Struct,
         Some("interface_type") => SymbolKind::Interface,
@@ -716,7 +712,7 @@ fn type_spec(b: &mut Builder, spec: Node, decl: Node, top: bool) {
     let exported = top && is_exported(b.text(name));
     let idx = b.add_symbol(decl, name, kind, exported);
     b.within(idx, |b| {
-        if let Some(tp) = spec.child_by_field_name("type_parameters") {
+        if let Some(tp) = spec.field("type_parameters") {
             type_parameters(b, tp);
         }
         let Some(ty) = ty else { return };
@@ -747,7 +743,7 @@ fn struct_body(b: &mut Builder, owner: u32, struct_type: Node) {
         }
         let mut cursor = field.walk();
         let names: Vec<Node> = field.children_by_field_name("name", &mut cursor).collect();
-        let ty = field.child_by_field_name("type");
+        let ty = field.field("type");
         if names.is_empty() {
             // An embedded field: `Base`, `*Base`, `pkg.Base`.
             if let Some(t) = ty {
@@ -772,14 +768,14 @@ fn interface_body(b: &mut Builder, owner: u32, iface: Node) {
     for elem in named_children(iface) {
         match elem.kind() {
             "method_elem" => {
-                let Some(name) = elem.child_by_field_name("name") else {
+                let Some(name) = elem.field("name") else {
                     continue;
                 };
                 let exported = is_exported(b.text(name));
                 let idx = b.add_symbol(elem, name, SymbolKind::Method, exported);
                 b.symbol_mut(idx).returns = returns(b, elem);
                 b.within(idx, |b| {
-                    if let Some(params) = elem.child_by_field_name("parameters") {
+                    if let Some(params) = elem.field("parameters") {
                         parameters(b, params, false);
                     }
                     result(b, elem, false);
@@ -806,7 +802,7 @@ fn literal_value(b: &mut Builder, node: Node, is_map: bool, fields_of: Option<&R
     for elem in named_children(node) {
         match elem.kind() {
             "keyed_element" => {
-                if let Some(key) = elem.child_by_field_name("key") {
+                if let Some(key) = elem.field("key") {
                     let inner = named_children(key);
                     match inner.as_slice() {
                         [k] if !is_map && k.kind() == "identifier" => {
@@ -817,7 +813,7 @@ fn literal_value(b: &mut Builder, node: Node, is_map: bool, fields_of: Option<&R
                         _ => walk(b, key),
                     }
                 }
-                if let Some(value) = elem.child_by_field_name("value") {
+                if let Some(value) = elem.field("value") {
                     walk(b, value);
                 }
             }

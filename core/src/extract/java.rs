@@ -5,6 +5,7 @@
 //! Type parameters (`<T>` of a class or method) are tracked while their declaration is walked: a use
 //! of `T` is not a reference to a type and gives no declared type to a local or a return.
 
+use super::Field;
 use tree_sitter::Node;
 
 use super::chain::ChainWalker;
@@ -765,15 +766,14 @@ fn param_parts(node: Node) -> (Option<Node>, Option<Node>) {
         "spread_parameter" => {
             let kids = named_children(node);
             let ty = kids.iter().find(|c| is_type_node(c.kind()) || c.kind().ends_with("_type")).copied();
-            let name =
-                kids.iter().find(|c| c.kind() == "variable_declarator").and_then(|d| d.child_by_field_name("name"));
+            let name = kids.iter().find(|c| c.kind() == "variable_declarator").and_then(|d| d.field("name"));
             (ty, name)
         }
         "catch_formal_parameter" => {
             let ty = named_children(node).into_iter().find(|c| c.kind() == "catch_type");
-            (ty, node.child_by_field_name("name"))
+            (ty, node.field("name"))
         }
-        _ => (node.child_by_field_name("type"), node.child_by_field_name("name")),
+        _ => (node.field("type"), node.field("name")),
     }
 }
 

@@ -2,6 +2,7 @@
 //! re-exports, `CommonJS` `require`, classes, interfaces, functions (including `const f = () => …`),
 //! member chains, `new` expressions, type annotations and local bindings.
 
+use super::Field;
 use tree_sitter::Node;
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
@@ -31,27 +32,24 @@ fn statement(b: &mut Builder, node: Node, exported: bool) {
         "import_statement" => import_statement(b, node),
         "export_statement" => export_statement(b, node),
         "function_declaration" | "generator_function_declaration" | "function_signature" => {
-            function(b, node, node.child_by_field_name("name"), SymbolKind::Function, exported);
+            function(b, node, node.field("name"), SymbolKind::Function, exported);
         }
         "class_declaration" | "abstract_class_declaration" | "class" => class(b, node, exported),
         "interface_declaration" => interface(b, node, exported),
         "type_alias_declaration" => {
-            if let Some(name) = node.child_by_field_name("name") {
+            if let Some(name) = node.field("name") {
                 let idx = b.add_symbol(node, name, SymbolKind::Type, exported);
                 b.within(idx, |b| walk_children_except(b, node, name));
             }
         }
         "enum_declaration" => {
-            if let Some(name) = node.child_by_field_name("name") {
+            if let Some(name) = node.field("name") {
                 let idx = b.add_symbol(node, name, SymbolKind::Enum, exported);
-                if let Some(body) = node.child_by_field_name("body") {
+                if let Some(body) = node.field("body") {
                     b.within(idx, |b| {
                         for member in named_children(body) {
-                            let name = if member.kind() == "enum_assignment" {
-                                member.child_by_field_name("name")
-                            } else {
-                                Some(member)
-                            };
+                            let name =
+                                if member.kind() == "enum_assignment" { member.field("name") } else { Some(member) };
                             if let Some(name) = name.filter(|n| n.kind() == "property_identifier") {
                                 b.add_symbol(member, name, SymbolKind::Constant, exported);
                             }
@@ -60,10 +58,10 @@ fn statement(b: &mut Builder, node: Node, exported: bool) {
                 }
             }
         }
-        "internal_module" | "module" => match node.child_by_field_name("name").filter(|n| n.kind() == "identifier") {
+        "internal_module" | "module" => match node.field("name").filter(|n| n.kind() == "identifier") {
             Some(name) => {
                 let idx = b.add_symbol(node, name, SymbolKind::Module, exported);
-                if let Some(body) = node.child_by_field_name("body") {
+                if let Some(body) = node.field("body") {
                     b.within(idx, |b| named_children(body).into_iter().for_each(|c| statement(b, c, exported)));
                 }
             }
@@ -78,7 +76,7 @@ fn statement(b: &mut Builder, node: Node, exported: bool) {
 }
 
 fn import_statement(b: &mut Builder, node: Node) {
-    let Some(source) = node.child_by_field_name("source") else { return };
+    let Some(source) = node.field("source") else { return };
     let module = string_value(b, source);
     let pos = b.pos(node);
     let Some(clause) = named_children(node).into_iter().find(|c| c.kind() == "import_clause") else {
@@ -120,8 +118,8 @@ fn specifiers(b: &Builder, clause: Node, kind: &str) -> Vec<ImportItem> {
         .into_iter()
         .filter(|s| s.kind() == kind)
         .filter_map(|s| {
-            let name = s.child_by_field_name("name")?;
-            let alias = s.child_by_field_name("alias").unwrap_or(name);
+            let name = s.field("name")?;
+            let alias = s.field("alias").unwrap_or(name);
             Some(ImportItem { name: unquote(b.text(name)), alias: unquote(b.text(alias)), pos: b.pos(name) })
         })
         .collect()
@@ -129,7 +127,7 @@ fn specifiers(b: &Builder, clause: Node, kind: &str) -> Vec<ImportItem> {
 
 fn export_statement(b: &mut Builder, node: Node) {
     let pos = b.pos(node);
-    if let Some(source) = node.child_by_field_name("source") {
+    if let Some(source) = node.field("source") {
         let module = string_value(b, source);
         let children = named_children(node);
         if let Some(clause) = children.iter().find(|c| c.kind() == "export_clause") {
@@ -146,7 +144,7 @@ fn export_statement(b: &mut Builder, node: Node) {
         return;
     }
     let is_default = super::has_token(node, "default");
-    if let Some(decl) = node.child_by_field_name("declaration") {
+    if let Some(decl) = node.field("declaration") {
         let before = b.facts.symbols.len();
         statement(b, decl, true);
         if is_default {
@@ -156,7 +154,7 @@ fn export_statement(b: &mut Builder, node: Node) {
         }
         return;
     }
-    if let Some(value) = node.child_by_field_name("value") {
+    if let Some(value) = node.field("value") {
         // `export default function () {}` / `export default class {}` have no name; `export default X`
         // exports a local name.
         if value.kind() == "identifier" {
@@ -167,7 +165,7 @@ fn export_statement(b: &mut Builder, node: Node) {
             let before = b.facts.symbols.len();
             match value.kind() {
                 "class" => class(b, value, true),
-                _ => function(b, value, value.child_by_field_name("name"), SymbolKind::Function, true),
+                _ => function(b, value, value.field("name"), SymbolKind::Function, true),
             }
             if let Some(sym) = b.facts.symbols.get_mut(before) {
                 sym.default_export = true;
@@ -194,7 +192,7 @@ fn function(b: &mut Builder, node: Node, name: Option<Node>, kind: SymbolKind, e
     let overload = after_signature(b, node, b.text(name)).then(|| b.continue_overload(node, b.text(name), kind));
     let idx = if let Some(idx) = overload.flatten() {
         // A parameter typed in one signature is typed for the symbol (its first typing wins).
-        if let Some(params) = node.child_by_field_name("parameters") {
+        if let Some(params) = node.field("parameters") {
             let more = declared_params(b, params);
             let known = &mut b.symbol_mut(idx).params;
             for (i, p) in more.into_iter().enumerate() {
@@ -208,10 +206,10 @@ fn function(b: &mut Builder, node: Node, name: Option<Node>, kind: SymbolKind, e
         idx
     } else {
         let idx = b.add_symbol(node, name, kind, exported);
-        if let Some(ret) = node.child_by_field_name("return_type") {
+        if let Some(ret) = node.field("return_type") {
             b.symbol_mut(idx).returns = type_path(b, ret);
         }
-        if let Some(params) = node.child_by_field_name("parameters") {
+        if let Some(params) = node.field("parameters") {
             b.symbol_mut(idx).params = declared_params(b, params);
         }
         idx
@@ -227,13 +225,13 @@ fn declared_params(b: &Builder, params: Node) -> Vec<Param> {
     named_children(params)
         .into_iter()
         .filter(|p| matches!(p.kind(), "required_parameter" | "optional_parameter"))
-        .filter(|p| p.child_by_field_name("pattern").is_none_or(|n| n.kind() != "this"))
+        .filter(|p| p.field("pattern").is_none_or(|n| n.kind() != "this"))
         .map(|p| {
-            let ty = p.child_by_field_name("type");
+            let ty = p.field("type");
             let inner = ty.and_then(|t| if t.kind() == "type_annotation" { t.named_child(0) } else { Some(t) });
             let callback = match inner {
                 Some(f) if f.kind() == "function_type" => f
-                    .child_by_field_name("parameters")
+                    .field("parameters")
                     .map(|ps| declared_params(b, ps).into_iter().map(|p| p.ty).collect())
                     .unwrap_or_default(),
                 _ => Vec::new(),
@@ -246,7 +244,7 @@ fn declared_params(b: &Builder, params: Node) -> Vec<Param> {
 /// `constructor(private readonly dep: Dep, public opts: Opts)`: parameters with an accessibility
 /// or `readonly` modifier are fields of the class too, typed as declared.
 fn parameter_properties(b: &mut Builder, ctor: Node) {
-    let Some(params) = ctor.child_by_field_name("parameters") else { return };
+    let Some(params) = ctor.field("parameters") else { return };
     let Some(class) = b.enclosing() else { return };
     for p in named_children(params) {
         let modifiers = named_children(p)
@@ -254,13 +252,13 @@ fn parameter_properties(b: &mut Builder, ctor: Node) {
             .filter(|c| matches!(c.kind(), "accessibility_modifier" | "override_modifier"))
             .count()
             + usize::from(super::has_token(p, "readonly"));
-        let Some(name) = p.child_by_field_name("pattern").filter(|n| n.kind() == "identifier") else { continue };
+        let Some(name) = p.field("pattern").filter(|n| n.kind() == "identifier") else { continue };
         if modifiers == 0 {
             continue;
         }
         let exported = b.facts.symbols[class as usize].exported && !member_is_private(b, p);
         if let Some(idx) = b.add_member(class, p, name, SymbolKind::Field, exported) {
-            b.symbol_mut(idx).returns = p.child_by_field_name("type").and_then(|t| type_path(b, t));
+            b.symbol_mut(idx).returns = p.field("type").and_then(|t| type_path(b, t));
         }
     }
 }
@@ -275,13 +273,13 @@ fn after_signature(b: &Builder, node: Node, name: &str) -> bool {
     }
     let Some(mut prev) = prev else { return false };
     if prev.kind() == "export_statement" {
-        match prev.child_by_field_name("declaration") {
+        match prev.field("declaration") {
             Some(d) => prev = d,
             None => return false,
         }
     }
     matches!(prev.kind(), "function_signature" | "method_signature" | "abstract_method_signature")
-        && prev.child_by_field_name("name").is_some_and(|n| b.text(n) == name)
+        && prev.field("name").is_some_and(|n| b.text(n) == name)
 }
 
 /// The value a declaration is initialised with; an object literal where the type is declared
@@ -306,9 +304,9 @@ fn object_literal(b: &mut Builder, node: Node, receiver: Option<Receiver>) {
     }
     for child in named_children(node) {
         let key = match child.kind() {
-            "pair" => child.child_by_field_name("key").filter(|k| k.kind() == "property_identifier"),
+            "pair" => child.field("key").filter(|k| k.kind() == "property_identifier"),
             "shorthand_property_identifier" => Some(child),
-            "method_definition" => child.child_by_field_name("name").filter(|k| k.kind() == "property_identifier"),
+            "method_definition" => child.field("name").filter(|k| k.kind() == "property_identifier"),
             _ => None,
         };
         if let (Some(key), Some(receiver)) = (key, &receiver) {
@@ -316,10 +314,10 @@ fn object_literal(b: &mut Builder, node: Node, receiver: Option<Receiver>) {
         }
         match child.kind() {
             "pair" => {
-                if let Some(k) = child.child_by_field_name("key").filter(|k| k.kind() == "computed_property_name") {
+                if let Some(k) = child.field("key").filter(|k| k.kind() == "computed_property_name") {
                     expr(b, k);
                 }
-                let Some(value) = child.child_by_field_name("value") else { continue };
+                let Some(value) = child.field("value") else { continue };
                 match (key, &receiver) {
                     (Some(key), Some(r)) if value.kind() == "object" => {
                         let mut inner = r.clone();
@@ -341,7 +339,7 @@ fn object_literal(b: &mut Builder, node: Node, receiver: Option<Receiver>) {
 /// argument (`operate((source, subscriber) => …)`).
 /// A call's arguments (`ChainSyntax::arguments`): typed by the callee's parameters.
 fn call_arguments(b: &mut Builder, call: Node, args: Node) {
-    arguments(b, args, call.child_by_field_name("function"), false);
+    arguments(b, args, call.field("function"), false);
 }
 
 /// The arguments of a call of `callee` (or of `new callee`, `construct`): an object literal or a
@@ -384,19 +382,19 @@ fn function_body(b: &mut Builder, node: Node) {
 
 /// `function_body` where an untyped parameter `i` (a plain name) has the origin `untyped(i)`.
 fn callback_body(b: &mut Builder, node: Node, untyped: &dyn Fn(u32) -> LocalOrigin) {
-    if let Some(params) = node.child_by_field_name("parameters") {
+    if let Some(params) = node.field("parameters") {
         parameters(b, params, untyped);
-    } else if let Some(param) = node.child_by_field_name("parameter") {
+    } else if let Some(param) = node.field("parameter") {
         // `x => …`
         b.add_local(b.text(param), untyped(0));
     }
-    if let Some(ret) = node.child_by_field_name("return_type") {
+    if let Some(ret) = node.field("return_type") {
         expr(b, ret);
     }
-    if let Some(tp) = node.child_by_field_name("type_parameters") {
+    if let Some(tp) = node.field("type_parameters") {
         expr(b, tp);
     }
-    if let Some(body) = node.child_by_field_name("body") {
+    if let Some(body) = node.field("body") {
         block(b, body);
     }
 }
@@ -416,9 +414,9 @@ fn parameters(b: &mut Builder, params: Node, untyped: &dyn Fn(u32) -> LocalOrigi
     for p in named_children(params) {
         let i = index;
         if matches!(p.kind(), "required_parameter" | "optional_parameter") {
-            if p.child_by_field_name("pattern").is_some_and(|n| n.kind() == "this") {
+            if p.field("pattern").is_some_and(|n| n.kind() == "this") {
                 // `function (this: SchedulerAction<T>)`: `this` inside has the declared type.
-                if let Some(t) = p.child_by_field_name("type") {
+                if let Some(t) = p.field("type") {
                     if let Some(path) = type_path(b, t) {
                         b.add_local("this", LocalOrigin::Declared(path));
                     }
@@ -430,8 +428,8 @@ fn parameters(b: &mut Builder, params: Node, untyped: &dyn Fn(u32) -> LocalOrigi
         }
         match p.kind() {
             "required_parameter" | "optional_parameter" => {
-                let pattern = p.child_by_field_name("pattern");
-                let ty = p.child_by_field_name("type");
+                let pattern = p.field("pattern");
+                let ty = p.field("type");
                 let origin = match ty {
                     Some(t) => type_path(b, t).map_or(LocalOrigin::Unknown, LocalOrigin::Declared),
                     None if pattern.is_some_and(|n| n.kind() == "identifier") => untyped(i),
@@ -443,7 +441,7 @@ fn parameters(b: &mut Builder, params: Node, untyped: &dyn Fn(u32) -> LocalOrigi
                 if let Some(ty) = ty {
                     expr(b, ty);
                 }
-                if let Some(value) = p.child_by_field_name("value") {
+                if let Some(value) = p.field("value") {
                     expr(b, value);
                 }
             }
@@ -468,10 +466,10 @@ fn bind_pattern(b: &mut Builder, pattern: Node, origin: LocalOrigin) {
             for child in named_children(pattern) {
                 let key = match child.kind() {
                     "shorthand_property_identifier_pattern" => Some(child),
-                    "object_assignment_pattern" => child
-                        .child_by_field_name("left")
-                        .filter(|l| l.kind() == "shorthand_property_identifier_pattern"),
-                    "pair_pattern" => child.child_by_field_name("key").filter(|k| k.kind() == "property_identifier"),
+                    "object_assignment_pattern" => {
+                        child.field("left").filter(|l| l.kind() == "shorthand_property_identifier_pattern")
+                    }
+                    "pair_pattern" => child.field("key").filter(|k| k.kind() == "property_identifier"),
                     _ => None,
                 };
                 let Some(key) = key else {
@@ -482,13 +480,13 @@ fn bind_pattern(b: &mut Builder, pattern: Node, origin: LocalOrigin) {
                 let member = LocalOrigin::Member(Box::new(origin.clone()), b.text(key).to_string());
                 match child.kind() {
                     "pair_pattern" => {
-                        if let Some(value) = child.child_by_field_name("value") {
+                        if let Some(value) = child.field("value") {
                             bind_pattern(b, value, member);
                         }
                     }
                     "object_assignment_pattern" => {
                         b.add_local(b.text(key), member);
-                        if let Some(right) = child.child_by_field_name("right") {
+                        if let Some(right) = child.field("right") {
                             expr(b, right);
                         }
                     }
@@ -499,15 +497,15 @@ fn bind_pattern(b: &mut Builder, pattern: Node, origin: LocalOrigin) {
         }
         "identifier" | "shorthand_property_identifier_pattern" => b.add_local(b.text(pattern), origin),
         "assignment_pattern" => {
-            if let Some(left) = pattern.child_by_field_name("left") {
+            if let Some(left) = pattern.field("left") {
                 bind_pattern(b, left, origin);
             }
-            if let Some(right) = pattern.child_by_field_name("right") {
+            if let Some(right) = pattern.field("right") {
                 expr(b, right);
             }
         }
         "pair_pattern" => {
-            if let Some(value) = pattern.child_by_field_name("value") {
+            if let Some(value) = pattern.field("value") {
                 bind_pattern(b, value, LocalOrigin::Unknown);
             }
         }
@@ -529,9 +527,9 @@ fn declaration(b: &mut Builder, node: Node, exported: bool) {
     let at_file_level = b.enclosing().is_none_or(|s| b.facts.symbols[s as usize].kind == SymbolKind::Module);
     let is_const = super::has_token(node, "const");
     for decl in named_children(node).into_iter().filter(|d| d.kind() == "variable_declarator") {
-        let Some(name) = decl.child_by_field_name("name") else { continue };
-        let value = decl.child_by_field_name("value");
-        let ty = decl.child_by_field_name("type");
+        let Some(name) = decl.field("name") else { continue };
+        let value = decl.field("value");
+        let ty = decl.field("type");
         if let Some(require) = value.and_then(|v| require_call(b, v)) {
             require_binding(b, name, require);
             continue;
@@ -541,7 +539,7 @@ fn declaration(b: &mut Builder, node: Node, exported: bool) {
             if is_fn {
                 let value = value.expect("checked above");
                 let idx = b.add_symbol(decl, name, SymbolKind::Function, exported);
-                if let Some(ret) = value.child_by_field_name("return_type") {
+                if let Some(ret) = value.field("return_type") {
                     b.symbol_mut(idx).returns = type_path(b, ret);
                 }
                 b.within(idx, |b| function_body(b, value));
@@ -586,10 +584,10 @@ fn local_origin(b: &Builder, ty: Option<Node>, value: Option<Node>) -> LocalOrig
     }
     match value.kind() {
         "new_expression" => value
-            .child_by_field_name("constructor")
+            .field("constructor")
             .and_then(|c| chain(b, c))
             .map_or(LocalOrigin::Unknown, |segs| LocalOrigin::Constructed(texts(segs))),
-        "call_expression" => match value.child_by_field_name("function").and_then(|f| chain(b, f)) {
+        "call_expression" => match value.field("function").and_then(|f| chain(b, f)) {
             Some(segs) => LocalOrigin::CallResult(texts(segs)),
             // `a.b().c()`: the chain through its calls, the last one included.
             None => CHAIN
@@ -626,11 +624,11 @@ fn require_call(b: &Builder, value: Node) -> Option<String> {
     if value.kind() != "call_expression" {
         return None;
     }
-    let func = value.child_by_field_name("function")?;
+    let func = value.field("function")?;
     if func.kind() != "identifier" || b.text(func) != "require" {
         return None;
     }
-    let args = value.child_by_field_name("arguments")?;
+    let args = value.field("arguments")?;
     let first = args.named_child(0)?;
     (first.kind() == "string").then(|| string_value(b, first))
 }
@@ -653,8 +651,7 @@ fn require_binding(b: &mut Builder, name: Node, module: String) {
                         pos: b.pos(prop),
                     }),
                     "pair_pattern" => {
-                        if let (Some(k), Some(v)) = (prop.child_by_field_name("key"), prop.child_by_field_name("value"))
-                        {
+                        if let (Some(k), Some(v)) = (prop.field("key"), prop.field("value")) {
                             items.push(ImportItem { name: b.text(k).into(), alias: b.text(v).into(), pos: b.pos(k) });
                         }
                     }
@@ -668,7 +665,7 @@ fn require_binding(b: &mut Builder, name: Node, module: String) {
 }
 
 fn class(b: &mut Builder, node: Node, exported: bool) {
-    let Some(name) = node.child_by_field_name("name") else {
+    let Some(name) = node.field("name") else {
         walk_children(b, node);
         return;
     };
@@ -680,7 +677,7 @@ fn class(b: &mut Builder, node: Node, exported: bool) {
             _ => {}
         }
     }
-    if let Some(body) = node.child_by_field_name("body") {
+    if let Some(body) = node.field("body") {
         b.within(idx, |b| class_body(b, body, exported));
     }
 }
@@ -700,8 +697,7 @@ fn heritage(b: &mut Builder, class: u32, node: Node) {
 }
 
 fn relation_to(b: &mut Builder, class: u32, target: Node, kind: TypeRelKind) {
-    let base =
-        if target.kind() == "generic_type" { target.child_by_field_name("name").unwrap_or(target) } else { target };
+    let base = if target.kind() == "generic_type" { target.field("name").unwrap_or(target) } else { target };
     if let Some(segs) = chain(b, base).or_else(|| type_segments(b, base)) {
         let pos = segs.last().map(|s| s.1).unwrap_or_default();
         b.add_relation(class, kind, texts(segs), pos);
@@ -715,22 +711,21 @@ fn class_body(b: &mut Builder, body: Node, exported: bool) {
         let member_exported = exported && !private;
         match member.kind() {
             "method_definition" | "method_signature" | "abstract_method_signature" => {
-                let name = member.child_by_field_name("name");
+                let name = member.field("name");
                 function(b, member, name, SymbolKind::Method, member_exported);
             }
             "public_field_definition" | "property_signature" | "field_definition" => {
-                let Some(name) = member.child_by_field_name("name").or_else(|| member.child_by_field_name("property"))
-                else {
+                let Some(name) = member.field("name").or_else(|| member.field("property")) else {
                     continue;
                 };
-                let value = member.child_by_field_name("value");
+                let value = member.field("value");
                 if let Some(value) = value.filter(|v| matches!(v.kind(), "arrow_function" | "function_expression")) {
                     let idx = b.add_symbol(member, name, SymbolKind::Method, member_exported);
                     b.within(idx, |b| function_body(b, value));
                     continue;
                 }
                 let idx = b.add_symbol(member, name, SymbolKind::Field, member_exported);
-                let ty = member.child_by_field_name("type");
+                let ty = member.field("type");
                 let declared = ty.and_then(|t| type_path(b, t)).or_else(|| value.and_then(|v| constructed_type(b, v)));
                 b.symbol_mut(idx).returns = declared;
                 if let Some(ty) = ty {
@@ -747,13 +742,13 @@ fn class_body(b: &mut Builder, body: Node, exported: bool) {
 }
 
 fn member_is_private(b: &Builder, member: Node) -> bool {
-    let name_private = member.child_by_field_name("name").is_some_and(|n| n.kind() == "private_property_identifier");
+    let name_private = member.field("name").is_some_and(|n| n.kind() == "private_property_identifier");
     name_private
         || named_children(member).iter().any(|c| c.kind() == "accessibility_modifier" && b.text(*c) != "public")
 }
 
 fn interface(b: &mut Builder, node: Node, exported: bool) {
-    let Some(name) = node.child_by_field_name("name") else { return };
+    let Some(name) = node.field("name") else { return };
     let idx = b.add_symbol(node, name, SymbolKind::Interface, exported);
     for part in named_children(node) {
         if part.kind() == "extends_type_clause" {
@@ -762,7 +757,7 @@ fn interface(b: &mut Builder, node: Node, exported: bool) {
             }
         }
     }
-    if let Some(body) = node.child_by_field_name("body") {
+    if let Some(body) = node.field("body") {
         b.within(idx, |b| class_body(b, body, exported));
     }
 }
@@ -805,7 +800,7 @@ fn chain(b: &Builder, node: Node) -> Option<Vec<Segment>> {
 
 fn type_segments(b: &Builder, node: Node) -> Option<Vec<Segment>> {
     match node.kind() {
-        "generic_type" => chain(b, node.child_by_field_name("name")?),
+        "generic_type" => chain(b, node.field("name")?),
         _ => chain(b, node),
     }
 }
@@ -837,8 +832,8 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
         "type_annotation" | "parenthesized_type" => inner(node.named_child(0)?),
         "type_identifier" | "nested_type_identifier" => chain(b, node).map(texts),
         "generic_type" => {
-            let name = chain(b, node.child_by_field_name("name")?).map(texts)?;
-            let first_arg = || node.child_by_field_name("type_arguments")?.named_child(0);
+            let name = chain(b, node.field("name")?).map(texts)?;
+            let first_arg = || node.field("type_arguments")?.named_child(0);
             if matches!(name.as_slice(), [one] if TRANSPARENT_GENERICS.contains(&one.as_str())) {
                 return inner(first_arg()?);
             }
@@ -868,7 +863,7 @@ fn expr(b: &mut Builder, node: Node) {
         }
         "member_expression" | "nested_type_identifier" => reference(b, node, false),
         "call_expression" => {
-            if let Some(func) = node.child_by_field_name("function") {
+            if let Some(func) = node.field("function") {
                 if require_call(b, node).is_some() {
                     // A bare `require("x")` outside a declaration is still a dependency.
                     let module = require_call(b, node).expect("checked");
@@ -879,21 +874,21 @@ fn expr(b: &mut Builder, node: Node) {
                     expr(b, func);
                 }
             }
-            if let Some(args) = node.child_by_field_name("type_arguments") {
+            if let Some(args) = node.field("type_arguments") {
                 expr(b, args);
             }
             // (The arguments of the calls inside a chain are walked by the chain driver, with
             // the same function.)
-            if let Some(args) = node.child_by_field_name("arguments") {
+            if let Some(args) = node.field("arguments") {
                 call_arguments(b, node, args);
             }
         }
         "new_expression" => {
-            if let Some(ctor) = node.child_by_field_name("constructor") {
+            if let Some(ctor) = node.field("constructor") {
                 reference(b, ctor, true);
             }
-            if let Some(args) = node.child_by_field_name("arguments") {
-                arguments(b, args, node.child_by_field_name("constructor"), true);
+            if let Some(args) = node.field("arguments") {
+                arguments(b, args, node.field("constructor"), true);
             }
         }
         "arrow_function" | "function_expression" | "function" | "generator_function" => function_body(b, node),
@@ -910,13 +905,13 @@ fn expr(b: &mut Builder, node: Node) {
         | "enum_declaration" => statement(b, node, false),
         "for_in_statement" => {
             // `for (const x of xs)`: an element of `xs`; `for (k in o)`: a key (a string).
-            let of = node.child_by_field_name("operator").is_some_and(|o| b.text(o) == "of");
-            let origin = match node.child_by_field_name("right").map(|r| local_origin(b, None, Some(r))) {
+            let of = node.field("operator").is_some_and(|o| b.text(o) == "of");
+            let origin = match node.field("right").map(|r| local_origin(b, None, Some(r))) {
                 Some(LocalOrigin::Unknown) | None => LocalOrigin::Unknown,
                 Some(o) if of => LocalOrigin::Element(Box::new(o)),
                 Some(_) => LocalOrigin::Unknown,
             };
-            if let Some(left) = node.child_by_field_name("left") {
+            if let Some(left) = node.field("left") {
                 bind_pattern(b, left, origin);
             }
             for field in ["right", "body"] {
@@ -926,10 +921,10 @@ fn expr(b: &mut Builder, node: Node) {
             }
         }
         "catch_clause" => {
-            if let Some(param) = node.child_by_field_name("parameter") {
+            if let Some(param) = node.field("parameter") {
                 bind_pattern(b, param, LocalOrigin::Unknown);
             }
-            if let Some(body) = node.child_by_field_name("body") {
+            if let Some(body) = node.field("body") {
                 expr(b, body);
             }
         }
@@ -956,7 +951,7 @@ fn expr(b: &mut Builder, node: Node) {
             }
         }
         "jsx_opening_element" | "jsx_self_closing_element" => {
-            if let Some(name) = node.child_by_field_name("name") {
+            if let Some(name) = node.field("name") {
                 // Lower-case tags are intrinsic elements (`div`), not components.
                 if b.text(name).chars().next().is_some_and(char::is_uppercase) {
                     reference(b, name, false);

@@ -32,7 +32,32 @@ pub(crate) const MAX_TYPE_NESTING: usize = 32;
 /// Signatures are the first line of a declaration, cut to this many characters.
 const MAX_SIGNATURE_CHARS: usize = 200;
 
-/// Parses `src` as `lang` and extracts its facts.
+/// Looking a child up by field name, with each grammar's id for a name found once per thread:
+/// tree-sitter finds a field by name by comparing it with the grammar's field names one by one,
+/// and the extractors ask for fields by name at nearly every node they visit.
+pub(crate) trait Field<'t> {
+    /// The first child in field `name`.
+    fn field(&self, name: &'static str) -> Option<Node<'t>>;
+}
+
+impl<'t> Field<'t> for Node<'t> {
+    fn field(&self, name: &'static str) -> Option<Node<'t>> {
+        type Ids = Vec<(tree_sitter::Language, rustc_hash::FxHashMap<&'static str, Option<u16>>)>;
+        thread_local! {
+            static IDS: std::cell::RefCell<Ids> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let language = self.language();
+        let id = IDS.with_borrow_mut(|grammars| {
+            let at = grammars.iter().position(|(l, _)| *l == *language).unwrap_or_else(|| {
+                grammars.push(((*language).clone(), rustc_hash::FxHashMap::default()));
+                grammars.len() - 1
+            });
+            *grammars[at].1.entry(name).or_insert_with(|| language.field_id_for_name(name).map(u16::from))
+        });
+        self.child_by_field_id(id?)
+    }
+}
+
 /// Parses with tree-sitter and nothing else (the benchmark floor); returns the tree's node count.
 pub fn parse_only(lang: Language, src: &[u8]) -> u64 {
     let mut parser = Parser::new();
@@ -181,7 +206,7 @@ impl<'a> Builder<'a> {
         exported: bool,
     ) -> u32 {
         let signature = first_line(self.text(decl));
-        let comments = doc_comments(decl);
+        let comments = doc_comments(self.src, decl);
         let doc = docs::of_comments(self.language, comments.iter().map(|c| self.text(*c)));
         self.facts.symbols.push(Symbol {
             name,
@@ -325,7 +350,26 @@ pub(crate) type Segment = (String, crate::facts::Pos);
 /// The comments among the comments, attributes and decorators written directly above a
 /// declaration (no blank line between), climbing out of wrappers the declaration is the first named
 /// part of (`export …`, a decorated definition), in source order: the declaration's doc comment.
-fn doc_comments(decl: Node) -> Vec<Node> {
+fn doc_comments<'t>(src: &str, decl: Node<'t>) -> Vec<Node<'t>> {
+    // Nothing written before it on its line and two blank lines (or the file's start) above: no
+    // sibling ends on its line or the line above (one that ends with a line's newline, as a Rust
+    // line comment does, ends at the start of the next line), so there is none to look at — and
+    // finding a previous sibling costs tree-sitter a walk down from the root.
+    let start = decl.start_byte();
+    let line_start = |at: usize| src[..at].rfind('\n').map_or(0, |i| i + 1);
+    let mut end = start;
+    let mut blank = true;
+    for _ in 0..3 {
+        let from = line_start(end);
+        blank &= src[from..end].trim().is_empty();
+        if !blank || from == 0 {
+            break;
+        }
+        end = from - 1;
+    }
+    if blank {
+        return Vec::new();
+    }
     let mut node = decl;
     let mut comments = Vec::new();
     for _ in 0..64 {

@@ -2,6 +2,7 @@
 //! functions and methods, module- and class-level assignments, attribute chains, calls and local
 //! bindings typed by annotations or by the call that initialises them.
 
+use super::Field;
 use tree_sitter::Node;
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
@@ -71,11 +72,11 @@ fn statement(b: &mut Builder, node: Node) {
             }
         }
         "for_statement" => {
-            let right = node.child_by_field_name("right");
+            let right = node.field("right");
             if let Some(right) = right {
                 expr(b, right);
             }
-            if let Some(left) = node.child_by_field_name("left") {
+            if let Some(left) = node.field("left") {
                 bind_target(b, left, element_origin(b, right));
             }
             for part in ["body", "alternative"] {
@@ -87,8 +88,8 @@ fn statement(b: &mut Builder, node: Node) {
         "if_statement" => {
             // `if isinstance(x, T):` — in the consequence x is a T; after it, what it was before
             // (only for a local of this scope, whose earlier binding is known).
-            let narrowed = node.child_by_field_name("condition").and_then(|c| isinstance_narrowing(b, c));
-            let consequence = node.child_by_field_name("consequence");
+            let narrowed = node.field("condition").and_then(|c| isinstance_narrowing(b, c));
+            let consequence = node.field("consequence");
             for child in named_children(node) {
                 let body = Some(child) == consequence;
                 if let (true, Some((name, ty, _))) = (body, &narrowed) {
@@ -136,7 +137,7 @@ fn as_pattern(b: &mut Builder, node: Node) {
     if let Some(value) = children.first() {
         expr(b, *value);
     }
-    if let Some(target) = node.child_by_field_name("alias") {
+    if let Some(target) = node.field("alias") {
         for id in named_children(target).into_iter().chain(std::iter::once(target)) {
             if id.kind() == "identifier" {
                 b.add_local(b.text(id), LocalOrigin::Unknown);
@@ -161,8 +162,7 @@ fn import_statement(b: &mut Builder, node: Node) {
                 b.add_import(module, ImportKind::Namespace, vec![item], pos, false);
             }
             "aliased_import" => {
-                let (Some(module), Some(alias)) = (name.child_by_field_name("name"), name.child_by_field_name("alias"))
-                else {
+                let (Some(module), Some(alias)) = (name.field("name"), name.field("alias")) else {
                     continue;
                 };
                 let last = named_children(module).last().copied().unwrap_or(module);
@@ -177,10 +177,10 @@ fn import_statement(b: &mut Builder, node: Node) {
 /// `from m import a, b as c`, `from . import x`, `from ..m import *`.
 fn import_from(b: &mut Builder, node: Node) {
     let pos = b.pos(node);
-    let module = node.child_by_field_name("module_name").map_or_else(|| "__future__".into(), |m| dotted(b, m));
+    let module = node.field("module_name").map_or_else(|| "__future__".into(), |m| dotted(b, m));
     let mut items = Vec::new();
     let mut glob = false;
-    let module_id = node.child_by_field_name("module_name").map(|m| m.id());
+    let module_id = node.field("module_name").map(|m| m.id());
     for child in named_children(node) {
         if Some(child.id()) == module_id {
             continue;
@@ -191,9 +191,7 @@ fn import_from(b: &mut Builder, node: Node) {
                 items.push(ImportItem { name: name.clone(), alias: name, pos: b.pos(child) });
             }
             "aliased_import" => {
-                if let (Some(name), Some(alias)) =
-                    (child.child_by_field_name("name"), child.child_by_field_name("alias"))
-                {
+                if let (Some(name), Some(alias)) = (child.field("name"), child.field("alias")) {
                     items.push(ImportItem { name: dotted(b, name), alias: b.text(alias).into(), pos: b.pos(name) });
                 }
             }
@@ -212,7 +210,7 @@ fn import_from(b: &mut Builder, node: Node) {
 const PROPERTY_DECORATORS: [&str; 3] = ["property", "cached_property", "functools.cached_property"];
 
 fn function(b: &mut Builder, decl: Node, node: Node) {
-    let Some(name) = node.child_by_field_name("name") else { return };
+    let Some(name) = node.field("name") else { return };
     let property = place(b) == Place::Class
         && named_children(decl)
             .into_iter()
@@ -226,15 +224,15 @@ fn function(b: &mut Builder, decl: Node, node: Node) {
     let exported = place(b) != Place::Function && is_public(b.text(name)) && container_exported(b);
     let idx = b.add_symbol(decl, name, kind, exported);
     docstring_if_no_comment(b, idx, node);
-    if let Some(ret) = node.child_by_field_name("return_type") {
+    if let Some(ret) = node.field("return_type") {
         b.symbol_mut(idx).returns = annotation_path(b, ret);
         expr(b, ret);
     }
     b.within(idx, |b| {
-        if let Some(params) = node.child_by_field_name("parameters") {
+        if let Some(params) = node.field("parameters") {
             parameters(b, params, kind != SymbolKind::Function);
         }
-        if let Some(body) = node.child_by_field_name("body") {
+        if let Some(body) = node.field("body") {
             block(b, body);
         }
     });
@@ -245,11 +243,9 @@ fn parameters(b: &mut Builder, params: Node, is_method: bool) {
         let (name, ty, value) = match p.kind() {
             "identifier" => (Some(p), None, None),
             "typed_parameter" => {
-                (named_children(p).into_iter().find(|c| c.kind() == "identifier"), p.child_by_field_name("type"), None)
+                (named_children(p).into_iter().find(|c| c.kind() == "identifier"), p.field("type"), None)
             }
-            "default_parameter" | "typed_default_parameter" => {
-                (p.child_by_field_name("name"), p.child_by_field_name("type"), p.child_by_field_name("value"))
-            }
+            "default_parameter" | "typed_default_parameter" => (p.field("name"), p.field("type"), p.field("value")),
             "list_splat_pattern" | "dictionary_splat_pattern" => (p.named_child(0), None, None),
             _ => (None, None, None),
         };
@@ -270,14 +266,14 @@ fn parameters(b: &mut Builder, params: Node, is_method: bool) {
 }
 
 fn class(b: &mut Builder, decl: Node, node: Node) {
-    let Some(name) = node.child_by_field_name("name") else { return };
+    let Some(name) = node.field("name") else { return };
     let exported = place(b) != Place::Function && is_public(b.text(name)) && container_exported(b);
     let idx = b.add_symbol(decl, name, SymbolKind::Class, exported);
     docstring_if_no_comment(b, idx, node);
-    if let Some(bases) = node.child_by_field_name("superclasses") {
+    if let Some(bases) = node.field("superclasses") {
         for base in named_children(bases) {
             if base.kind() == "keyword_argument" {
-                if let Some(value) = base.child_by_field_name("value") {
+                if let Some(value) = base.field("value") {
                     expr(b, value);
                 }
                 continue;
@@ -292,7 +288,7 @@ fn class(b: &mut Builder, decl: Node, node: Node) {
             expr(b, base);
         }
     }
-    if let Some(body) = node.child_by_field_name("body") {
+    if let Some(body) = node.field("body") {
         b.within(idx, |b| block(b, body));
     }
 }
@@ -300,16 +296,16 @@ fn class(b: &mut Builder, decl: Node, node: Node) {
 /// A function's or class's docstring is its doc, unless a comment above the declaration is.
 fn docstring_if_no_comment(b: &mut Builder, idx: u32, node: Node) {
     if b.facts.symbols[idx as usize].doc.is_none() {
-        let doc = node.child_by_field_name("body").and_then(|body| super::docstring(b, body));
+        let doc = node.field("body").and_then(|body| super::docstring(b, body));
         b.symbol_mut(idx).doc = doc;
     }
 }
 
 /// `x = …`, `x: T = …`, `a, b = …`, `self.x = …`.
 fn assignment(b: &mut Builder, node: Node) {
-    let left = node.child_by_field_name("left");
-    let right = node.child_by_field_name("right");
-    let ty = node.child_by_field_name("type");
+    let left = node.field("left");
+    let right = node.field("right");
+    let ty = node.field("type");
     if let Some(ty) = ty {
         expr(b, ty);
     }
@@ -396,11 +392,11 @@ fn self_attribute<'t>(b: &Builder, target: Node<'t>) -> Option<(u32, Node<'t>)> 
     if target.kind() != "attribute" {
         return None;
     }
-    target.child_by_field_name("object").filter(|o| o.kind() == "identifier" && b.text(*o) == "self")?;
+    target.field("object").filter(|o| o.kind() == "identifier" && b.text(*o) == "self")?;
     let method = &b.facts.symbols[b.enclosing()? as usize];
     let class = method.container.filter(|c| b.facts.symbols[*c as usize].kind == SymbolKind::Class)?;
     (method.kind == SymbolKind::Method).then_some(())?;
-    Some((class, target.child_by_field_name("attribute")?))
+    Some((class, target.field("attribute")?))
 }
 
 /// An element of what a `for` iterates over (a sequence of known element type).
@@ -438,7 +434,7 @@ fn call_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
     if value.kind() != "call" {
         return None;
     }
-    let function = value.child_by_field_name("function")?;
+    let function = value.field("function")?;
     let segs: Vec<String> = chain(b, function)?.into_iter().map(|s| s.0).collect();
     if function.kind() == "attribute" && segs.len() > 1 {
         // A method call (`d.items()`): the chain through it, so that a standard method of a
@@ -497,7 +493,7 @@ fn annotation_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<S
             segs.iter().all(|s| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(segs)
         }
         "subscript" | "generic_type" => {
-            let value = node.child_by_field_name("value").or_else(|| node.named_child(0))?;
+            let value = node.field("value").or_else(|| node.named_child(0))?;
             let head: Vec<String> = chain(b, value).map(|s| s.into_iter().map(|s| s.0).collect()).unwrap_or_default();
             // The type arguments: `Optional[Order]`, `Tuple[A, B]`, `dict[str, Order]`.
             let args = || -> Vec<Node> {
@@ -523,7 +519,7 @@ fn annotation_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<S
             }
         }
         "binary_operator" => {
-            let named: Vec<Vec<String>> = [node.child_by_field_name("left"), node.child_by_field_name("right")]
+            let named: Vec<Vec<String>> = [node.field("left"), node.field("right")]
                 .into_iter()
                 .flatten()
                 .filter(|n| b.text(*n) != "None")
@@ -589,11 +585,10 @@ fn reference(b: &mut Builder, node: Node, call: bool) {
 /// `isinstance(x, T)` on a local `x` of the current scope: its name, `T` as a path, and the
 /// origin of its latest binding before (restored after the narrowed block).
 fn isinstance_narrowing(b: &Builder, condition: Node) -> Option<(String, Vec<String>, LocalOrigin)> {
-    if condition.kind() != "call" || condition.child_by_field_name("function").map(|f| b.text(f)) != Some("isinstance")
-    {
+    if condition.kind() != "call" || condition.field("function").map(|f| b.text(f)) != Some("isinstance") {
         return None;
     }
-    let args = named_children(condition.child_by_field_name("arguments")?);
+    let args = named_children(condition.field("arguments")?);
     let [value, ty] = args.as_slice() else { return None };
     if value.kind() != "identifier" || !matches!(ty.kind(), "identifier" | "attribute") {
         return None;
@@ -613,37 +608,37 @@ fn expr(b: &mut Builder, node: Node) {
         "identifier" => b.add_ref(vec![b.seg(node)], false, false),
         "attribute" => reference(b, node, false),
         "call" => {
-            if let Some(func) = node.child_by_field_name("function") {
+            if let Some(func) = node.field("function") {
                 if matches!(func.kind(), "identifier" | "attribute") {
                     reference(b, func, true);
                 } else {
                     expr(b, func);
                 }
             }
-            if let Some(args) = node.child_by_field_name("arguments") {
+            if let Some(args) = node.field("arguments") {
                 expr(b, args);
             }
         }
         "keyword_argument" => {
-            if let Some(value) = node.child_by_field_name("value") {
+            if let Some(value) = node.field("value") {
                 expr(b, value);
             }
         }
         "lambda" => {
-            if let Some(params) = node.child_by_field_name("parameters") {
+            if let Some(params) = node.field("parameters") {
                 for p in named_children(params) {
                     if p.kind() == "identifier" {
                         b.add_local(b.text(p), LocalOrigin::Unknown);
                     }
                 }
             }
-            if let Some(body) = node.child_by_field_name("body") {
+            if let Some(body) = node.field("body") {
                 expr(b, body);
             }
         }
         "for_in_clause" => {
-            let right = node.child_by_field_name("right");
-            if let Some(left) = node.child_by_field_name("left") {
+            let right = node.field("right");
+            if let Some(left) = node.field("left") {
                 bind_target(b, left, element_origin(b, right));
             }
             if let Some(right) = right {

@@ -3,6 +3,7 @@
 //! Items written inside macro invocations (`cfg_rt! { pub fn spawn_blocking … }`, as tokio does) are
 //! parsed as items: tree-sitter leaves such bodies as token trees, so they are re-parsed in place.
 
+use super::Field;
 use tree_sitter::{Node, Parser, Range};
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
@@ -35,7 +36,7 @@ fn item(b: &mut Builder, node: Node) {
     match node.kind() {
         "function_item" | "function_signature_item" => function(b, node, exported),
         "struct_item" | "union_item" => {
-            if let Some(name) = node.child_by_field_name("name") {
+            if let Some(name) = node.field("name") {
                 let idx = b.add_symbol(node, name, SymbolKind::Struct, exported);
                 b.within(idx, |b| {
                     for child in named_children(node) {
@@ -49,17 +50,16 @@ fn item(b: &mut Builder, node: Node) {
             }
         }
         "enum_item" => {
-            if let Some(name) = node.child_by_field_name("name") {
+            if let Some(name) = node.field("name") {
                 let idx = b.add_symbol(node, name, SymbolKind::Enum, exported);
-                if let Some(body) = node.child_by_field_name("body") {
+                if let Some(body) = node.field("body") {
                     b.within(idx, |b| {
                         for variant in named_children(body).into_iter().filter(|v| v.kind() == "enum_variant") {
-                            if let Some(vname) = variant.child_by_field_name("name") {
+                            if let Some(vname) = variant.field("name") {
                                 let v = b.add_symbol(variant, vname, SymbolKind::Constant, exported);
                                 // A tuple variant's field types, for the bindings of `Variant(x)`.
-                                if let Some(fields) = variant
-                                    .child_by_field_name("body")
-                                    .filter(|f| f.kind() == "ordered_field_declaration_list")
+                                if let Some(fields) =
+                                    variant.field("body").filter(|f| f.kind() == "ordered_field_declaration_list")
                                 {
                                     let params = named_children(fields)
                                         .into_iter()
@@ -77,7 +77,7 @@ fn item(b: &mut Builder, node: Node) {
                                     b.symbol_mut(v).params = params;
                                 }
                             }
-                            if let Some(body) = variant.child_by_field_name("body") {
+                            if let Some(body) = variant.field("body") {
                                 ty(b, body);
                             }
                         }
@@ -86,9 +86,9 @@ fn item(b: &mut Builder, node: Node) {
             }
         }
         "trait_item" => {
-            if let Some(name) = node.child_by_field_name("name") {
+            if let Some(name) = node.field("name") {
                 let idx = b.add_symbol(node, name, SymbolKind::Trait, exported);
-                if let Some(bounds) = node.child_by_field_name("bounds") {
+                if let Some(bounds) = node.field("bounds") {
                     for bound in named_children(bounds) {
                         if let Some(segs) = type_chain(b, bound) {
                             let pos = segs.last().map(|s| s.1).unwrap_or_default();
@@ -97,7 +97,7 @@ fn item(b: &mut Builder, node: Node) {
                         ty(b, bound);
                     }
                 }
-                if let Some(body) = node.child_by_field_name("body") {
+                if let Some(body) = node.field("body") {
                     b.within(idx, |b| {
                         for child in named_children(body) {
                             // Trait members are as public as the trait.
@@ -109,8 +109,8 @@ fn item(b: &mut Builder, node: Node) {
         }
         "impl_item" => impl_item(b, node),
         "mod_item" => {
-            let Some(name) = node.child_by_field_name("name") else { return b.ascend() };
-            if let Some(body) = node.child_by_field_name("body") {
+            let Some(name) = node.field("name") else { return b.ascend() };
+            if let Some(body) = node.field("body") {
                 let idx = b.add_symbol(node, name, SymbolKind::Module, exported);
                 b.within(idx, |b| items(b, body));
             } else {
@@ -121,7 +121,7 @@ fn item(b: &mut Builder, node: Node) {
             }
         }
         "use_declaration" => {
-            if let Some(arg) = node.child_by_field_name("argument") {
+            if let Some(arg) = node.field("argument") {
                 let mut uses = Vec::new();
                 use_tree(b, arg, Vec::new(), &mut uses, 0);
                 let pos = b.pos(node);
@@ -139,28 +139,28 @@ fn item(b: &mut Builder, node: Node) {
             }
         }
         "const_item" | "static_item" => {
-            if let Some(name) = node.child_by_field_name("name") {
+            if let Some(name) = node.field("name") {
                 let kind = if node.kind() == "const_item" { SymbolKind::Constant } else { SymbolKind::Variable };
                 let idx = b.add_symbol(node, name, kind, exported);
-                if let Some(t) = node.child_by_field_name("type") {
+                if let Some(t) = node.field("type") {
                     b.symbol_mut(idx).returns = type_path(b, t);
                     ty(b, t);
                 }
-                if let Some(value) = node.child_by_field_name("value") {
+                if let Some(value) = node.field("value") {
                     b.within(idx, |b| expr(b, value));
                 }
             }
         }
         "type_item" => {
-            if let Some(name) = node.child_by_field_name("name") {
+            if let Some(name) = node.field("name") {
                 let idx = b.add_symbol(node, name, SymbolKind::Type, exported);
-                if let Some(t) = node.child_by_field_name("type") {
+                if let Some(t) = node.field("type") {
                     b.within(idx, |b| ty(b, t));
                 }
             }
         }
         "macro_definition" => {
-            if let Some(name) = node.child_by_field_name("name") {
+            if let Some(name) = node.field("name") {
                 let exported = b.text(node).contains("macro_export") || has_macro_export(b, node);
                 b.add_symbol(node, name, SymbolKind::Macro, exported);
             }
@@ -200,9 +200,9 @@ fn path_attribute(b: &Builder, node: Node) -> Option<String> {
 
 fn fields(b: &mut Builder, list: Node) {
     for field in named_children(list).into_iter().filter(|f| f.kind() == "field_declaration") {
-        if let Some(name) = field.child_by_field_name("name") {
+        if let Some(name) = field.field("name") {
             let idx = b.add_symbol(field, name, SymbolKind::Field, is_pub(field));
-            if let Some(t) = field.child_by_field_name("type") {
+            if let Some(t) = field.field("type") {
                 b.symbol_mut(idx).returns = type_path(b, t);
                 ty(b, t);
             }
@@ -211,11 +211,11 @@ fn fields(b: &mut Builder, list: Node) {
 }
 
 fn impl_item(b: &mut Builder, node: Node) {
-    let Some(self_ty) = node.child_by_field_name("type") else { return };
+    let Some(self_ty) = node.field("type") else { return };
     let self_path = type_path(b, self_ty);
-    let trait_path = node.child_by_field_name("trait").and_then(|t| type_path(b, t));
+    let trait_path = node.field("trait").and_then(|t| type_path(b, t));
     ty(b, self_ty);
-    if let Some(t) = node.child_by_field_name("trait") {
+    if let Some(t) = node.field("trait") {
         ty(b, t);
         if let (Some(subject), Some(target)) = (self_path.clone(), trait_path.clone()) {
             let pos = type_chain(b, t).and_then(|s| s.last().map(|s| s.1)).unwrap_or_default();
@@ -228,7 +228,7 @@ fn impl_item(b: &mut Builder, node: Node) {
             });
         }
     }
-    if let Some(body) = node.child_by_field_name("body") {
+    if let Some(body) = node.field("body") {
         for child in named_children(body) {
             member(b, child, false, self_path.clone(), trait_path.clone());
         }
@@ -248,10 +248,10 @@ fn member(b: &mut Builder, node: Node, exported: bool, impl_of: Option<Vec<Strin
             }
         }
         "const_item" | "type_item" | "associated_type" => {
-            if let Some(name) = node.child_by_field_name("name") {
+            if let Some(name) = node.field("name") {
                 let kind = if node.kind() == "const_item" { SymbolKind::Constant } else { SymbolKind::Type };
                 let idx = b.add_symbol(node, name, kind, exported || is_pub(node));
-                if let Some(value) = node.child_by_field_name("value").or_else(|| node.child_by_field_name("type")) {
+                if let Some(value) = node.field("value").or_else(|| node.field("type")) {
                     b.within(idx, |b| expr(b, value));
                 }
             }
@@ -268,7 +268,7 @@ fn member(b: &mut Builder, node: Node, exported: bool, impl_of: Option<Vec<Strin
 }
 
 fn function(b: &mut Builder, node: Node, exported: bool) {
-    let Some(name) = node.child_by_field_name("name") else { return };
+    let Some(name) = node.field("name") else { return };
     let idx = b.add_symbol(node, name, SymbolKind::Function, exported);
     let bounds = type_param_bounds(b, node);
     // A type parameter with a trait bound is known by that trait: `fn f<T: Area>(x: T)`.
@@ -278,21 +278,21 @@ fn function(b: &mut Builder, node: Node, exported: bool) {
             _ => p,
         })
     };
-    if let Some(ret) = node.child_by_field_name("return_type") {
+    if let Some(ret) = node.field("return_type") {
         b.symbol_mut(idx).returns = declared(b, ret);
         ty(b, ret);
     }
     b.within(idx, |b| {
-        if let Some(tp) = node.child_by_field_name("type_parameters") {
+        if let Some(tp) = node.field("type_parameters") {
             ty(b, tp);
         }
-        if let Some(params) = node.child_by_field_name("parameters") {
+        if let Some(params) = node.field("parameters") {
             for p in named_children(params) {
                 match p.kind() {
                     "parameter" => {
-                        let t = p.child_by_field_name("type");
+                        let t = p.field("type");
                         let origin = t.and_then(|t| declared(b, t)).map_or(LocalOrigin::Unknown, LocalOrigin::Declared);
-                        if let Some(pattern) = p.child_by_field_name("pattern") {
+                        if let Some(pattern) = p.field("pattern") {
                             pattern_bind(b, pattern, origin);
                         }
                         if let Some(t) = t {
@@ -304,7 +304,7 @@ fn function(b: &mut Builder, node: Node, exported: bool) {
                 }
             }
         }
-        if let Some(body) = node.child_by_field_name("body") {
+        if let Some(body) = node.field("body") {
             expr(b, body);
         }
     });
@@ -319,17 +319,17 @@ fn type_param_bounds(b: &Builder, item: Node) -> Vec<(String, Vec<String>)> {
             out.push((b.text(name).to_string(), path));
         }
     };
-    if let Some(tps) = item.child_by_field_name("type_parameters") {
+    if let Some(tps) = item.field("type_parameters") {
         for tp in named_children(tps) {
-            if let Some(name) = tp.child_by_field_name("name").or_else(|| tp.named_child(0)) {
-                add(name, tp.child_by_field_name("bounds"));
+            if let Some(name) = tp.field("name").or_else(|| tp.named_child(0)) {
+                add(name, tp.field("bounds"));
             }
         }
     }
     if let Some(clause) = named_children(item).into_iter().find(|c| c.kind() == "where_clause") {
         for pred in named_children(clause).into_iter().filter(|p| p.kind() == "where_predicate") {
-            if let Some(left) = pred.child_by_field_name("left").filter(|l| l.kind() == "type_identifier") {
-                add(left, pred.child_by_field_name("bounds"));
+            if let Some(left) = pred.field("left").filter(|l| l.kind() == "type_identifier") {
+                add(left, pred.field("bounds"));
             }
         }
     }
@@ -360,8 +360,7 @@ fn use_tree(b: &Builder, node: Node, prefix: Vec<String>, out: &mut Vec<UseItem>
             out.push(UseItem::Name(path, None, pos));
         }
         "use_as_clause" => {
-            let (Some(path), Some(alias)) = (node.child_by_field_name("path"), node.child_by_field_name("alias"))
-            else {
+            let (Some(path), Some(alias)) = (node.field("path"), node.field("alias")) else {
                 return;
             };
             let Some(segs) = path_segments(b, path) else { return };
@@ -373,9 +372,9 @@ fn use_tree(b: &Builder, node: Node, prefix: Vec<String>, out: &mut Vec<UseItem>
             out.push(UseItem::Name(full, Some(b.text(alias).to_string()), pos));
         }
         "scoped_use_list" => {
-            let base = node.child_by_field_name("path").and_then(|p| path_segments(b, p)).unwrap_or_default();
+            let base = node.field("path").and_then(|p| path_segments(b, p)).unwrap_or_default();
             let prefix = join(base.into_iter().map(|s| s.0).collect());
-            if let Some(list) = node.child_by_field_name("list") {
+            if let Some(list) = node.field("list") {
                 for child in named_children(list) {
                     use_tree(b, child, prefix.clone(), out, depth + 1);
                 }
@@ -448,14 +447,14 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
     }
     let inner = |n: Node| type_path_within(b, n, depth + 1);
     match node.kind() {
-        "reference_type" | "pointer_type" => inner(node.child_by_field_name("type")?),
+        "reference_type" | "pointer_type" => inner(node.field("type")?),
         // `[T]`, `[T; N]`: a sequence of `T`.
-        "array_type" => Some(marked(SEQUENCE, inner(node.child_by_field_name("element")?)?)),
+        "array_type" => Some(marked(SEQUENCE, inner(node.field("element")?)?)),
         // `(A, B)`: each element's type (empty when unknown).
         "tuple_type" => tuple_path(named_children(node).into_iter().map(|e| inner(e).unwrap_or_default()).collect()),
         // `dyn Trait + Send`, `impl Trait`: a value of the (first) trait.
         "dynamic_type" | "abstract_type" => {
-            let t = node.child_by_field_name("trait").or_else(|| node.named_child(0))?;
+            let t = node.field("trait").or_else(|| node.named_child(0))?;
             let t = if t.kind() == "trait_bounds" { t.named_child(0)? } else { t };
             // `impl Iterator<Item = T>`: a sequence of `T`.
             if let Some(item) = iterator_item(b, t) {
@@ -464,11 +463,10 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
             inner(t)
         }
         "generic_type" => {
-            let base: Vec<String> =
-                path_segments(b, node.child_by_field_name("type")?)?.into_iter().map(|s| s.0).collect();
+            let base: Vec<String> = path_segments(b, node.field("type")?)?.into_iter().map(|s| s.0).collect();
             // The type arguments, lifetimes left out (`Iter<'a, T>`: `T`).
             let type_args = || {
-                node.child_by_field_name("type_arguments").map_or_else(Vec::new, |args| {
+                node.field("type_arguments").map_or_else(Vec::new, |args| {
                     named_children(args).into_iter().filter(|a| a.kind() != "lifetime").collect::<Vec<_>>()
                 })
             };
@@ -495,15 +493,14 @@ fn iterator_item<'t>(b: &Builder, t: Node<'t>) -> Option<Node<'t>> {
     if t.kind() != "generic_type" {
         return None;
     }
-    let name = t.child_by_field_name("type")?;
+    let name = t.field("type")?;
     let last = path_segments(b, name)?.pop()?.0;
     if !ITERATOR_TRAITS.contains(&last.as_str()) {
         return None;
     }
-    let args = t.child_by_field_name("type_arguments")?;
+    let args = t.field("type_arguments")?;
     named_children(args).into_iter().find_map(|a| {
-        (a.kind() == "type_binding" && a.child_by_field_name("name").is_some_and(|n| b.text(n) == "Item"))
-            .then(|| a.child_by_field_name("type"))?
+        (a.kind() == "type_binding" && a.field("name").is_some_and(|n| b.text(n) == "Item")).then(|| a.field("type"))?
     })
 }
 
@@ -537,11 +534,11 @@ fn ty(b: &mut Builder, node: Node) {
             }
         }
         "generic_type" => {
-            let base = node.child_by_field_name("type");
+            let base = node.field("type");
             if let Some(t) = base {
                 ty(b, t);
             }
-            if let Some(args) = node.child_by_field_name("type_arguments") {
+            if let Some(args) = node.field("type_arguments") {
                 for arg in named_children(args) {
                     if arg.kind() != "type_binding" {
                         ty(b, arg);
@@ -550,11 +547,11 @@ fn ty(b: &mut Builder, node: Node) {
                     // `Iterator<Item = T>`: `Item` is the trait's associated type (a member of the
                     // trait, never a type of that name in scope); `T` is a type.
                     let trait_path = base.and_then(|t| path_segments(b, t));
-                    if let (Some(mut segs), Some(name)) = (trait_path, arg.child_by_field_name("name")) {
+                    if let (Some(mut segs), Some(name)) = (trait_path, arg.field("name")) {
                         segs.push(b.seg(name));
                         b.add_ref(segs, false, false);
                     }
-                    if let Some(t) = arg.child_by_field_name("type") {
+                    if let Some(t) = arg.field("type") {
                         ty(b, t);
                     }
                 }
@@ -585,7 +582,7 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
             }
         }
         "tuple_struct_pattern" | "struct_pattern" => {
-            let path = node.child_by_field_name("type").and_then(|t| path_segments(b, t));
+            let path = node.field("type").and_then(|t| path_segments(b, t));
             let names: Option<Vec<String>> = path.as_ref().map(|p| p.iter().map(|s| s.0.clone()).collect());
             if let Some(segs) = path {
                 b.add_ref(segs, false, false);
@@ -621,9 +618,8 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
         "field_pattern" => {
             // `origin` is the struct the pattern takes apart (see `struct_pattern`): the field's
             // name is a use of its field, and what it binds has the field's type.
-            let name = node
-                .child_by_field_name("name")
-                .filter(|n| matches!(n.kind(), "field_identifier" | "shorthand_field_identifier"));
+            let name =
+                node.field("name").filter(|n| matches!(n.kind(), "field_identifier" | "shorthand_field_identifier"));
             let member = match (&origin, name) {
                 (LocalOrigin::Constructed(_), Some(name)) => {
                     let receiver = Receiver { base: ReceiverBase::Value(origin.clone()), members: Vec::new() };
@@ -632,9 +628,9 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
                 }
                 _ => LocalOrigin::Unknown,
             };
-            if let Some(pattern) = node.child_by_field_name("pattern") {
+            if let Some(pattern) = node.field("pattern") {
                 pattern_bind(b, pattern, member);
-            } else if let Some(name) = node.child_by_field_name("name") {
+            } else if let Some(name) = node.field("name") {
                 b.add_local(b.text(name), member);
             }
         }
@@ -666,7 +662,7 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
 /// The element patterns of a tuple or tuple-struct pattern, by position: `_` (an anonymous token,
 /// not a named child) counts, so `(_, x)` binds `x` to the second element.
 fn pattern_elements(node: Node) -> Vec<Node> {
-    let ty = node.child_by_field_name("type").map(|t| t.id());
+    let ty = node.field("type").map(|t| t.id());
     let mut cursor = node.walk();
     node.children(&mut cursor)
         .filter(|c| Some(c.id()) != ty && !matches!(c.kind(), "(" | ")" | "," | "line_comment" | "block_comment"))
@@ -675,18 +671,16 @@ fn pattern_elements(node: Node) -> Vec<Node> {
 
 /// One arm of a match on a value of origin `scrutinee`: its pattern binds parts of that value.
 fn match_arm(b: &mut Builder, arm: Node, scrutinee: &LocalOrigin) {
-    if let Some(pattern) = arm.child_by_field_name("pattern") {
+    if let Some(pattern) = arm.field("pattern") {
         for child in named_children(pattern) {
-            if child.kind() == "condition"
-                || pattern.child_by_field_name("condition").is_some_and(|c| c.id() == child.id())
-            {
+            if child.kind() == "condition" || pattern.field("condition").is_some_and(|c| c.id() == child.id()) {
                 expr(b, child);
             } else {
                 pattern_bind(b, child, scrutinee.clone());
             }
         }
     }
-    if let Some(value) = arm.child_by_field_name("value") {
+    if let Some(value) = arm.field("value") {
         expr(b, value);
     }
 }
@@ -738,10 +732,10 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
     }
     match value.kind() {
         "struct_expression" => value
-            .child_by_field_name("name")
+            .field("name")
             .and_then(|n| path_segments(b, n))
             .map_or(LocalOrigin::Unknown, |s| LocalOrigin::Constructed(s.into_iter().map(|s| s.0).collect())),
-        "call_expression" => match value.child_by_field_name("function") {
+        "call_expression" => match value.field("function") {
             // A method call, possibly on the result of others: `rt.handle().clone()`.
             Some(f) if f.kind() == "field_expression" => match CHAIN.called_names(b, value) {
                 Some((segments, calls_at)) => {
@@ -766,7 +760,7 @@ fn expr(b: &mut Builder, node: Node) {
         "scoped_identifier" | "field_expression" | "generic_function" => reference(b, node, false),
         "type_identifier" | "scoped_type_identifier" | "generic_type" | "reference_type" => ty(b, node),
         "call_expression" => {
-            if let Some(func) = node.child_by_field_name("function") {
+            if let Some(func) = node.field("function") {
                 if matches!(func.kind(), "identifier" | "scoped_identifier" | "field_expression" | "generic_function") {
                     reference(b, func, true);
                 } else {
@@ -775,12 +769,12 @@ fn expr(b: &mut Builder, node: Node) {
             }
             // (The arguments of the calls inside a chain are walked by the chain driver, with
             // the same function.)
-            if let Some(args) = node.child_by_field_name("arguments") {
+            if let Some(args) = node.field("arguments") {
                 call_arguments(b, node, args);
             }
         }
         "struct_expression" => {
-            let path = node.child_by_field_name("name").and_then(|n| path_segments(b, n));
+            let path = node.field("name").and_then(|n| path_segments(b, n));
             // `Point { x: 1, y }`: the field names are the struct's fields.
             let receiver = path.as_ref().map(|p| Receiver {
                 base: ReceiverBase::Value(LocalOrigin::Constructed(p.iter().map(|s| s.0.clone()).collect())),
@@ -789,16 +783,16 @@ fn expr(b: &mut Builder, node: Node) {
             if let Some(segs) = path {
                 b.add_ref(segs, false, false);
             }
-            if let Some(body) = node.child_by_field_name("body") {
+            if let Some(body) = node.field("body") {
                 for field in named_children(body) {
                     match field.kind() {
                         "field_initializer" => {
-                            if let (Some(name), Some(r)) = (field.child_by_field_name("field"), &receiver) {
+                            if let (Some(name), Some(r)) = (field.field("field"), &receiver) {
                                 if name.kind() == "field_identifier" {
                                     b.add_member_ref(b.seg(name), false, r.clone());
                                 }
                             }
-                            if let Some(value) = field.child_by_field_name("value") {
+                            if let Some(value) = field.field("value") {
                                 expr(b, value);
                             }
                         }
@@ -814,15 +808,15 @@ fn expr(b: &mut Builder, node: Node) {
             }
         }
         "let_declaration" => {
-            let value = node.child_by_field_name("value");
-            let t = node.child_by_field_name("type");
+            let value = node.field("value");
+            let t = node.field("type");
             if let Some(t) = t {
                 ty(b, t);
             }
             if let Some(value) = value {
                 expr(b, value);
             }
-            if let Some(alt) = node.child_by_field_name("alternative") {
+            if let Some(alt) = node.field("alternative") {
                 expr(b, alt);
             }
             let origin = t
@@ -830,12 +824,12 @@ fn expr(b: &mut Builder, node: Node) {
                 .map(LocalOrigin::Declared)
                 .or_else(|| value.map(|v| local_origin(b, v)))
                 .unwrap_or(LocalOrigin::Unknown);
-            if let Some(pattern) = node.child_by_field_name("pattern") {
+            if let Some(pattern) = node.field("pattern") {
                 pattern_bind(b, pattern, origin);
             }
         }
         "let_condition" | "for_expression" => {
-            let value = node.child_by_field_name("value");
+            let value = node.field("value");
             if let Some(value) = value {
                 expr(b, value);
             }
@@ -846,20 +840,20 @@ fn expr(b: &mut Builder, node: Node) {
                 o if node.kind() == "for_expression" => LocalOrigin::Element(Box::new(o)),
                 o => o,
             };
-            if let Some(pattern) = node.child_by_field_name("pattern") {
+            if let Some(pattern) = node.field("pattern") {
                 pattern_bind(b, pattern, origin);
             }
-            if let Some(body) = node.child_by_field_name("body") {
+            if let Some(body) = node.field("body") {
                 expr(b, body);
             }
         }
         "match_expression" => {
-            let value = node.child_by_field_name("value");
+            let value = node.field("value");
             if let Some(value) = value {
                 expr(b, value);
             }
             let origin = value.map_or(LocalOrigin::Unknown, |v| local_origin(b, v));
-            if let Some(body) = node.child_by_field_name("body") {
+            if let Some(body) = node.field("body") {
                 for arm in named_children(body) {
                     match arm.kind() {
                         "match_arm" => match_arm(b, arm, &origin),
@@ -891,7 +885,7 @@ fn call_arguments(b: &mut Builder, call: Node, args: Node) {
     let callee = args
         .iter()
         .any(|a| a.kind() == "closure_expression")
-        .then(|| call.child_by_field_name("function").filter(|f| f.kind() == "field_expression"))
+        .then(|| call.field("function").filter(|f| f.kind() == "field_expression"))
         .flatten()
         .and_then(|f| CHAIN.called_names(b, f));
     for (i, arg) in args.into_iter().enumerate() {
@@ -917,14 +911,14 @@ fn call_arguments(b: &mut Builder, call: Node, args: Node) {
 
 /// A closure: its parameters are locals (of their declared type, else `untyped(i)`), then its body.
 fn closure(b: &mut Builder, node: Node, untyped: &dyn Fn(u32) -> LocalOrigin) {
-    if let Some(params) = node.child_by_field_name("parameters") {
+    if let Some(params) = node.field("parameters") {
         for (i, p) in named_children(params).into_iter().enumerate() {
             match p.kind() {
                 "parameter" => {
-                    let declared = p.child_by_field_name("type");
+                    let declared = p.field("type");
                     let origin =
                         declared.and_then(|t| type_path(b, t)).map_or_else(|| untyped(i as u32), LocalOrigin::Declared);
-                    if let Some(pattern) = p.child_by_field_name("pattern") {
+                    if let Some(pattern) = p.field("pattern") {
                         pattern_bind(b, pattern, origin);
                     }
                     if let Some(t) = declared {
@@ -935,7 +929,7 @@ fn closure(b: &mut Builder, node: Node, untyped: &dyn Fn(u32) -> LocalOrigin) {
             }
         }
     }
-    if let Some(body) = node.child_by_field_name("body") {
+    if let Some(body) = node.field("body") {
         expr(b, body);
     }
 }
@@ -945,7 +939,7 @@ const ITEM_STARTS: [&str; 14] =
     ["pub", "fn", "struct", "enum", "trait", "impl", "mod", "use", "const", "static", "type", "async", "unsafe", "#["];
 
 fn macro_invocation(b: &mut Builder, node: Node, item_level: bool) {
-    if let Some(name) = node.child_by_field_name("macro") {
+    if let Some(name) = node.field("macro") {
         if let Some(segs) = path_segments(b, name) {
             b.add_ref(segs, false, false);
         }
