@@ -351,23 +351,24 @@ pub(crate) type Segment = (String, crate::facts::Pos);
 /// declaration (no blank line between), climbing out of wrappers the declaration is the first named
 /// part of (`export …`, a decorated definition), in source order: the declaration's doc comment.
 fn doc_comments<'t>(src: &str, decl: Node<'t>) -> Vec<Node<'t>> {
-    // Nothing written before it on its line and two blank lines (or the file's start) above: no
-    // sibling ends on its line or the line above (one that ends with a line's newline, as a Rust
-    // line comment does, ends at the start of the next line), so there is none to look at — and
-    // finding a previous sibling costs tree-sitter a walk down from the root.
-    let start = decl.start_byte();
+    // Nothing written before it on its line and a blank line above: no sibling ends on its line
+    // or the line above — unless one ends with the newline of the line before that, as a line
+    // comment does in some grammars (Rust's), so that line must hold no line comment either. Then
+    // there is nothing to look at, and finding a previous sibling costs tree-sitter a walk down
+    // from the root past every earlier item.
     let line_start = |at: usize| src[..at].rfind('\n').map_or(0, |i| i + 1);
-    let mut end = start;
-    let mut blank = true;
-    for _ in 0..3 {
-        let from = line_start(end);
-        blank &= src[from..end].trim().is_empty();
-        if !blank || from == 0 {
-            break;
-        }
-        end = from - 1;
-    }
-    if blank {
+    let start = decl.start_byte();
+    let this = line_start(start);
+    let nothing_above = src[this..start].trim().is_empty()
+        && (this == 0 || {
+            let above = line_start(this - 1);
+            src[above..this].trim().is_empty()
+                && (above == 0 || {
+                    let before = &src[line_start(above - 1)..above];
+                    !before.contains("//") && !before.contains('#')
+                })
+        });
+    if nothing_above {
         return Vec::new();
     }
     let mut node = decl;
