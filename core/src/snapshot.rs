@@ -190,8 +190,8 @@ pub(crate) struct Parts<'a> {
     pub lower: &'a StrColumn,
     pub qualified: &'a StrColumn,
     pub handle_numbers: &'a [(u32, u32)],
-    pub graph: Option<crate::index::GraphParts>,
-    pub file_stats: Vec<crate::index::FileRefs>,
+    pub graph: Option<crate::index::StoredGraph<'a>>,
+    pub file_stats: Vec<crate::index::StoredFileStats<'a>>,
 }
 
 /// Encodes an index as the sectioned file.
@@ -204,13 +204,18 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
         has_graph: parts.graph.is_some(),
     };
     let postcard = |v: &dyn erased::Encode| v.encode();
+    // Room for the whole file, reserved once (room never written is never touched): facts take
+    // about the size of their sources, the graph about 32 bytes a site.
+    let columns = [parts.names.bytes(), parts.lower.bytes(), parts.qualified.bytes()];
+    let sources: u64 = parts.files.iter().map(|f| f.size).sum();
+    let room = usize::try_from(sources).unwrap_or(0).saturating_mul(2)
+        + parts.files.len() * 256
+        + columns.iter().map(|c| c.len()).sum::<usize>()
+        + parts.graph.as_ref().map_or(0, |g| g.sites() * 32);
     // The sections are written in place after room for the header (each file's facts straight into
     // the file's bytes: the encoding never holds the index twice), then the header is filled in.
-    let mut out = vec![0; INDEX_HEADER_LEN];
-    // Facts take about the size of their sources: room reserved once is not copied as it grows
-    // (and what is not written is never touched).
-    let sources: u64 = parts.files.iter().map(|f| f.size).sum();
-    out.reserve(usize::try_from(sources.saturating_mul(2)).unwrap_or(0).saturating_add(1 << 20));
+    let mut out = Vec::with_capacity(INDEX_HEADER_LEN + room);
+    out.resize(INDEX_HEADER_LEN, 0);
     let mut bounds = Vec::with_capacity(Section::ALL.len());
     let start = out.len();
     out.extend_from_slice(&postcard(&meta)?);
@@ -233,20 +238,26 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
         });
     }
     bounds.push((start, out.len()));
-    let rest = [
-        postcard(&entries)?,
-        parts.names.bytes().to_vec(),
-        parts.lower.bytes().to_vec(),
-        parts.qualified.bytes().to_vec(),
-        postcard(&parts.handle_numbers)?,
-        parts.graph.as_ref().map(|g| postcard(g)).transpose()?.unwrap_or_default(),
-        postcard(&parts.file_stats)?,
-    ];
-    for section in rest {
+    let start = out.len();
+    out = postcard::to_extend(&entries, out).map_err(|e| e.to_string())?;
+    bounds.push((start, out.len()));
+    for column in columns {
         let start = out.len();
-        out.extend_from_slice(&section);
+        out.extend_from_slice(column);
         bounds.push((start, out.len()));
     }
+    // The rest encoded straight into the file's bytes too.
+    let start = out.len();
+    out = postcard::to_extend(&parts.handle_numbers, out).map_err(|e| e.to_string())?;
+    bounds.push((start, out.len()));
+    let start = out.len();
+    if let Some(graph) = &parts.graph {
+        out = postcard::to_extend(graph, out).map_err(|e| e.to_string())?;
+    }
+    bounds.push((start, out.len()));
+    let start = out.len();
+    out = postcard::to_extend(&parts.file_stats, out).map_err(|e| e.to_string())?;
+    bounds.push((start, out.len()));
     let mut header = Vec::with_capacity(INDEX_HEADER_LEN);
     header.extend_from_slice(&MAGIC);
     header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());

@@ -154,42 +154,76 @@ pub(crate) struct GraphParts {
     unresolved_calls: Vec<(String, u32)>,
 }
 
+/// A graph as `GraphParts` is encoded, borrowed from it for writing (postcard writes a slice as it
+/// writes a `Vec`, a `&str` as a `String`: what is read back is a `GraphParts`).
+#[derive(Serialize)]
+pub(crate) struct StoredGraph<'a> {
+    refs: &'a [RefSite],
+    refs_by_file: &'a [Vec<u32>],
+    impl_members: Vec<(SymId, &'a [SymId])>,
+    deps: &'a [Vec<(FileId, DepVia)>],
+    supertypes: &'a [(SymId, TypeRelKind, SymId)],
+    import_bindings: &'a [ImportBinding],
+    resolved_refs: u64,
+    unresolved_refs: u64,
+    unbound_imports: u64,
+    unresolved_calls: Vec<(&'a str, u32)>,
+}
+
+impl StoredGraph<'_> {
+    /// Its reference sites.
+    pub fn sites(&self) -> usize {
+        self.refs.len()
+    }
+}
+
+/// One file's counters as `resolve::FileRefs` is encoded (without its sites and bindings, which the
+/// graph holds), borrowed.
+#[derive(Serialize)]
+pub(crate) struct StoredFileStats<'a> {
+    refs: &'a [RefSite],
+    bindings: &'a [ImportBinding],
+    resolved: u64,
+    unresolved: &'a [(u32, u32)],
+    unbound_imports: &'a [(u32, u32)],
+    unresolved_calls: &'a [String],
+}
+
 impl Graph {
-    /// What the snapshot stores of this graph (its per-file counters apart: `file_stats_parts`).
-    pub fn parts(&self) -> GraphParts {
-        let mut impl_members: Vec<(SymId, Vec<SymId>)> =
-            self.impl_members.iter().map(|(&t, m)| (t, m.clone())).collect();
-        impl_members.sort();
-        GraphParts {
-            refs: self.refs.clone(),
-            refs_by_file: self.refs_by_file.clone(),
+    /// What the snapshot stores of this graph (its per-file counters apart: `file_stats_parts`),
+    /// borrowed: it is encoded as it is, not copied first.
+    pub fn parts(&self) -> StoredGraph<'_> {
+        let mut impl_members: Vec<(SymId, &[SymId])> =
+            self.impl_members.iter().map(|(&t, m)| (t, m.as_slice())).collect();
+        impl_members.sort_unstable();
+        let mut unresolved_calls: Vec<(&str, u32)> =
+            self.unresolved_calls.iter().map(|(n, &c)| (n.as_str(), c)).collect();
+        unresolved_calls.sort_unstable();
+        StoredGraph {
+            refs: &self.refs,
+            refs_by_file: &self.refs_by_file,
             impl_members,
-            deps: self.dep_via.clone(),
-            supertypes: self.supertypes.clone(),
-            import_bindings: self.import_bindings.clone(),
+            deps: &self.dep_via,
+            supertypes: &self.supertypes,
+            import_bindings: &self.import_bindings,
             resolved_refs: self.resolved_refs,
             unresolved_refs: self.unresolved_refs,
             unbound_imports: self.unbound_imports,
-            unresolved_calls: {
-                let mut calls: Vec<(String, u32)> =
-                    self.unresolved_calls.iter().map(|(n, &c)| (n.clone(), c)).collect();
-                calls.sort();
-                calls
-            },
+            unresolved_calls,
         }
     }
 
-    /// The per-file counters as the snapshot stores them.
-    pub fn file_stats_parts(stats: &[resolve::FileRefs]) -> Vec<resolve::FileRefs> {
+    /// The per-file counters as the snapshot stores them, borrowed.
+    pub fn file_stats_parts(stats: &[resolve::FileRefs]) -> Vec<StoredFileStats<'_>> {
         stats
             .iter()
-            .map(|f| resolve::FileRefs {
-                refs: Vec::new(),
-                bindings: Vec::new(),
+            .map(|f| StoredFileStats {
+                refs: &[],
+                bindings: &[],
                 resolved: f.resolved,
-                unresolved: f.unresolved.clone(),
-                unbound_imports: f.unbound_imports.clone(),
-                unresolved_calls: f.unresolved_calls.clone(),
+                unresolved: &f.unresolved,
+                unbound_imports: &f.unbound_imports,
+                unresolved_calls: &f.unresolved_calls,
             })
             .collect()
     }
