@@ -302,7 +302,7 @@ fn insert_rows(
         for (fid, stats) in index.file_stats().iter().enumerate() {
             let f = &index.files[fid];
             for &(k, seg) in &stats.unresolved {
-                let chain = &f.facts.refs[k as usize];
+                let Some(chain) = f.facts.refs.get(k as usize) else { continue };
                 let Some((name, pos)) = chain.segments.get(seg as usize) else { continue };
                 let last = seg as usize + 1 == chain.segments.len();
                 let kind = if (chain.call && last) || chain.calls_at.binary_search(&seg).is_ok() {
@@ -315,7 +315,9 @@ fn insert_rows(
                 unresolved.execute(params![fid as i64, pos.line, pos.col, name, kind])?;
             }
             for &(i, j) in &stats.unbound_imports {
-                let item = &f.facts.imports[i as usize].items[j as usize];
+                let Some(item) = f.facts.imports.get(i as usize).and_then(|i| i.items.get(j as usize)) else {
+                    continue;
+                };
                 unresolved.execute(params![fid as i64, item.pos.line, item.pos.col, item.name, "import"])?;
             }
         }

@@ -540,7 +540,7 @@ impl LazyFacts {
                 .part(Section::Facts, s.offset, s.len, &s.hash)
                 .and_then(|b| postcard::from_bytes::<FileFacts>(&b).map_err(|e| format!("undecodable facts: {e}")))
                 .and_then(|f| {
-                    (f.symbols.len() == s.symbols as usize)
+                    (f.symbols.len() == s.symbols as usize && symbol_indices_fit(&f))
                         .then_some(f)
                         .ok_or_else(|| "facts that do not fit the file list".to_string())
                 });
@@ -570,6 +570,19 @@ impl LazyFacts {
         }
         postcard::to_extend(self.get().as_ref(), out).map_err(|e| e.to_string())
     }
+}
+
+/// Whether every symbol index of stored facts names one of the file's symbols: a crafted snapshot
+/// (its checksums are no secret) must not make a lookup go out of range.
+fn symbol_indices_fit(f: &FileFacts) -> bool {
+    let n = f.symbols.len();
+    let fits = |i: Option<u32>| i.is_none_or(|i| (i as usize) < n);
+    f.symbols.iter().all(|s| fits(s.container) && fits(s.init.as_ref().and_then(|i| i.scope)))
+        && f.imports.iter().all(|i| fits(i.scope))
+        && f.refs.iter().all(|r| fits(r.enclosing))
+        && f.locals.iter().all(|l| fits(l.scope))
+        && f.relations.iter().all(|r| r.subject.is_some() || (r.symbol as usize) < n)
+        && f.mods.iter().all(|m| fits(m.scope))
 }
 
 /// What stands in for a symbol whose facts could not be read (until the session rebuilds).
@@ -973,6 +986,73 @@ mod tests {
         assert_eq!(symbols(&mut next, "helper_1"), expected);
         let status = next.snapshot_status();
         assert_eq!((status.read_files, status.written), (0, false), "{status:?}");
+    }
+
+    /// A snapshot file with its sections changed by `change` and every checksum made to match, as
+    /// a crafted file would be.
+    fn recrafted(bytes: &[u8], change: impl FnOnce(&mut Vec<Vec<u8>>)) -> Vec<u8> {
+        let mut payloads: Vec<Vec<u8>> =
+            sections(bytes).iter().map(|e| bytes[e.offset as usize..(e.offset + e.len) as usize].to_vec()).collect();
+        change(&mut payloads);
+        let mut out = bytes[..16].to_vec();
+        let mut offset = INDEX_HEADER_LEN as u64;
+        for p in &payloads {
+            out.extend_from_slice(&offset.to_le_bytes());
+            out.extend_from_slice(&(p.len() as u64).to_le_bytes());
+            out.extend_from_slice(blake3::hash(p).as_bytes());
+            offset += p.len() as u64;
+        }
+        let hash = blake3::hash(&out);
+        out.extend_from_slice(hash.as_bytes());
+        for p in &payloads {
+            out.extend_from_slice(p);
+        }
+        out
+    }
+
+    #[test]
+    fn ids_out_of_range_in_a_crafted_snapshot_are_refused_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        write_tree(dir.path(), 5);
+        let (mut cold, _) = open(dir.path());
+        let expected = symbols(&mut cold, "helper_3");
+        let expected_refs = refs(&mut cold, "pkg0/m0.py::shared");
+        drop(cold);
+        let file = dir.path().join(FILE);
+        let sound = std::fs::read(&file).unwrap();
+        // A site whose target is no symbol; then a symbol whose container is none.
+        let graph = recrafted(&sound, |p| {
+            let mut g: crate::index::GraphParts = postcard::from_bytes(&p[Section::Graph as usize]).unwrap();
+            g.refs_mut()[0].target = 1_000_000;
+            p[Section::Graph as usize] = postcard::to_allocvec(&g).unwrap();
+        });
+        let facts = recrafted(&sound, |p| {
+            let mut list: Vec<FileEntry> = postcard::from_bytes(&p[Section::Files as usize]).unwrap();
+            let mut blobs = Vec::new();
+            let mut at = 0;
+            for e in &mut list {
+                let mut f: FileFacts =
+                    postcard::from_bytes(&p[Section::Facts as usize][at..at + e.facts_len as usize]).unwrap();
+                at += e.facts_len as usize;
+                if let Some(s) = f.symbols.first_mut() {
+                    s.container = Some(1_000);
+                }
+                let blob = postcard::to_allocvec(&f).unwrap();
+                (e.facts_len, e.facts_hash) = (blob.len() as u64, *blake3::hash(&blob).as_bytes());
+                blobs.extend(blob);
+            }
+            p[Section::Facts as usize] = blobs;
+            p[Section::Files as usize] = postcard::to_allocvec(&list).unwrap();
+        });
+        for crafted in [graph, facts] {
+            assert!(read_header(&crafted).is_ok(), "its checksums match");
+            std::fs::write(&file, &crafted).unwrap();
+            let (mut warm, _) = open(dir.path());
+            assert_eq!(symbols(&mut warm, "helper_3"), expected);
+            assert_eq!(refs(&mut warm, "pkg0/m0.py::shared"), expected_refs);
+            let notes = warm.take_notes();
+            assert!(notes.len() == 1 && notes[0].contains("not fit"), "{notes:?}");
+        }
     }
 
     #[test]

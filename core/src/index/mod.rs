@@ -170,6 +170,36 @@ pub(crate) struct StoredGraph<'a> {
     unresolved_calls: Vec<(&'a str, u32)>,
 }
 
+impl GraphParts {
+    #[cfg(test)]
+    pub(crate) fn refs_mut(&mut self) -> &mut Vec<RefSite> {
+        &mut self.refs
+    }
+
+    /// Whether every id the stored graph holds names a file, symbol or site of the index it is
+    /// read into: a crafted snapshot (its checksums are no secret) must not make a lookup go out
+    /// of range.
+    fn fits(&self, files: usize, symbols: usize) -> bool {
+        let file = |f: FileId| (f as usize) < files;
+        let sym = |s: SymId| (s as usize) < symbols;
+        let sites = self.refs.len();
+        self.refs_by_file.len() == files
+            && self.deps.len() == files
+            && self.refs.iter().all(|r| sym(r.target) && file(r.file) && r.enclosing.is_none_or(sym))
+            && self.refs.windows(2).all(|w| w[0] <= w[1])
+            && self.refs_by_file.iter().flatten().all(|&i| (i as usize) < sites)
+            && self
+                .refs_by_file
+                .iter()
+                .enumerate()
+                .all(|(f, list)| list.iter().all(|&i| self.refs[i as usize].file as usize == f))
+            && self.deps.iter().flatten().all(|&(f, _)| file(f))
+            && self.impl_members.iter().all(|(t, m)| sym(*t) && m.iter().all(|&s| sym(s)))
+            && self.supertypes.iter().all(|&(a, _, b)| sym(a) && sym(b))
+            && self.import_bindings.iter().all(|b| file(b.file) && sym(b.target))
+    }
+}
+
 impl StoredGraph<'_> {
     /// Its reference sites.
     pub fn sites(&self) -> usize {
@@ -231,8 +261,8 @@ impl Graph {
     /// The graph a snapshot stored, with what is derived from it rebuilt (its per-file counters are
     /// read when first needed: `Index::file_stats`); `None` when it doesn't fit `files` files (then
     /// the caller resolves).
-    fn from_parts(parts: GraphParts, files: usize) -> Option<Graph> {
-        if parts.refs_by_file.len() != files || parts.deps.len() != files {
+    fn from_parts(parts: GraphParts, files: usize, symbols: usize) -> Option<Graph> {
+        if !parts.fits(files, symbols) {
             return None;
         }
         let mut graph = Graph {
@@ -370,7 +400,10 @@ impl Index {
         self.graph.get_or_init(|| {
             let (image, configs) = self.stored.as_ref().expect("an index without a snapshot has its graph");
             let n = self.files.len();
-            match image.graph().and_then(|p| Graph::from_parts(p, n).ok_or_else(|| "its graph does not fit".into())) {
+            let graph = image.graph().and_then(|p| {
+                Graph::from_parts(p, n, self.syms.len()).ok_or_else(|| "its graph does not fit its files".into())
+            });
+            match graph {
                 Ok(graph) => graph,
                 Err(why) => {
                     image.mark_damaged(why);
