@@ -42,3 +42,28 @@ pub(crate) fn map_maybe_parallel<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) 
 pub(crate) fn map_maybe_parallel<T, R>(items: Vec<T>, f: impl Fn(T) -> R) -> Vec<R> {
     items.into_iter().map(f).collect()
 }
+
+/// Runs `f` on every item, in parallel when the core is built with `parallel`.
+#[cfg(feature = "parallel")]
+pub(crate) fn for_each_maybe_parallel<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync + Send) {
+    use rayon::prelude::*;
+    items.par_iter_mut().for_each(f);
+}
+
+#[cfg(not(feature = "parallel"))]
+pub(crate) fn for_each_maybe_parallel<T>(items: &mut [T], f: impl Fn(&mut T)) {
+    items.iter_mut().for_each(f);
+}
+
+/// Sorts `items` (unstably: for a total order the result is the same), in parallel when the core is
+/// built with `parallel`.
+#[cfg(feature = "parallel")]
+pub(crate) fn sort_maybe_parallel<T: Ord + Send>(items: &mut [T]) {
+    use rayon::prelude::*;
+    items.par_sort_unstable();
+}
+
+#[cfg(not(feature = "parallel"))]
+pub(crate) fn sort_maybe_parallel<T: Ord>(items: &mut [T]) {
+    items.sort_unstable();
+}

@@ -444,15 +444,15 @@ fn per_file<'t, 'a, T>(tables: &'t Tables<'a>, f: impl Fn(&Resolver<'t, 'a>, Fil
 /// Sorts and indexes the reference sites of all files.
 fn finish_refs(graph: &mut Graph, mut refs: Vec<RefSite>, files: usize) {
     // Every field takes part in the order, so equal sites are identical: unstable is exact.
-    refs.sort_unstable();
+    crate::sort_maybe_parallel(&mut refs);
     refs.dedup();
     graph.refs_by_file = vec![Vec::new(); files];
     for (i, r) in refs.iter().enumerate() {
         graph.refs_by_file[r.file as usize].push(i as u32);
     }
-    for list in &mut graph.refs_by_file {
+    crate::for_each_maybe_parallel(&mut graph.refs_by_file, |list| {
         list.sort_unstable_by_key(|&i| (refs[i as usize].pos, refs[i as usize].target, i));
-    }
+    });
     graph.set_refs(refs);
 }
 
