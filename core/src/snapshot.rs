@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::facts::FileFacts;
 use crate::host::{Host, ReadAt};
+use crate::index::RefSite;
 use crate::lang::Language;
 use crate::store;
 
@@ -19,7 +20,7 @@ pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
 const MAGIC: [u8; 8] = *b"CODEGRPH";
 /// Bumped whenever the layout or the meaning of facts changes.
-pub(crate) const FORMAT_VERSION: u32 = 15;
+pub(crate) const FORMAT_VERSION: u32 = 16;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 const HEADER_LEN: usize = 8 + 4 + 8 + 32;
@@ -123,10 +124,18 @@ pub(crate) enum Section {
     Graph,
     /// Its per-file counters (`Vec<FileRefs>`), which only an update and the artifact read.
     FileStats,
+    /// Callee names of the call sites no declaration was proven for, with their counts
+    /// (`Vec<(String, u32)>`, by name).
+    UnresolvedCalls,
+    /// The graph's sites again, as fixed-width records in the graph's order (by target), read a
+    /// block at a time: `refs` and `callers` read the blocks of one target, not the graph.
+    Sites,
+    /// The first target and the blake3 of each block of `Sites` (`Vec<(u32, [u8; 32])>`).
+    SiteBlocks,
 }
 
 impl Section {
-    pub(crate) const ALL: [Section; 9] = [
+    pub(crate) const ALL: [Section; 12] = [
         Section::Meta,
         Section::Facts,
         Section::Files,
@@ -136,6 +145,9 @@ impl Section {
         Section::HandleNumbers,
         Section::Graph,
         Section::FileStats,
+        Section::UnresolvedCalls,
+        Section::Sites,
+        Section::SiteBlocks,
     ];
 
     fn name(self) -> &'static str {
@@ -149,6 +161,9 @@ impl Section {
             Section::HandleNumbers => "handle numbers",
             Section::Graph => "graph",
             Section::FileStats => "per-file counters",
+            Section::UnresolvedCalls => "unresolved call names",
+            Section::Sites => "sites",
+            Section::SiteBlocks => "site blocks",
         }
     }
 }
@@ -192,6 +207,8 @@ pub(crate) struct Parts<'a> {
     pub handle_numbers: &'a [(u32, u32)],
     pub graph: Option<crate::index::StoredGraph<'a>>,
     pub file_stats: Vec<crate::index::StoredFileStats<'a>>,
+    /// Sorted by name.
+    pub unresolved_calls: Vec<(&'a str, u32)>,
 }
 
 /// Encodes an index as the sectioned file.
@@ -258,6 +275,23 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
     let start = out.len();
     out = postcard::to_extend(&parts.file_stats, out).map_err(|e| e.to_string())?;
     bounds.push((start, out.len()));
+    let start = out.len();
+    out = postcard::to_extend(&parts.unresolved_calls, out).map_err(|e| e.to_string())?;
+    bounds.push((start, out.len()));
+    let sites = parts.graph.as_ref().map_or(&[][..], |g| g.refs());
+    let start = out.len();
+    let mut blocks: Vec<SiteBlock> = Vec::with_capacity(sites.len().div_ceil(SITES_PER_BLOCK));
+    for block in sites.chunks(SITES_PER_BLOCK) {
+        let at = out.len();
+        for r in block {
+            write_site(&mut out, r);
+        }
+        blocks.push((block[0].target, *blake3::hash(&out[at..]).as_bytes()));
+    }
+    bounds.push((start, out.len()));
+    let start = out.len();
+    out = postcard::to_extend(&blocks, out).map_err(|e| e.to_string())?;
+    bounds.push((start, out.len()));
     let mut header = Vec::with_capacity(INDEX_HEADER_LEN);
     header.extend_from_slice(&MAGIC);
     header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -298,8 +332,9 @@ struct SectionEntry {
 /// session then rebuilds instead of trusting it again.
 pub(crate) struct Image {
     file: Box<dyn ReadAt>,
-    sections: [SectionEntry; 9],
+    sections: [SectionEntry; 12],
     damage: std::sync::Mutex<Option<String>>,
+    site_blocks: std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
 }
 
 impl std::fmt::Debug for Image {
@@ -359,6 +394,56 @@ impl Image {
         postcard::from_bytes(&bytes).map_err(|e| format!("its graph is undecodable: {e}"))
     }
 
+    /// The callee names of unproven call sites with their counts, checked: by name, unique.
+    pub(crate) fn unresolved_calls(&self) -> Result<Vec<(String, u32)>, String> {
+        let calls: Vec<(String, u32)> = postcard::from_bytes(&self.section(Section::UnresolvedCalls)?)
+            .map_err(|e| format!("its unresolved call names are undecodable: {e}"))?;
+        if !calls.windows(2).all(|w| w[0].0 < w[1].0) {
+            return Err("its unresolved call names are out of order".into());
+        }
+        Ok(calls)
+    }
+
+    /// The sites whose target is `target`, read from the blocks that can hold them (each checked
+    /// against its blake3), with every id checked against the index's `files` and `symbols`.
+    pub(crate) fn sites_of(&self, target: u32, files: usize, symbols: usize) -> Result<Vec<RefSite>, String> {
+        let blocks = self.site_blocks.get_or_init(|| {
+            let blocks: Vec<SiteBlock> = postcard::from_bytes(&self.section(Section::SiteBlocks)?)
+                .map_err(|e| format!("its site blocks are undecodable: {e}"))?;
+            let records = self.sections[Section::Sites as usize].len;
+            let expected = blocks.len() as u64 * SITES_PER_BLOCK as u64;
+            let fits = records.is_multiple_of(SITE_LEN as u64)
+                && (records / SITE_LEN as u64).div_ceil(SITES_PER_BLOCK as u64) == blocks.len() as u64
+                && records / SITE_LEN as u64 <= expected
+                && blocks.windows(2).all(|w| w[0].0 <= w[1].0);
+            fits.then_some(blocks).ok_or_else(|| "its site blocks do not fit its sites".to_string())
+        });
+        let blocks = blocks.as_ref().map_err(Clone::clone)?;
+        let first = blocks.partition_point(|b| b.0 < target).saturating_sub(1);
+        let end = blocks.partition_point(|b| b.0 <= target);
+        let mut out = Vec::new();
+        let total = self.sections[Section::Sites as usize].len;
+        for (i, (_, hash)) in blocks.iter().enumerate().take(end).skip(first) {
+            let at = (i * SITES_PER_BLOCK * SITE_LEN) as u64;
+            let len = (total - at).min((SITES_PER_BLOCK * SITE_LEN) as u64);
+            let bytes = self.part(Section::Sites, at, len, hash)?;
+            for record in bytes.chunks_exact(SITE_LEN) {
+                let r = read_site(record);
+                if r.target == target {
+                    let fits = (r.file as usize) < files && r.enclosing.is_none_or(|e| (e as usize) < symbols);
+                    if !fits {
+                        return Err("its sites do not fit its files".into());
+                    }
+                    out.push(r);
+                }
+            }
+        }
+        if !out.windows(2).all(|w| w[0] <= w[1]) {
+            return Err("its sites are out of order".into());
+        }
+        Ok(out)
+    }
+
     /// The graph's per-file counters, decoded: one per file.
     pub(crate) fn file_stats(&self, files: usize) -> Result<Vec<crate::index::FileRefs>, String> {
         let stats: Vec<crate::index::FileRefs> = postcard::from_bytes(&self.section(Section::FileStats)?)
@@ -413,7 +498,12 @@ pub(crate) fn open(host: &dyn Host, options_key: &str, cap: u64) -> Result<Optio
         return Ok(None);
     }
     let file = host.open_file(FILE, cap).map_err(|e| damaged(format!("cannot read {FILE}: {e}")))?;
-    let image = Image { sections: read_header(file.as_ref())?, file, damage: std::sync::Mutex::new(None) };
+    let image = Image {
+        sections: read_header(file.as_ref())?,
+        file,
+        damage: std::sync::Mutex::new(None),
+        site_blocks: std::sync::OnceLock::new(),
+    };
     let meta: Meta = postcard::from_bytes(&image.section(Section::Meta).map_err(damaged)?)
         .map_err(|e| damaged(format!("undecodable snapshot meta: {e}")))?;
     if meta.core_version != crate::VERSION {
@@ -456,7 +546,7 @@ pub(crate) fn open(host: &dyn Host, options_key: &str, cap: u64) -> Result<Optio
 
 /// The section table of a file, checked: magic, version, the header's own checksum, and sections
 /// that follow each other exactly to the end of the file.
-fn read_header(file: &dyn ReadAt) -> Result<[SectionEntry; 9], Rejection> {
+fn read_header(file: &dyn ReadAt) -> Result<[SectionEntry; 12], Rejection> {
     let len = file.size();
     if len < INDEX_HEADER_LEN as u64 {
         return Err(damaged("not a codegraph snapshot (bad header)"));
@@ -477,7 +567,7 @@ fn read_header(file: &dyn ReadAt) -> Result<[SectionEntry; 9], Rejection> {
     if count != Section::ALL.len() {
         return Err(damaged("snapshot header names other sections"));
     }
-    let mut sections = [SectionEntry { offset: 0, len: 0, hash: [0; 32] }; 9];
+    let mut sections = [SectionEntry { offset: 0, len: 0, hash: [0; 32] }; 12];
     let mut next = INDEX_HEADER_LEN as u64;
     for (i, s) in sections.iter_mut().enumerate() {
         let at = 16 + i * SECTION_ENTRY_LEN;
@@ -496,6 +586,37 @@ fn read_header(file: &dyn ReadAt) -> Result<[SectionEntry; 9], Rejection> {
         return Err(damaged(format!("truncated snapshot ({len} of {next} bytes)")));
     }
     Ok(sections)
+}
+
+/// A block of `Sites`: the target of its first site and its blake3.
+type SiteBlock = (u32, [u8; 32]);
+
+/// Sites a block of `Sites` holds, and the bytes of one.
+const SITES_PER_BLOCK: usize = 2048;
+const SITE_LEN: usize = 25;
+
+/// One site as a fixed-width record: target, file, line, column, length, enclosing (`u32::MAX`:
+/// none), then the kind's flags (call, import, alias).
+fn write_site(out: &mut Vec<u8>, r: &RefSite) {
+    for v in [r.target, r.file, r.pos.line, r.pos.col, r.len, r.enclosing.unwrap_or(u32::MAX)] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.push(u8::from(r.call) | u8::from(r.import) << 1 | u8::from(r.alias) << 2);
+}
+
+fn read_site(record: &[u8]) -> RefSite {
+    let field = |i: usize| u32::from_le_bytes(record[i * 4..i * 4 + 4].try_into().expect("4 bytes"));
+    let flags = record[24];
+    RefSite {
+        target: field(0),
+        file: field(1),
+        pos: crate::facts::Pos { line: field(2), col: field(3) },
+        len: field(4),
+        enclosing: Some(field(5)).filter(|&e| e != u32::MAX),
+        call: flags & 1 != 0,
+        import: flags & 2 != 0,
+        alias: flags & 4 != 0,
+    }
 }
 
 /// A file's facts as an index holds them: decoded already (a file parsed in this process), or read
@@ -879,7 +1000,11 @@ mod tests {
         s.refs(RefsRequest { handle: Some(handle.into()), ..Default::default() }).unwrap()
     }
 
-    fn sections(bytes: &[u8]) -> [SectionEntry; 9] {
+    fn deps(s: &mut Session, file: &str) -> crate::api::DepsResponse {
+        s.deps(crate::api::DepsRequest { file: file.into(), limit: None }).unwrap()
+    }
+
+    fn sections(bytes: &[u8]) -> [SectionEntry; 12] {
         read_header(&bytes.to_vec()).ok().expect("a sound header")
     }
 
@@ -923,13 +1048,10 @@ mod tests {
             by_symbols < size - facts - graph + few_files,
             "a warm symbols query read {by_symbols} of the snapshot's {size} bytes ({facts} of facts, {graph} of graph)"
         );
-        // The graph and the facts of the files it names.
+        // The block of sites that holds the symbol's and the facts of the files they name: no graph.
         assert_eq!(refs(&mut warm, &handle), cold_refs);
         let by_refs = read.load(Ordering::Relaxed) - by_symbols;
-        assert!(
-            by_refs < size - facts + few_files,
-            "a warm refs query read {by_refs} of the snapshot's {size} bytes ({facts} of facts)"
-        );
+        assert!(by_refs < 256 * 1024, "a warm refs query read {by_refs} of the snapshot's {size} bytes");
         assert!(warm.take_notes().is_empty());
     }
 
@@ -940,21 +1062,26 @@ mod tests {
         let (mut cold, _) = open(dir.path());
         let expected = symbols(&mut cold, "helper_17");
         let expected_refs = refs(&mut cold, "pkg0/m0.py::shared");
+        let expected_deps = deps(&mut cold, "pkg0/m17.py");
         drop(cold);
         let file = dir.path().join(FILE);
         let sound = std::fs::read(&file).unwrap();
 
-        // One file's facts, then a column, then the graph: each read only when a question needs it.
+        // One file's facts, a column, the sites, the graph: each read only when a question needs it.
         let (facts_at, facts_len) = facts_of(&sound, "pkg0/m17.py");
+        let middle = |s: Section| {
+            let e = sections(&sound)[s as usize];
+            (e.offset + e.len / 2) as usize
+        };
         let names_at = sections(&sound)[Section::Names as usize].offset as usize + 40;
-        let graph = sections(&sound)[Section::Graph as usize];
-        for at in [facts_at + facts_len / 2, names_at, (graph.offset + graph.len / 2) as usize] {
+        for at in [facts_at + facts_len / 2, names_at, middle(Section::Sites), middle(Section::Graph)] {
             let mut damaged = sound.clone();
             damaged[at] ^= 0x55;
             std::fs::write(&file, &damaged).unwrap();
             let (mut warm, _) = open(dir.path());
             assert_eq!(symbols(&mut warm, "helper_17"), expected);
             assert_eq!(refs(&mut warm, "pkg0/m0.py::shared"), expected_refs);
+            assert_eq!(deps(&mut warm, "pkg0/m17.py"), expected_deps);
             let notes = warm.take_notes();
             assert_eq!(notes.len(), 1, "{notes:?}");
             assert!(
@@ -1017,6 +1144,7 @@ mod tests {
         let (mut cold, _) = open(dir.path());
         let expected = symbols(&mut cold, "helper_3");
         let expected_refs = refs(&mut cold, "pkg0/m0.py::shared");
+        let deps_of_m3 = deps(&mut cold, "pkg0/m3.py").files;
         drop(cold);
         let file = dir.path().join(FILE);
         let sound = std::fs::read(&file).unwrap();
@@ -1044,12 +1172,27 @@ mod tests {
             p[Section::Facts as usize] = blobs;
             p[Section::Files as usize] = postcard::to_allocvec(&list).unwrap();
         });
-        for crafted in [graph, facts] {
+        let sites = recrafted(&sound, |p| {
+            let mut records = p[Section::Sites as usize].clone();
+            let target = read_site(&records[..SITE_LEN]).target;
+            for record in records.chunks_exact_mut(SITE_LEN) {
+                record[4..8].copy_from_slice(&1_000_000u32.to_le_bytes()); // the file
+            }
+            let blocks: Vec<(u32, [u8; 32])> = records
+                .chunks(SITES_PER_BLOCK * SITE_LEN)
+                .map(|b| (read_site(b).target, *blake3::hash(b).as_bytes()))
+                .collect();
+            assert_eq!(blocks[0].0, target);
+            p[Section::Sites as usize] = records;
+            p[Section::SiteBlocks as usize] = postcard::to_allocvec(&blocks).unwrap();
+        });
+        for crafted in [graph, facts, sites] {
             assert!(read_header(&crafted).is_ok(), "its checksums match");
             std::fs::write(&file, &crafted).unwrap();
             let (mut warm, _) = open(dir.path());
             assert_eq!(symbols(&mut warm, "helper_3"), expected);
             assert_eq!(refs(&mut warm, "pkg0/m0.py::shared"), expected_refs);
+            assert_eq!(deps(&mut warm, "pkg0/m3.py").files, deps_of_m3);
             let notes = warm.take_notes();
             assert!(notes.len() == 1 && notes[0].contains("not fit"), "{notes:?}");
         }

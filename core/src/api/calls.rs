@@ -100,9 +100,12 @@ fn calls(ctx: &Ctx, req: CallsRequest, direction: Direction) -> Result<CallsResp
     for level in 1..=depth {
         let mut next = Vec::new();
         for &current in &frontier {
+            let callers = match direction {
+                Direction::Callers => index.sites_of(current),
+                Direction::Callees => std::borrow::Cow::Borrowed(&[][..]),
+            };
             let edges: Vec<(Key, &RefSite)> = match direction {
-                Direction::Callers => index
-                    .sites_of(current)
+                Direction::Callers => callers
                     .iter()
                     .filter(|r| r.call)
                     .map(|r| (r.enclosing.map_or(Key::File(r.file), Key::Sym), r))
@@ -155,7 +158,7 @@ fn calls(ctx: &Ctx, req: CallsRequest, direction: Direction) -> Result<CallsResp
     list.truncate(limit);
     if direction == Direction::Callers {
         let name = &index.symbol(root).name;
-        if let Some(&n) = index.graph().unresolved_calls.get(name) {
+        if let Some(n) = index.unresolved_calls_named(name) {
             // Calls written with this name that could not be proven to target any declaration.
             omitted.other.insert("unresolvedSitesWithSameName".into(), u64::from(n));
         }

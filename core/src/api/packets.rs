@@ -148,7 +148,7 @@ pub(crate) fn symbol_packet(host: &dyn Host, index: &Index, id: SymId, source: b
     let sites = index.sites_of(id);
     let mut by_symbol: HashMap<SymId, u64> = HashMap::default();
     let mut by_file: HashMap<FileId, u64> = HashMap::default();
-    for r in sites {
+    for r in sites.iter() {
         *by_file.entry(r.file).or_default() += 1;
         if let (Some(e), false) = (r.enclosing, r.import) {
             *by_symbol.entry(e).or_default() += 1;

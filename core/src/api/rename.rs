@@ -369,7 +369,7 @@ impl<'a> Plan<'a> {
                 Role::Implementation => "implementation",
             };
             sites.push((index.file_of(g), s.name_pos, kind));
-            for r in index.sites_of(g) {
+            for r in index.sites_of(g).iter() {
                 if r.alias {
                     continue;
                 }

@@ -1,7 +1,7 @@
 //! Finding things in the index: a file by path, a declaration by handle or by name (the tiers of
 //! workspace-symbol matching), the declarations at a position, and the use sites of a declaration.
 
-use super::{FileId, Index, RefSite, SymId};
+use super::{FileId, Index, SymId};
 use crate::error::Error;
 use crate::facts::Pos;
 use crate::paths::clean_path;
@@ -25,14 +25,6 @@ impl Index {
                 "no symbol with handle `{handle}`; find handles with workspace_symbols (`codegraph symbols NAME`)"
             ))
         })
-    }
-
-    /// The reference sites whose target is `id`, in (path, position) order.
-    pub(crate) fn sites_of(&self, id: SymId) -> &[RefSite] {
-        let refs = &self.graph().refs;
-        let start = refs.partition_point(|r| r.target < id);
-        let end = refs.partition_point(|r| r.target <= id);
-        &refs[start..end]
     }
 
     /// The declaration a request names: by `handle`, or by `file` + `line` (+ `column`) — its name

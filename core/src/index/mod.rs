@@ -151,7 +151,6 @@ pub(crate) struct GraphParts {
     resolved_refs: u64,
     unresolved_refs: u64,
     unbound_imports: u64,
-    unresolved_calls: Vec<(String, u32)>,
 }
 
 /// A graph as `GraphParts` is encoded, borrowed from it for writing (postcard writes a slice as it
@@ -167,7 +166,6 @@ pub(crate) struct StoredGraph<'a> {
     resolved_refs: u64,
     unresolved_refs: u64,
     unbound_imports: u64,
-    unresolved_calls: Vec<(&'a str, u32)>,
 }
 
 impl GraphParts {
@@ -205,6 +203,11 @@ impl StoredGraph<'_> {
     pub fn sites(&self) -> usize {
         self.refs.len()
     }
+
+    /// Its reference sites, by target.
+    pub fn refs(&self) -> &[RefSite] {
+        self.refs
+    }
 }
 
 /// One file's counters as `resolve::FileRefs` is encoded (without its sites and bindings, which the
@@ -226,9 +229,6 @@ impl Graph {
         let mut impl_members: Vec<(SymId, &[SymId])> =
             self.impl_members.iter().map(|(&t, m)| (t, m.as_slice())).collect();
         impl_members.sort_unstable();
-        let mut unresolved_calls: Vec<(&str, u32)> =
-            self.unresolved_calls.iter().map(|(n, &c)| (n.as_str(), c)).collect();
-        unresolved_calls.sort_unstable();
         StoredGraph {
             refs: &self.refs,
             refs_by_file: &self.refs_by_file,
@@ -239,8 +239,14 @@ impl Graph {
             resolved_refs: self.resolved_refs,
             unresolved_refs: self.unresolved_refs,
             unbound_imports: self.unbound_imports,
-            unresolved_calls,
         }
+    }
+
+    /// The callee names of unproven call sites with their counts, by name, borrowed.
+    pub fn unresolved_calls_parts(&self) -> Vec<(&str, u32)> {
+        let mut calls: Vec<(&str, u32)> = self.unresolved_calls.iter().map(|(n, &c)| (n.as_str(), c)).collect();
+        calls.sort_unstable();
+        calls
     }
 
     /// The per-file counters as the snapshot stores them, borrowed.
@@ -261,7 +267,7 @@ impl Graph {
     /// The graph a snapshot stored, with what is derived from it rebuilt (its per-file counters are
     /// read when first needed: `Index::file_stats`); `None` when it doesn't fit `files` files (then
     /// the caller resolves).
-    fn from_parts(parts: GraphParts, files: usize, symbols: usize) -> Option<Graph> {
+    fn from_parts(parts: GraphParts, calls: Vec<(String, u32)>, files: usize, symbols: usize) -> Option<Graph> {
         if !parts.fits(files, symbols) {
             return None;
         }
@@ -273,7 +279,7 @@ impl Graph {
             resolved_refs: parts.resolved_refs,
             unresolved_refs: parts.unresolved_refs,
             unbound_imports: parts.unbound_imports,
-            unresolved_calls: parts.unresolved_calls.into_iter().collect(),
+            unresolved_calls: calls.into_iter().collect(),
             ..Graph::default()
         };
         graph.refs = parts.refs;
@@ -341,12 +347,19 @@ pub(crate) struct Index {
     graph: OnceLock<Graph>,
     /// The graph's per-file counters, when the graph was read from the snapshot without them.
     file_stats: OnceLock<Vec<resolve::FileRefs>>,
+    /// The unresolved call names read from the snapshot while its graph is not.
+    unresolved_calls: OnceLock<Vec<(String, u32)>>,
+    /// Sites read from the snapshot's blocks so far (after `SITE_READS_BEFORE_GRAPH`, the graph).
+    site_reads: std::sync::atomic::AtomicU32,
     /// The snapshot these files, columns and graph were stored in (a warm start), read on demand,
     /// with the configs to resolve again should its graph prove unreadable.
     stored: Option<(Arc<Image>, ConfigTexts)>,
     /// The lexical index for search and explore, built on first use from these very files.
     pub text: std::sync::OnceLock<crate::text::TextIndex>,
 }
+
+/// Symbols whose sites are read from the snapshot's blocks before the whole graph is read instead.
+const SITE_READS_BEFORE_GRAPH: u32 = 64;
 
 /// What the resolver needs besides the facts: the text of config files (tsconfig, go.mod, Cargo.toml).
 pub(crate) type ConfigTexts = HashMap<String, String>;
@@ -383,6 +396,8 @@ impl Index {
             handle_numbers: OnceLock::new(),
             graph: OnceLock::new(),
             file_stats: OnceLock::new(),
+            unresolved_calls: OnceLock::new(),
+            site_reads: std::sync::atomic::AtomicU32::new(0),
             stored: None,
             text: std::sync::OnceLock::new(),
         };
@@ -401,7 +416,8 @@ impl Index {
             let (image, configs) = self.stored.as_ref().expect("an index without a snapshot has its graph");
             let n = self.files.len();
             let graph = image.graph().and_then(|p| {
-                Graph::from_parts(p, n, self.syms.len()).ok_or_else(|| "its graph does not fit its files".into())
+                Graph::from_parts(p, image.unresolved_calls()?, n, self.syms.len())
+                    .ok_or_else(|| "its graph does not fit its files".into())
             });
             match graph {
                 Ok(graph) => graph,
@@ -429,6 +445,39 @@ impl Index {
                 }
             }
         })
+    }
+
+    /// The proven use sites of `id`, in (path, position) order: from the graph when it is read, else
+    /// from the blocks of the snapshot's sites that hold them (a warm `refs` or `callers` reads no
+    /// graph).
+    pub(crate) fn sites_of(&self, id: SymId) -> std::borrow::Cow<'_, [RefSite]> {
+        // A question about many symbols' sites (a ranking by use counts) reads the graph once
+        // instead of a block per symbol.
+        let few = self.site_reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < SITE_READS_BEFORE_GRAPH;
+        if let (None, Some((image, _)), true) = (self.graph.get(), &self.stored, few) {
+            match image.sites_of(id, self.files.len(), self.syms.len()) {
+                Ok(sites) => return std::borrow::Cow::Owned(sites),
+                Err(why) => image.mark_damaged(why),
+            }
+        }
+        let refs = &self.graph().refs;
+        let start = refs.partition_point(|r| r.target < id);
+        let end = refs.partition_point(|r| r.target <= id);
+        std::borrow::Cow::Borrowed(&refs[start..end])
+    }
+
+    /// How many call sites written with callee name `name` could not be proven.
+    pub(crate) fn unresolved_calls_named(&self, name: &str) -> Option<u32> {
+        if let (None, Some((image, _))) = (self.graph.get(), &self.stored) {
+            let calls = self.unresolved_calls.get_or_init(|| {
+                image.unresolved_calls().unwrap_or_else(|why| {
+                    image.mark_damaged(why);
+                    Vec::new()
+                })
+            });
+            return calls.binary_search_by(|(n, _)| n.as_str().cmp(name)).ok().map(|at| calls[at].1);
+        }
+        self.graph().unresolved_calls.get(name).copied()
     }
 
     /// Why a part of the snapshot this index reads from could not be trusted, if one could not.
@@ -539,6 +588,7 @@ impl Index {
             handle_numbers: self.handle_numbers(),
             graph: Some(self.graph().parts()),
             file_stats: Graph::file_stats_parts(self.file_stats()),
+            unresolved_calls: self.graph().unresolved_calls_parts(),
         }
     }
 

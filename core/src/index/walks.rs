@@ -106,7 +106,7 @@ pub(crate) fn candidate_tests(
         }
     };
     for &id in syms {
-        for r in index.sites_of(id) {
+        for r in index.sites_of(id).iter() {
             note(r.file, 0, 1, format!("uses {}", &index.handle(id)));
         }
     }
