@@ -992,6 +992,14 @@ mod tests {
         std::fs::write(root.join("pkg0/m0.py"), "def shared(v):\n    return v\n").unwrap();
     }
 
+    /// A tree of `files` modules indexed by a cold session.
+    fn indexed(files: usize) -> (tempfile::TempDir, Session) {
+        let dir = tempfile::tempdir().unwrap();
+        write_tree(dir.path(), files);
+        let (cold, _) = open(dir.path());
+        (dir, cold)
+    }
+
     fn symbols(s: &mut Session, query: &str) -> crate::api::WorkspaceSymbolsResponse {
         s.workspace_symbols(WorkspaceSymbolsRequest { query: query.into(), ..Default::default() }).unwrap()
     }
@@ -1026,9 +1034,7 @@ mod tests {
 
     #[test]
     fn a_warm_query_reads_what_it_needs_and_answers_as_cold() {
-        let dir = tempfile::tempdir().unwrap();
-        write_tree(dir.path(), 10_000);
-        let (mut cold, _) = open(dir.path());
+        let (dir, mut cold) = indexed(10_000);
         let cold_symbols = symbols(&mut cold, "save_4242");
         let handle = cold_symbols.symbols[0].symbol.handle.clone();
         let cold_refs = refs(&mut cold, &handle);
@@ -1057,9 +1063,7 @@ mod tests {
 
     #[test]
     fn a_part_damaged_is_found_when_read_and_the_answer_comes_from_the_sources() {
-        let dir = tempfile::tempdir().unwrap();
-        write_tree(dir.path(), 30);
-        let (mut cold, _) = open(dir.path());
+        let (dir, mut cold) = indexed(30);
         let expected = symbols(&mut cold, "helper_17");
         let expected_refs = refs(&mut cold, "pkg0/m0.py::shared");
         let expected_deps = deps(&mut cold, "pkg0/m17.py");
@@ -1098,9 +1102,7 @@ mod tests {
 
     #[test]
     fn a_file_touched_but_unchanged_is_read_once_and_its_new_stat_kept() {
-        let dir = tempfile::tempdir().unwrap();
-        write_tree(dir.path(), 3);
-        let (mut cold, _) = open(dir.path());
+        let (dir, mut cold) = indexed(3);
         let expected = symbols(&mut cold, "helper_1");
         drop(cold);
         let touched = std::fs::File::options().append(true).open(dir.path().join("pkg0/m1.py")).unwrap();
@@ -1139,9 +1141,7 @@ mod tests {
 
     #[test]
     fn ids_out_of_range_in_a_crafted_snapshot_are_refused_not_followed() {
-        let dir = tempfile::tempdir().unwrap();
-        write_tree(dir.path(), 5);
-        let (mut cold, _) = open(dir.path());
+        let (dir, mut cold) = indexed(5);
         let expected = symbols(&mut cold, "helper_3");
         let expected_refs = refs(&mut cold, "pkg0/m0.py::shared");
         let deps_of_m3 = deps(&mut cold, "pkg0/m3.py").files;
@@ -1200,9 +1200,7 @@ mod tests {
 
     #[test]
     fn the_header_is_checked_before_anything_is_trusted() {
-        let dir = tempfile::tempdir().unwrap();
-        write_tree(dir.path(), 3);
-        let (mut cold, _) = open(dir.path());
+        let (dir, mut cold) = indexed(3);
         symbols(&mut cold, "helper_1");
         drop(cold);
         let sound = std::fs::read(dir.path().join(FILE)).unwrap();
