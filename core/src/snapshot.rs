@@ -20,7 +20,7 @@ pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
 const MAGIC: [u8; 8] = *b"CODEGRPH";
 /// Bumped whenever the layout or the meaning of facts changes.
-pub(crate) const FORMAT_VERSION: u32 = 16;
+pub(crate) const FORMAT_VERSION: u32 = 17;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 const HEADER_LEN: usize = 8 + 4 + 8 + 32;
@@ -132,10 +132,12 @@ pub(crate) enum Section {
     Sites,
     /// The first target and the blake3 of each block of `Sites` (`Vec<(u32, [u8; 32])>`).
     SiteBlocks,
+    /// Per file, the files it depends on and what made each (`Vec<Vec<(FileId, DepVia)>>`).
+    Deps,
 }
 
 impl Section {
-    pub(crate) const ALL: [Section; 12] = [
+    pub(crate) const ALL: [Section; 13] = [
         Section::Meta,
         Section::Facts,
         Section::Files,
@@ -148,6 +150,7 @@ impl Section {
         Section::UnresolvedCalls,
         Section::Sites,
         Section::SiteBlocks,
+        Section::Deps,
     ];
 
     fn name(self) -> &'static str {
@@ -164,6 +167,7 @@ impl Section {
             Section::UnresolvedCalls => "unresolved call names",
             Section::Sites => "sites",
             Section::SiteBlocks => "site blocks",
+            Section::Deps => "file dependencies",
         }
     }
 }
@@ -209,6 +213,7 @@ pub(crate) struct Parts<'a> {
     pub file_stats: Vec<crate::index::StoredFileStats<'a>>,
     /// Sorted by name.
     pub unresolved_calls: Vec<(&'a str, u32)>,
+    pub deps: &'a [Vec<(crate::index::FileId, crate::index::DepVia)>],
 }
 
 /// Encodes an index as the sectioned file.
@@ -292,6 +297,9 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
     let start = out.len();
     out = postcard::to_extend(&blocks, out).map_err(|e| e.to_string())?;
     bounds.push((start, out.len()));
+    let start = out.len();
+    out = postcard::to_extend(&parts.deps, out).map_err(|e| e.to_string())?;
+    bounds.push((start, out.len()));
     let mut header = Vec::with_capacity(INDEX_HEADER_LEN);
     header.extend_from_slice(&MAGIC);
     header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -332,7 +340,7 @@ struct SectionEntry {
 /// session then rebuilds instead of trusting it again.
 pub(crate) struct Image {
     file: Box<dyn ReadAt>,
-    sections: [SectionEntry; 12],
+    sections: [SectionEntry; 13],
     damage: std::sync::Mutex<Option<String>>,
     site_blocks: std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
 }
@@ -444,6 +452,16 @@ impl Image {
         Ok(out)
     }
 
+    /// Per file, the files it depends on, checked: one list per file, every file in range.
+    pub(crate) fn deps(&self, files: usize) -> Result<crate::index::FileDeps, String> {
+        let deps: crate::index::FileDeps = postcard::from_bytes(&self.section(Section::Deps)?)
+            .map_err(|e| format!("its file dependencies are undecodable: {e}"))?;
+        if deps.len() != files || deps.iter().flatten().any(|&(f, _)| f as usize >= files) {
+            return Err("its file dependencies do not fit its files".into());
+        }
+        Ok(deps)
+    }
+
     /// The graph's per-file counters, decoded: one per file.
     pub(crate) fn file_stats(&self, files: usize) -> Result<Vec<crate::index::FileRefs>, String> {
         let stats: Vec<crate::index::FileRefs> = postcard::from_bytes(&self.section(Section::FileStats)?)
@@ -546,7 +564,7 @@ pub(crate) fn open(host: &dyn Host, options_key: &str, cap: u64) -> Result<Optio
 
 /// The section table of a file, checked: magic, version, the header's own checksum, and sections
 /// that follow each other exactly to the end of the file.
-fn read_header(file: &dyn ReadAt) -> Result<[SectionEntry; 12], Rejection> {
+fn read_header(file: &dyn ReadAt) -> Result<[SectionEntry; 13], Rejection> {
     let len = file.size();
     if len < INDEX_HEADER_LEN as u64 {
         return Err(damaged("not a codegraph snapshot (bad header)"));
@@ -567,7 +585,7 @@ fn read_header(file: &dyn ReadAt) -> Result<[SectionEntry; 12], Rejection> {
     if count != Section::ALL.len() {
         return Err(damaged("snapshot header names other sections"));
     }
-    let mut sections = [SectionEntry { offset: 0, len: 0, hash: [0; 32] }; 12];
+    let mut sections = [SectionEntry { offset: 0, len: 0, hash: [0; 32] }; 13];
     let mut next = INDEX_HEADER_LEN as u64;
     for (i, s) in sections.iter_mut().enumerate() {
         let at = 16 + i * SECTION_ENTRY_LEN;
@@ -1012,7 +1030,12 @@ mod tests {
         s.deps(crate::api::DepsRequest { file: file.into(), limit: None }).unwrap()
     }
 
-    fn sections(bytes: &[u8]) -> [SectionEntry; 12] {
+    /// A question that reads the graph itself.
+    fn callees(s: &mut Session, handle: &str) -> crate::api::CallsResponse {
+        s.callees(crate::api::CallsRequest { handle: Some(handle.into()), ..Default::default() }).unwrap()
+    }
+
+    fn sections(bytes: &[u8]) -> [SectionEntry; 13] {
         read_header(&bytes.to_vec()).ok().expect("a sound header")
     }
 
@@ -1067,6 +1090,7 @@ mod tests {
         let expected = symbols(&mut cold, "helper_17");
         let expected_refs = refs(&mut cold, "pkg0/m0.py::shared");
         let expected_deps = deps(&mut cold, "pkg0/m17.py");
+        let expected_callees = callees(&mut cold, "pkg0/m17.py::helper_17");
         drop(cold);
         let file = dir.path().join(FILE);
         let sound = std::fs::read(&file).unwrap();
@@ -1078,7 +1102,9 @@ mod tests {
             (e.offset + e.len / 2) as usize
         };
         let names_at = sections(&sound)[Section::Names as usize].offset as usize + 40;
-        for at in [facts_at + facts_len / 2, names_at, middle(Section::Sites), middle(Section::Graph)] {
+        for at in
+            [facts_at + facts_len / 2, names_at, middle(Section::Sites), middle(Section::Graph), middle(Section::Deps)]
+        {
             let mut damaged = sound.clone();
             damaged[at] ^= 0x55;
             std::fs::write(&file, &damaged).unwrap();
@@ -1086,6 +1112,7 @@ mod tests {
             assert_eq!(symbols(&mut warm, "helper_17"), expected);
             assert_eq!(refs(&mut warm, "pkg0/m0.py::shared"), expected_refs);
             assert_eq!(deps(&mut warm, "pkg0/m17.py"), expected_deps);
+            assert_eq!(callees(&mut warm, "pkg0/m17.py::helper_17"), expected_callees);
             let notes = warm.take_notes();
             assert_eq!(notes.len(), 1, "{notes:?}");
             assert!(
@@ -1145,6 +1172,7 @@ mod tests {
         let expected = symbols(&mut cold, "helper_3");
         let expected_refs = refs(&mut cold, "pkg0/m0.py::shared");
         let deps_of_m3 = deps(&mut cold, "pkg0/m3.py").files;
+        let callees_of_m3 = callees(&mut cold, "pkg0/m3.py::helper_3");
         drop(cold);
         let file = dir.path().join(FILE);
         let sound = std::fs::read(&file).unwrap();
@@ -1193,6 +1221,7 @@ mod tests {
             assert_eq!(symbols(&mut warm, "helper_3"), expected);
             assert_eq!(refs(&mut warm, "pkg0/m0.py::shared"), expected_refs);
             assert_eq!(deps(&mut warm, "pkg0/m3.py").files, deps_of_m3);
+            assert_eq!(callees(&mut warm, "pkg0/m3.py::helper_3"), callees_of_m3);
             let notes = warm.take_notes();
             assert!(notes.len() == 1 && notes[0].contains("not fit"), "{notes:?}");
         }

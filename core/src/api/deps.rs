@@ -65,7 +65,7 @@ fn file_edges(ctx: &Ctx, req: DepsRequest, forward: bool) -> Result<DepsResponse
     let limit = bounded(req.limit, DEPS_LIMIT_DEFAULT, DEPS_LIMIT_CAP, "limit")?;
     let index = ctx.index();
     let fid = index.file_id(&clean_path(&req.file))?;
-    let edges = if forward { &index.graph().deps[fid as usize] } else { &index.graph().rdeps[fid as usize] };
+    let edges = index.file_deps(fid, forward);
     let files: Vec<String> = edges.iter().take(limit).map(|&f| index.files[f as usize].path.clone()).collect();
     Ok(DepsResponse {
         file: index.files[fid as usize].path.clone(),

@@ -107,6 +107,9 @@ pub(crate) enum DepVia {
     Use,
 }
 
+/// Per file, the files it depends on and what made each dependency, sorted by file.
+pub(crate) type FileDeps = Vec<Vec<(FileId, DepVia)>>;
+
 /// The resolved graph.
 #[derive(Default)]
 pub(crate) struct Graph {
@@ -143,7 +146,6 @@ pub(crate) struct GraphParts {
     refs: Vec<RefSite>,
     refs_by_file: Vec<Vec<u32>>,
     impl_members: Vec<(SymId, Vec<SymId>)>,
-    deps: Vec<Vec<(FileId, DepVia)>>,
     supertypes: Vec<(SymId, TypeRelKind, SymId)>,
     import_bindings: Vec<ImportBinding>,
     /// The totals of the per-file counters (which the snapshot stores apart: only an update and
@@ -160,7 +162,6 @@ pub(crate) struct StoredGraph<'a> {
     refs: &'a [RefSite],
     refs_by_file: &'a [Vec<u32>],
     impl_members: Vec<(SymId, &'a [SymId])>,
-    deps: &'a [Vec<(FileId, DepVia)>],
     supertypes: &'a [(SymId, TypeRelKind, SymId)],
     import_bindings: &'a [ImportBinding],
     resolved_refs: u64,
@@ -182,7 +183,6 @@ impl GraphParts {
         let sym = |s: SymId| (s as usize) < symbols;
         let sites = self.refs.len();
         self.refs_by_file.len() == files
-            && self.deps.len() == files
             && self.refs.iter().all(|r| sym(r.target) && file(r.file) && r.enclosing.is_none_or(sym))
             && self.refs.windows(2).all(|w| w[0] <= w[1])
             && self.refs_by_file.iter().flatten().all(|&i| (i as usize) < sites)
@@ -191,7 +191,6 @@ impl GraphParts {
                 .iter()
                 .enumerate()
                 .all(|(f, list)| list.iter().all(|&i| self.refs[i as usize].file as usize == f))
-            && self.deps.iter().flatten().all(|&(f, _)| file(f))
             && self.impl_members.iter().all(|(t, m)| sym(*t) && m.iter().all(|&s| sym(s)))
             && self.supertypes.iter().all(|&(a, _, b)| sym(a) && sym(b))
             && self.import_bindings.iter().all(|b| file(b.file) && sym(b.target))
@@ -233,7 +232,6 @@ impl Graph {
             refs: &self.refs,
             refs_by_file: &self.refs_by_file,
             impl_members,
-            deps: &self.dep_via,
             supertypes: &self.supertypes,
             import_bindings: &self.import_bindings,
             resolved_refs: self.resolved_refs,
@@ -267,7 +265,13 @@ impl Graph {
     /// The graph a snapshot stored, with what is derived from it rebuilt (its per-file counters are
     /// read when first needed: `Index::file_stats`); `None` when it doesn't fit `files` files (then
     /// the caller resolves).
-    fn from_parts(parts: GraphParts, calls: Vec<(String, u32)>, files: usize, symbols: usize) -> Option<Graph> {
+    fn from_parts(
+        parts: GraphParts,
+        calls: Vec<(String, u32)>,
+        deps: FileDeps,
+        files: usize,
+        symbols: usize,
+    ) -> Option<Graph> {
         if !parts.fits(files, symbols) {
             return None;
         }
@@ -283,7 +287,7 @@ impl Graph {
             ..Graph::default()
         };
         graph.refs = parts.refs;
-        graph.set_deps(parts.deps);
+        graph.set_deps(deps);
         Some(graph)
     }
 
@@ -349,6 +353,8 @@ pub(crate) struct Index {
     file_stats: OnceLock<Vec<resolve::FileRefs>>,
     /// The unresolved call names read from the snapshot while its graph is not.
     unresolved_calls: OnceLock<Vec<(String, u32)>>,
+    /// The snapshot's dependency lists, while its graph is not read.
+    stored_deps: OnceLock<Result<FileDeps, String>>,
     /// Sites read from the snapshot's blocks so far (after `SITE_READS_BEFORE_GRAPH`, the graph).
     site_reads: std::sync::atomic::AtomicU32,
     /// The snapshot these files, columns and graph were stored in (a warm start), read on demand,
@@ -398,6 +404,7 @@ impl Index {
             file_stats: OnceLock::new(),
             unresolved_calls: OnceLock::new(),
             site_reads: std::sync::atomic::AtomicU32::new(0),
+            stored_deps: OnceLock::new(),
             stored: None,
             text: std::sync::OnceLock::new(),
         };
@@ -416,7 +423,7 @@ impl Index {
             let (image, configs) = self.stored.as_ref().expect("an index without a snapshot has its graph");
             let n = self.files.len();
             let graph = image.graph().and_then(|p| {
-                Graph::from_parts(p, image.unresolved_calls()?, n, self.syms.len())
+                Graph::from_parts(p, image.unresolved_calls()?, self.stored_deps()?.clone(), n, self.syms.len())
                     .ok_or_else(|| "its graph does not fit its files".into())
             });
             match graph {
@@ -464,6 +471,30 @@ impl Index {
         let start = refs.partition_point(|r| r.target < id);
         let end = refs.partition_point(|r| r.target <= id);
         std::borrow::Cow::Borrowed(&refs[start..end])
+    }
+
+    /// The files a file depends on (`forward`) or that depend on it, in file order: from the graph
+    /// when it is read, else from the snapshot's dependency lists alone.
+    pub(crate) fn file_deps(&self, file: FileId, forward: bool) -> Vec<FileId> {
+        if let (None, Some((image, _))) = (self.graph.get(), &self.stored) {
+            match self.stored_deps() {
+                Ok(deps) if forward => return deps[file as usize].iter().map(|&(f, _)| f).collect(),
+                Ok(deps) => {
+                    let has = |d: &[(FileId, DepVia)]| d.iter().any(|&(f, _)| f == file);
+                    return (0..deps.len() as FileId).filter(|&f| has(&deps[f as usize])).collect();
+                }
+                Err(why) => image.mark_damaged(why),
+            }
+        }
+        let graph = self.graph();
+        let edges = if forward { &graph.deps[file as usize] } else { &graph.rdeps[file as usize] };
+        edges.iter().copied().collect()
+    }
+
+    /// The snapshot's dependency lists, read once.
+    fn stored_deps(&self) -> Result<&FileDeps, String> {
+        let (image, _) = self.stored.as_ref().expect("read from a snapshot");
+        self.stored_deps.get_or_init(|| image.deps(self.files.len())).as_ref().map_err(Clone::clone)
     }
 
     /// How many call sites written with callee name `name` could not be proven.
@@ -589,6 +620,7 @@ impl Index {
             graph: Some(self.graph().parts()),
             file_stats: Graph::file_stats_parts(self.file_stats()),
             unresolved_calls: self.graph().unresolved_calls_parts(),
+            deps: &self.graph().dep_via,
         }
     }
 
