@@ -227,13 +227,14 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
     };
     let postcard = |v: &dyn erased::Encode| v.encode();
     // Room for the whole file, reserved once (room never written is never touched): facts take
-    // about the size of their sources, the graph about 32 bytes a site.
+    // about the size of their sources, the graph about 32 bytes a site and the site blocks 25.
     let columns = [parts.names.bytes(), parts.lower.bytes(), parts.qualified.bytes()];
     let sources: u64 = parts.files.iter().map(|f| f.size).sum();
     let room = usize::try_from(sources).unwrap_or(0).saturating_mul(2)
         + parts.files.len() * 256
         + columns.iter().map(|c| c.len()).sum::<usize>()
-        + parts.graph.as_ref().map_or(0, |g| g.sites() * 32);
+        + parts.graph.as_ref().map_or(0, |g| g.sites() * (32 + SITE_LEN))
+        + parts.deps.iter().map(|d| 1 + d.len() * 6).sum::<usize>();
     // The sections are written in place after room for the header (each file's facts straight into
     // the file's bytes: the encoding never holds the index twice), then the header is filled in.
     let mut out = Vec::with_capacity(INDEX_HEADER_LEN + room);
