@@ -185,6 +185,20 @@ mod std_host {
         std::fs::File::open(path).map_err(|e| e.to_string())
     }
 
+    /// A regular file of at most `limit` bytes opened for reading (the rules of `Host::read_file`),
+    /// with its size.
+    fn open_checked(path: &Path, limit: u64) -> Result<(std::fs::File, u64), String> {
+        let file = open_no_follow(path)?;
+        let meta = file.metadata().map_err(|e| e.to_string())?;
+        if !meta.is_file() {
+            return Err("not a regular file".into());
+        }
+        if meta.len() > limit {
+            return Err(format!("larger than the read limit ({} > {limit} bytes)", meta.len()));
+        }
+        Ok((file, meta.len()))
+    }
+
     /// A file open for `pread`s: the inode opened, whatever is renamed over its path later.
     #[cfg(unix)]
     struct OpenFile {
@@ -281,16 +295,8 @@ mod std_host {
 
         fn read_file(&self, rel: &str, limit: u64) -> Result<Vec<u8>, String> {
             use std::io::Read;
-            let path = self.abs(rel);
-            let file = open_no_follow(&path)?;
-            let meta = file.metadata().map_err(|e| e.to_string())?;
-            if !meta.is_file() {
-                return Err("not a regular file".into());
-            }
-            if meta.len() > limit {
-                return Err(format!("larger than the read limit ({} > {limit} bytes)", meta.len()));
-            }
-            let mut bytes = Vec::with_capacity(meta.len() as usize);
+            let (file, len) = open_checked(&self.abs(rel), limit)?;
+            let mut bytes = Vec::with_capacity(len as usize);
             file.take(limit + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
             if bytes.len() as u64 > limit {
                 return Err(format!("grew past the read limit ({limit} bytes) while read"));
@@ -300,15 +306,8 @@ mod std_host {
 
         #[cfg(unix)]
         fn open_file(&self, rel: &str, limit: u64) -> Result<Box<dyn super::ReadAt>, String> {
-            let file = open_no_follow(&self.abs(rel))?;
-            let meta = file.metadata().map_err(|e| e.to_string())?;
-            if !meta.is_file() {
-                return Err("not a regular file".into());
-            }
-            if meta.len() > limit {
-                return Err(format!("larger than the read limit ({} > {limit} bytes)", meta.len()));
-            }
-            Ok(Box::new(OpenFile { file, len: meta.len() }))
+            let (file, len) = open_checked(&self.abs(rel), limit)?;
+            Ok(Box::new(OpenFile { file, len }))
         }
 
         #[cfg(feature = "parallel")]

@@ -20,7 +20,7 @@ pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
 const MAGIC: [u8; 8] = *b"CODEGRPH";
 /// Bumped whenever the layout or the meaning of facts changes.
-pub(crate) const FORMAT_VERSION: u32 = 17;
+pub(crate) const FORMAT_VERSION: u32 = 18;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 const HEADER_LEN: usize = 8 + 4 + 8 + 32;
@@ -182,7 +182,6 @@ struct Meta {
     /// blake3 of the config files the graph was resolved with.
     configs_key: String,
     symbols: u64,
-    has_graph: bool,
 }
 
 /// One file of the file list.
@@ -209,7 +208,7 @@ pub(crate) struct Parts<'a> {
     pub lower: &'a StrColumn,
     pub qualified: &'a StrColumn,
     pub handle_numbers: &'a [(u32, u32)],
-    pub graph: Option<crate::index::StoredGraph<'a>>,
+    pub graph: crate::index::StoredGraph<'a>,
     pub file_stats: Vec<crate::index::StoredFileStats<'a>>,
     /// Sorted by name.
     pub unresolved_calls: Vec<(&'a str, u32)>,
@@ -223,9 +222,7 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
         options_key: parts.options_key.into(),
         configs_key: parts.configs_key.into(),
         symbols: parts.names.len() as u64,
-        has_graph: parts.graph.is_some(),
     };
-    let postcard = |v: &dyn erased::Encode| v.encode();
     // Room for the whole file, reserved once (room never written is never touched): facts take
     // about the size of their sources, the graph about 32 bytes a site and the site blocks 25.
     let columns = [parts.names.bytes(), parts.lower.bytes(), parts.qualified.bytes()];
@@ -233,99 +230,102 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
     let room = usize::try_from(sources).unwrap_or(0).saturating_mul(2)
         + parts.files.len() * 256
         + columns.iter().map(|c| c.len()).sum::<usize>()
-        + parts.graph.as_ref().map_or(0, |g| g.sites() * (32 + SITE_LEN))
+        + parts.graph.sites() * (32 + SITE_LEN)
         + parts.deps.iter().map(|d| 1 + d.len() * 6).sum::<usize>();
-    // The sections are written in place after room for the header (each file's facts straight into
-    // the file's bytes: the encoding never holds the index twice), then the header is filled in.
-    let mut out = Vec::with_capacity(INDEX_HEADER_LEN + room);
-    out.resize(INDEX_HEADER_LEN, 0);
-    let mut bounds = Vec::with_capacity(Section::ALL.len());
-    let start = out.len();
-    out.extend_from_slice(&postcard(&meta)?);
-    bounds.push((start, out.len()));
+    // Every section is written straight into the file's bytes after room for the header (the
+    // encoding never holds the index twice), in `Section::ALL` order; then the header is filled in.
+    let mut w = SectionWriter { out: Vec::with_capacity(INDEX_HEADER_LEN + room), bounds: Vec::new() };
+    w.out.resize(INDEX_HEADER_LEN, 0);
+    w.postcard(&meta)?;
     let mut entries = Vec::with_capacity(parts.files.len());
-    let start = out.len();
-    for f in parts.files {
-        let at = out.len();
-        out = f.facts.encode_into(out)?;
-        entries.push(FileEntry {
-            path: f.path.clone(),
-            language: f.language,
-            hash: blake3::Hash::from_hex(&f.hash).map_err(|e| e.to_string())?.into(),
-            size: f.size,
-            mtime_ms: f.mtime_ms,
-            lines: f.lines,
-            symbols: f.facts.symbol_count(),
-            facts_len: (out.len() - at) as u64,
-            facts_hash: *blake3::hash(&out[at..]).as_bytes(),
-        });
-    }
-    bounds.push((start, out.len()));
-    let start = out.len();
-    out = postcard::to_extend(&entries, out).map_err(|e| e.to_string())?;
-    bounds.push((start, out.len()));
-    for column in columns {
-        let start = out.len();
-        out.extend_from_slice(column);
-        bounds.push((start, out.len()));
-    }
-    // The rest encoded straight into the file's bytes too.
-    let start = out.len();
-    out = postcard::to_extend(&parts.handle_numbers, out).map_err(|e| e.to_string())?;
-    bounds.push((start, out.len()));
-    let start = out.len();
-    if let Some(graph) = &parts.graph {
-        out = postcard::to_extend(graph, out).map_err(|e| e.to_string())?;
-    }
-    bounds.push((start, out.len()));
-    let start = out.len();
-    out = postcard::to_extend(&parts.file_stats, out).map_err(|e| e.to_string())?;
-    bounds.push((start, out.len()));
-    let start = out.len();
-    out = postcard::to_extend(&parts.unresolved_calls, out).map_err(|e| e.to_string())?;
-    bounds.push((start, out.len()));
-    let sites = parts.graph.as_ref().map_or(&[][..], |g| g.refs());
-    let start = out.len();
-    let mut blocks: Vec<SiteBlock> = Vec::with_capacity(sites.len().div_ceil(SITES_PER_BLOCK));
-    for block in sites.chunks(SITES_PER_BLOCK) {
-        let at = out.len();
-        for r in block {
-            write_site(&mut out, r);
+    w.section(|out| {
+        for f in parts.files {
+            let at = out.len();
+            *out = f.facts.encode_into(std::mem::take(out))?;
+            entries.push(FileEntry {
+                path: f.path.clone(),
+                language: f.language,
+                hash: blake3::Hash::from_hex(&f.hash).map_err(|e| e.to_string())?.into(),
+                size: f.size,
+                mtime_ms: f.mtime_ms,
+                lines: f.lines,
+                symbols: f.facts.symbol_count(),
+                facts_len: (out.len() - at) as u64,
+                facts_hash: *blake3::hash(&out[at..]).as_bytes(),
+            });
         }
-        blocks.push((block[0].target, *blake3::hash(&out[at..]).as_bytes()));
+        Ok(())
+    })?;
+    w.postcard(&entries)?;
+    for column in columns {
+        w.section(|out| {
+            out.extend_from_slice(column);
+            Ok(())
+        })?;
     }
-    bounds.push((start, out.len()));
-    let start = out.len();
-    out = postcard::to_extend(&blocks, out).map_err(|e| e.to_string())?;
-    bounds.push((start, out.len()));
-    let start = out.len();
-    out = postcard::to_extend(&parts.deps, out).map_err(|e| e.to_string())?;
-    bounds.push((start, out.len()));
-    let mut header = Vec::with_capacity(INDEX_HEADER_LEN);
-    header.extend_from_slice(&MAGIC);
-    header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    header.extend_from_slice(&(bounds.len() as u32).to_le_bytes());
-    for &(start, end) in &bounds {
-        header.extend_from_slice(&(start as u64).to_le_bytes());
-        header.extend_from_slice(&((end - start) as u64).to_le_bytes());
-        header.extend_from_slice(blake3::hash(&out[start..end]).as_bytes());
-    }
-    let header_hash = blake3::hash(&header);
-    header.extend_from_slice(header_hash.as_bytes());
+    w.postcard(&parts.handle_numbers)?;
+    w.postcard(&parts.graph)?;
+    w.postcard(&parts.file_stats)?;
+    w.postcard(&parts.unresolved_calls)?;
+    let sites = parts.graph.refs();
+    let mut blocks: Vec<SiteBlock> = Vec::with_capacity(sites.len().div_ceil(SITES_PER_BLOCK));
+    w.section(|out| {
+        for block in sites.chunks(SITES_PER_BLOCK) {
+            let at = out.len();
+            for r in block {
+                write_site(out, r);
+            }
+            blocks.push((block[0].target, *blake3::hash(&out[at..]).as_bytes()));
+        }
+        Ok(())
+    })?;
+    w.postcard(&blocks)?;
+    w.postcard(&parts.deps)?;
+    let SectionWriter { mut out, bounds } = w;
+    debug_assert_eq!(bounds.len(), Section::ALL.len());
+    let header = header_of(bounds.iter().map(|&(start, end)| (start, &out[start..end])));
     out[..INDEX_HEADER_LEN].copy_from_slice(&header);
     Ok(out)
 }
 
-/// postcard encoding behind one object-safe call, so `encode` can list its sections in one place.
-mod erased {
-    pub(super) trait Encode {
-        fn encode(&self) -> Result<Vec<u8>, String>;
+/// The header of a file whose sections are these (offset in the file, bytes): magic, version, the
+/// section table with each section's blake3, and the blake3 of all that.
+fn header_of<'b>(sections: impl ExactSizeIterator<Item = (usize, &'b [u8])>) -> Vec<u8> {
+    let mut header = Vec::with_capacity(INDEX_HEADER_LEN);
+    header.extend_from_slice(&MAGIC);
+    header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    header.extend_from_slice(&(sections.len() as u32).to_le_bytes());
+    for (offset, bytes) in sections {
+        header.extend_from_slice(&(offset as u64).to_le_bytes());
+        header.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+        header.extend_from_slice(blake3::hash(bytes).as_bytes());
+    }
+    let hash = blake3::hash(&header);
+    header.extend_from_slice(hash.as_bytes());
+    header
+}
+
+/// The file's bytes as `encode` writes them, and where each section written so far lies.
+struct SectionWriter {
+    out: Vec<u8>,
+    bounds: Vec<(usize, usize)>,
+}
+
+impl SectionWriter {
+    /// The next section, as `write` appends it.
+    fn section(&mut self, write: impl FnOnce(&mut Vec<u8>) -> Result<(), String>) -> Result<(), String> {
+        let start = self.out.len();
+        write(&mut self.out)?;
+        self.bounds.push((start, self.out.len()));
+        Ok(())
     }
 
-    impl<T: serde::Serialize> Encode for T {
-        fn encode(&self) -> Result<Vec<u8>, String> {
-            postcard::to_allocvec(self).map_err(|e| e.to_string())
-        }
+    /// The next section: `value` in postcard.
+    fn postcard<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), String> {
+        self.section(|out| {
+            *out = postcard::to_extend(value, std::mem::take(out)).map_err(|e| e.to_string())?;
+            Ok(())
+        })
     }
 }
 
@@ -420,10 +420,8 @@ impl Image {
             let blocks: Vec<SiteBlock> = postcard::from_bytes(&self.section(Section::SiteBlocks)?)
                 .map_err(|e| format!("its site blocks are undecodable: {e}"))?;
             let records = self.sections[Section::Sites as usize].len;
-            let expected = blocks.len() as u64 * SITES_PER_BLOCK as u64;
             let fits = records.is_multiple_of(SITE_LEN as u64)
                 && (records / SITE_LEN as u64).div_ceil(SITES_PER_BLOCK as u64) == blocks.len() as u64
-                && records / SITE_LEN as u64 <= expected
                 && blocks.windows(2).all(|w| w[0].0 <= w[1].0);
             fits.then_some(blocks).ok_or_else(|| "its site blocks do not fit its sites".to_string())
         });
@@ -490,7 +488,6 @@ impl Image {
 pub(crate) struct Stored {
     pub files: Vec<SnapshotFile>,
     pub configs_key: String,
-    pub has_graph: bool,
     pub image: Arc<Image>,
 }
 
@@ -560,7 +557,7 @@ pub(crate) fn open(host: &dyn Host, options_key: &str, cap: u64) -> Result<Optio
             }
         })
         .collect();
-    Ok(Some(Stored { files, configs_key: meta.configs_key, has_graph: meta.has_graph, image }))
+    Ok(Some(Stored { files, configs_key: meta.configs_key, image }))
 }
 
 /// The section table of a file, checked: magic, version, the header's own checksum, and sections
@@ -1151,16 +1148,11 @@ mod tests {
         let mut payloads: Vec<Vec<u8>> =
             sections(bytes).iter().map(|e| bytes[e.offset as usize..(e.offset + e.len) as usize].to_vec()).collect();
         change(&mut payloads);
-        let mut out = bytes[..16].to_vec();
-        let mut offset = INDEX_HEADER_LEN as u64;
-        for p in &payloads {
-            out.extend_from_slice(&offset.to_le_bytes());
-            out.extend_from_slice(&(p.len() as u64).to_le_bytes());
-            out.extend_from_slice(blake3::hash(p).as_bytes());
-            offset += p.len() as u64;
-        }
-        let hash = blake3::hash(&out);
-        out.extend_from_slice(hash.as_bytes());
+        let offsets = payloads.iter().scan(INDEX_HEADER_LEN, |at, p| {
+            *at += p.len();
+            Some(*at - p.len())
+        });
+        let mut out = header_of(offsets.zip(payloads.iter().map(Vec::as_slice)).collect::<Vec<_>>().into_iter());
         for p in &payloads {
             out.extend_from_slice(p);
         }

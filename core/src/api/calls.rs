@@ -100,16 +100,16 @@ fn calls(ctx: &Ctx, req: CallsRequest, direction: Direction) -> Result<CallsResp
     for level in 1..=depth {
         let mut next = Vec::new();
         for &current in &frontier {
-            let callers = match direction {
-                Direction::Callers => index.sites_of(current),
-                Direction::Callees => std::borrow::Cow::Borrowed(&[][..]),
-            };
+            let sites;
             let edges: Vec<(Key, &RefSite)> = match direction {
-                Direction::Callers => callers
-                    .iter()
-                    .filter(|r| r.call)
-                    .map(|r| (r.enclosing.map_or(Key::File(r.file), Key::Sym), r))
-                    .collect(),
+                Direction::Callers => {
+                    sites = index.sites_of(current);
+                    sites
+                        .iter()
+                        .filter(|r| r.call)
+                        .map(|r| (r.enclosing.map_or(Key::File(r.file), Key::Sym), r))
+                        .collect()
+                }
                 Direction::Callees => index
                     .graph()
                     .refs_by_enclosing()

@@ -152,10 +152,9 @@ methods! {
 impl Session {
     /// Runs a handler: for an index-backed request the index is built (and, with `autoRefresh`,
     /// brought up to date with small changes on disk) first, and the answer reports its freshness —
-    /// a refresh once, then `fresh` until the next change.
-    /// Runs a handler. An index read from the snapshot is read as the handler goes: should a part of
-    /// the snapshot it read fail its check, the answer is not given from it — the index is rebuilt
-    /// from the sources and the handler runs again.
+    /// a refresh once, then `fresh` until the next change. An index read from the snapshot is read as
+    /// the handler goes: should a part it read fail its check, the answer is not given from it — the
+    /// index is rebuilt from the sources and the handler runs again.
     fn answer<R>(&mut self, backed: bool, handler: impl Fn(&Ctx) -> Result<R, Error>) -> Result<R, Error> {
         if backed {
             // An index built by this very call has just walked the tree: only an older one is checked.

@@ -32,8 +32,7 @@ pub(crate) struct IndexedFile {
     /// blake3 of the content, hex.
     pub hash: String,
     pub size: u64,
-    // Kept from discovery for the persistent index's stat-based change detection.
-    #[allow(dead_code)]
+    /// From discovery: the persisted index's stat-based change detection compares it.
     pub mtime_ms: f64,
     pub lines: u32,
     /// Its facts; after a warm start, read from the snapshot the first time they are used.
@@ -276,6 +275,7 @@ impl Graph {
             return None;
         }
         let mut graph = Graph {
+            refs: parts.refs,
             refs_by_file: parts.refs_by_file,
             impl_members: parts.impl_members.into_iter().collect(),
             supertypes: parts.supertypes,
@@ -286,7 +286,6 @@ impl Graph {
             unresolved_calls: calls.into_iter().collect(),
             ..Graph::default()
         };
-        graph.refs = parts.refs;
         graph.set_deps(deps);
         Some(graph)
     }
@@ -352,7 +351,7 @@ pub(crate) struct Index {
     /// The graph's per-file counters, when the graph was read from the snapshot without them.
     file_stats: OnceLock<Vec<resolve::FileRefs>>,
     /// The unresolved call names read from the snapshot while its graph is not.
-    unresolved_calls: OnceLock<Vec<(String, u32)>>,
+    unresolved_calls: OnceLock<Result<Vec<(String, u32)>, String>>,
     /// The snapshot's dependency lists, while its graph is not read.
     stored_deps: OnceLock<Result<FileDeps, String>>,
     /// Sites read from the snapshot's blocks so far (after `SITE_READS_BEFORE_GRAPH`, the graph).
@@ -423,7 +422,8 @@ impl Index {
             let (image, configs) = self.stored.as_ref().expect("an index without a snapshot has its graph");
             let n = self.files.len();
             let graph = image.graph().and_then(|p| {
-                Graph::from_parts(p, image.unresolved_calls()?, self.stored_deps()?.clone(), n, self.syms.len())
+                let (calls, deps) = (self.stored_unresolved_calls()?.clone(), self.stored_deps()?.clone());
+                Graph::from_parts(p, calls, deps, n, self.syms.len())
                     .ok_or_else(|| "its graph does not fit its files".into())
             });
             match graph {
@@ -491,22 +491,28 @@ impl Index {
         edges.iter().copied().collect()
     }
 
-    /// The snapshot's dependency lists, read once.
+    /// The snapshot's dependency lists, read once (for `file_deps` and for the graph).
     fn stored_deps(&self) -> Result<&FileDeps, String> {
         let (image, _) = self.stored.as_ref().expect("read from a snapshot");
         self.stored_deps.get_or_init(|| image.deps(self.files.len())).as_ref().map_err(Clone::clone)
     }
 
+    /// The snapshot's unresolved call names, read once (for `unresolved_calls_named` and for the
+    /// graph).
+    fn stored_unresolved_calls(&self) -> Result<&Vec<(String, u32)>, String> {
+        let (image, _) = self.stored.as_ref().expect("read from a snapshot");
+        self.unresolved_calls.get_or_init(|| image.unresolved_calls()).as_ref().map_err(Clone::clone)
+    }
+
     /// How many call sites written with callee name `name` could not be proven.
     pub(crate) fn unresolved_calls_named(&self, name: &str) -> Option<u32> {
         if let (None, Some((image, _))) = (self.graph.get(), &self.stored) {
-            let calls = self.unresolved_calls.get_or_init(|| {
-                image.unresolved_calls().unwrap_or_else(|why| {
-                    image.mark_damaged(why);
-                    Vec::new()
-                })
-            });
-            return calls.binary_search_by(|(n, _)| n.as_str().cmp(name)).ok().map(|at| calls[at].1);
+            match self.stored_unresolved_calls() {
+                Ok(calls) => {
+                    return calls.binary_search_by(|(n, _)| n.as_str().cmp(name)).ok().map(|at| calls[at].1);
+                }
+                Err(why) => image.mark_damaged(why),
+            }
         }
         self.graph().unresolved_calls.get(name).copied()
     }
@@ -617,7 +623,7 @@ impl Index {
             lower: self.names_lower(),
             qualified: self.qualified(),
             handle_numbers: self.handle_numbers(),
-            graph: Some(self.graph().parts()),
+            graph: self.graph().parts(),
             file_stats: Graph::file_stats_parts(self.file_stats()),
             unresolved_calls: self.graph().unresolved_calls_parts(),
             deps: &self.graph().dep_via,

@@ -175,7 +175,7 @@ impl Session {
                 crate::store::index_cap(source_bytes),
             ) {
                 Ok(Some(s)) => {
-                    self.prior_image = s.has_graph.then(|| (s.configs_key.clone(), s.image.clone()));
+                    self.prior_image = Some((s.configs_key.clone(), s.image.clone()));
                     self.previous = snapshot::by_path(s.files);
                     ("loaded", None)
                 }
