@@ -99,6 +99,22 @@ fn shape(language: Language) -> Shape {
             functions: &["method_declaration", "constructor_declaration", "compact_constructor_declaration"],
             declarations: None,
         },
+        Language::C | Language::Cpp => Shape { functions: &["function_definition", "lambda_expression"], declarations: None },
+        Language::CSharp => Shape {
+            functions: &[
+                "method_declaration",
+                "constructor_declaration",
+                "destructor_declaration",
+                "operator_declaration",
+                "conversion_operator_declaration",
+                "local_function_statement",
+                "accessor_declaration",
+                "lambda_expression",
+            ],
+            declarations: None,
+        },
+        // SQL has no function bodies to elide that still parse as SQL without them.
+        Language::Sql => Shape { functions: &[], declarations: None },
     }
 }
 
@@ -196,7 +212,9 @@ fn elide(language: Language, body: Node) -> Option<(usize, usize, String)> {
         return Some((first.end_byte(), body.end_byte(), format!("\n{indent}...")));
     }
     // Brace languages: only a block body; arrow functions with an expression keep it.
-    if !matches!(body.kind(), "statement_block" | "block" | "constructor_body") || body.named_child_count() == 0 {
+    if !matches!(body.kind(), "statement_block" | "block" | "constructor_body" | "compound_statement")
+        || body.named_child_count() == 0
+    {
         return None;
     }
     Some((body.start_byte(), body.end_byte(), "{ /* … */ }".into()))

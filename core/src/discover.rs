@@ -214,7 +214,8 @@ impl Watch {
     }
 }
 
-const CONFIG_NAMES: [&str; 5] = ["tsconfig.json", "jsconfig.json", "go.mod", "Cargo.toml", "package.json"];
+const CONFIG_NAMES: [&str; 6] =
+    ["tsconfig.json", "jsconfig.json", "go.mod", "Cargo.toml", "package.json", "compile_commands.json"];
 
 /// Walks the root through the host and applies the rules.
 pub(crate) fn walk(host: &dyn Host, rules: &Rules) -> Result<Walk, Error> {
@@ -226,6 +227,15 @@ pub(crate) fn walk(host: &dyn Host, rules: &Rules) -> Result<Walk, Error> {
     }
     walk_dir(host, rules, "", 0, &mut matchers, &mut out)?;
     out.candidates.sort_by(|a, b| a.path.cmp(&b.path));
+    // A `.h` is C++ in a repository with C++ sources (C++ parses the C a header holds; the C grammar
+    // does not parse classes, namespaces and templates).
+    if out.candidates.iter().any(|c| c.language == Language::Cpp) {
+        for c in &mut out.candidates {
+            if c.language == Language::C && c.path.ends_with(".h") {
+                c.language = Language::Cpp;
+            }
+        }
+    }
     out.skipped.sort();
     out.config_files.sort();
     Ok(out)

@@ -82,6 +82,12 @@ pub enum SymbolKind {
     Constant,
     Field,
     Macro,
+    /// SQL objects: a table, a view, an index, a trigger, a stored procedure.
+    Table,
+    View,
+    Index,
+    Trigger,
+    Procedure,
 }
 
 impl SymbolKind {
@@ -95,12 +101,14 @@ impl SymbolKind {
                 | SymbolKind::Trait
                 | SymbolKind::Enum
                 | SymbolKind::Type
+                | SymbolKind::Table
+                | SymbolKind::View
         )
     }
 
     /// Kinds that can be called and own call sites.
     pub fn is_callable(self) -> bool {
-        matches!(self, SymbolKind::Function | SymbolKind::Method | SymbolKind::Macro)
+        matches!(self, SymbolKind::Function | SymbolKind::Method | SymbolKind::Macro | SymbolKind::Procedure)
     }
 
     pub fn as_str(self) -> &'static str {
@@ -118,6 +126,11 @@ impl SymbolKind {
             SymbolKind::Constant => "constant",
             SymbolKind::Field => "field",
             SymbolKind::Macro => "macro",
+            SymbolKind::Table => "table",
+            SymbolKind::View => "view",
+            SymbolKind::Index => "index",
+            SymbolKind::Trigger => "trigger",
+            SymbolKind::Procedure => "procedure",
         }
     }
 
@@ -136,6 +149,11 @@ impl SymbolKind {
             "constant" => SymbolKind::Constant,
             "field" => SymbolKind::Field,
             "macro" => SymbolKind::Macro,
+            "table" => SymbolKind::Table,
+            "view" => SymbolKind::View,
+            "index" => SymbolKind::Index,
+            "trigger" => SymbolKind::Trigger,
+            "procedure" => SymbolKind::Procedure,
             _ => return None,
         })
     }
@@ -164,6 +182,9 @@ pub struct Symbol {
     /// The declared return type of a function, as a path (`Self`, `Circle`, `cart.Cart`), used to type
     /// locals initialised by a call.
     pub returns: Option<Vec<String>>,
+    /// Declared here, defined elsewhere: a C/C++ function prototype, an `extern` variable (the
+    /// resolver links it to the definitions with external linkage).
+    pub forward: bool,
     /// Set on the `export default` declaration of a JS/TS module.
     pub default_export: bool,
     /// First line of the comment block (and attributes/decorators) written right above the

@@ -20,6 +20,7 @@ struct CommentSyntax {
 const C_LIKE: CommentSyntax =
     CommentSyntax { line: &["///", "//!", "//"], block: &[("/**", "*/"), ("/*!", "*/"), ("/*", "*/")] };
 const HASH: CommentSyntax = CommentSyntax { line: &["#"], block: &[] };
+const SQL: CommentSyntax = CommentSyntax { line: &["--"], block: &[("/*", "*/")] };
 
 fn syntax(language: Language) -> &'static CommentSyntax {
     match language {
@@ -29,7 +30,11 @@ fn syntax(language: Language) -> &'static CommentSyntax {
         | Language::JavaScript
         | Language::Rust
         | Language::Go
-        | Language::Java => &C_LIKE,
+        | Language::Java
+        | Language::C
+        | Language::Cpp
+        | Language::CSharp => &C_LIKE,
+        Language::Sql => &SQL,
     }
 }
 

@@ -3,6 +3,7 @@
 //! each language module owns its grammar's node kinds. Extraction is pure and per file, so it runs in
 //! parallel on native and gives byte-identical facts on wasm.
 
+mod c;
 mod chain;
 mod docs;
 mod go;
@@ -88,6 +89,8 @@ pub fn extract(lang: Language, src: &str) -> FileFacts {
         Language::Rust => rust::extract(&mut b, root),
         Language::Go => go::extract(&mut b, root),
         Language::Java => java::extract(&mut b, root),
+        Language::C | Language::Cpp => c::extract(&mut b, root),
+        Language::CSharp | Language::Sql => {}
     }
     b.facts.doc = file_doc(&b, root);
     if root.has_error() {
@@ -220,6 +223,7 @@ impl<'a> Builder<'a> {
             exported,
             signature,
             returns: None,
+            forward: false,
             default_export: false,
             doc_line: comments.first().map(|n| n.start_position().row as u32 + 1),
             doc,

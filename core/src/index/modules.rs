@@ -6,6 +6,10 @@
 //!   `#[path]`), inline modules.
 //! - Go: the module path from `go.mod`, packages as directories.
 //! - Java: packages from `package` declarations.
+//! - C/C++: `#include` relative to the file, then the include directories of
+//!   `compile_commands.json`, then `include/` directories, then a unique file of that path; the
+//!   names with external linkage, and C++ namespaces by qualified name.
+//! - C#: namespaces from `namespace` declarations.
 
 use std::collections::BTreeMap;
 
@@ -473,6 +477,220 @@ impl JavaPackages {
     pub fn exists(&self, package: &str) -> bool {
         self.files.contains_key(package) || self.files.keys().any(|k| k.starts_with(&format!("{package}.")))
     }
+}
+
+/// C and C++: what each file's `#include`s name, what a file sees through them, and the names that
+/// link across files.
+pub(crate) struct CModules {
+    /// Include directories (root-relative) from `compile_commands.json`, then every `include` folder.
+    include_dirs: Vec<String>,
+    /// (file, import) → the file that `#include` names.
+    includes: HashMap<(FileId, u32), FileId>,
+    /// The files each C/C++ file includes, directly or through what those include (itself not).
+    visible: HashMap<FileId, Vec<FileId>>,
+    /// Functions and variables defined at file level with external linkage, by name.
+    pub linkage: HashMap<String, Vec<SymId>>,
+    /// C++ namespaces by qualified name (`a::b`): each file's writing of it.
+    pub namespaces: HashMap<String, Vec<SymId>>,
+    /// Each namespace symbol's qualified name.
+    pub namespace_of: HashMap<SymId, String>,
+}
+
+/// A file sees at most this many files through its includes (a header chain of a large project).
+const MAX_VISIBLE_INCLUDES: usize = 4096;
+
+impl CModules {
+    pub fn new(index: &super::Index, configs: &ConfigTexts) -> CModules {
+        let files = &index.files;
+        let by_path = &index.by_path;
+        let mut include_dirs = compile_command_dirs(files, configs);
+        let mut dirs: Vec<String> = Vec::new();
+        for f in files.iter().filter(|f| f.language.is_c_family()) {
+            let mut dir = dir_of(&f.path);
+            while !dir.is_empty() {
+                if dir == "include" || dir.ends_with("/include") {
+                    dirs.push(dir.to_string());
+                }
+                dir = dir_of(dir);
+            }
+        }
+        dirs.sort();
+        dirs.dedup();
+        include_dirs.extend(dirs);
+        let mut out = CModules {
+            include_dirs,
+            includes: HashMap::default(),
+            visible: HashMap::default(),
+            linkage: HashMap::default(),
+            namespaces: HashMap::default(),
+            namespace_of: HashMap::default(),
+        };
+        let mut by_name: HashMap<&str, Vec<FileId>> = HashMap::default();
+        for (fid, f) in files.iter().enumerate().filter(|(_, f)| f.language.is_c_family()) {
+            by_name.entry(f.path.rsplit('/').next().unwrap_or(&f.path)).or_default().push(fid as FileId);
+        }
+        let mut direct: HashMap<FileId, Vec<FileId>> = HashMap::default();
+        for (fid, f) in files.iter().enumerate().filter(|(_, f)| f.language.is_c_family()) {
+            let fid = fid as FileId;
+            let mut included = Vec::new();
+            for (i, imp) in f.facts.imports.iter().enumerate().filter(|(_, imp)| imp.reexport) {
+                if let Some(target) = out.resolve_include(by_path, &by_name, files, &f.path, &imp.module) {
+                    out.includes.insert((fid, i as u32), target);
+                    if target != fid {
+                        included.push(target);
+                    }
+                }
+            }
+            direct.insert(fid, included);
+            for (local, sym) in f.facts.symbols.iter().enumerate() {
+                let id = f.sym_base + local as u32;
+                if sym.kind == SymbolKind::Module && f.language == Language::Cpp {
+                    let mut name = sym.name.clone();
+                    let mut up = sym.container;
+                    while let Some(c) = up {
+                        let outer = &f.facts.symbols[c as usize];
+                        name = format!("{}::{name}", outer.name);
+                        up = outer.container;
+                    }
+                    out.namespaces.entry(name.clone()).or_default().push(id);
+                    out.namespace_of.insert(id, name);
+                }
+                if sym.container.is_none()
+                    && sym.exported
+                    && !sym.forward
+                    && matches!(sym.kind, SymbolKind::Function | SymbolKind::Variable)
+                {
+                    out.linkage.entry(sym.name.clone()).or_default().push(id);
+                }
+            }
+        }
+        for &fid in direct.keys() {
+            let mut seen = vec![fid];
+            let mut queue: std::collections::VecDeque<FileId> = direct[&fid].iter().copied().collect();
+            let mut visible = Vec::new();
+            while let Some(next) = queue.pop_front() {
+                if seen.contains(&next) || visible.len() >= MAX_VISIBLE_INCLUDES {
+                    continue;
+                }
+                seen.push(next);
+                visible.push(next);
+                queue.extend(direct.get(&next).into_iter().flatten().copied());
+            }
+            out.visible.insert(fid, visible);
+        }
+        out
+    }
+
+    /// The file an `#include` names: relative to the including file (for `"…"`), then in the include
+    /// directories, then (for `"…"`) the one file in the repository whose path ends with it.
+    fn resolve_include(
+        &self,
+        by_path: &HashMap<String, FileId>,
+        by_name: &HashMap<&str, Vec<FileId>>,
+        files: &[IndexedFile],
+        from: &str,
+        spec: &str,
+    ) -> Option<FileId> {
+        let (system, spec) = match spec.strip_prefix('<') {
+            Some(inner) => (true, inner.trim_end_matches('>')),
+            None => (false, spec),
+        };
+        if spec.is_empty() {
+            return None;
+        }
+        let found = |candidate: String| normalize(&candidate).and_then(|p| by_path.get(&p).copied());
+        if !system {
+            if let Some(f) = found(join(dir_of(from), spec)) {
+                return Some(f);
+            }
+        }
+        if let Some(f) = self.include_dirs.iter().find_map(|d| found(join(d, spec))) {
+            return Some(f);
+        }
+        if system {
+            return None;
+        }
+        let name = spec.rsplit('/').next().unwrap_or(spec);
+        let suffix = format!("/{}", spec.trim_start_matches("./"));
+        let mut matching = by_name
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter(|&&f| files[f as usize].path == spec || files[f as usize].path.ends_with(&suffix));
+        match (matching.next(), matching.next()) {
+            (Some(&f), None) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The files `file` sees through its includes.
+    pub fn visible(&self, file: FileId) -> &[FileId] {
+        self.visible.get(&file).map_or(&[], Vec::as_slice)
+    }
+
+    /// The file import `import` of `file` (an `#include`) names.
+    pub fn include_of(&self, file: FileId, import: u32) -> Option<FileId> {
+        self.includes.get(&(file, import)).copied()
+    }
+}
+
+/// The include directories `compile_commands.json` files give (`-I`, `-iquote`, `-isystem`), made
+/// root-relative: the root's absolute path is learnt from an entry whose `file` is an indexed file.
+fn compile_command_dirs(files: &[IndexedFile], configs: &ConfigTexts) -> Vec<String> {
+    let mut out = Vec::new();
+    for (config, text) in configs.iter().filter(|(p, _)| p.ends_with("compile_commands.json")) {
+        let Ok(serde_json::Value::Array(entries)) = serde_json::from_str::<serde_json::Value>(text) else {
+            continue;
+        };
+        let config_dir = dir_of(config);
+        let mut root_abs: Option<String> = None;
+        for e in &entries {
+            let directory = e.get("directory").and_then(|d| d.as_str()).unwrap_or("");
+            let Some(file) = e.get("file").and_then(|f| f.as_str()) else { continue };
+            let file_abs = if file.starts_with('/') { file.to_string() } else { format!("{directory}/{file}") };
+            let file_abs = normalize(&file_abs).map(|p| format!("/{p}")).unwrap_or(file_abs);
+            if root_abs.is_none() {
+                root_abs = files
+                    .iter()
+                    .filter(|f| f.language.is_c_family())
+                    .find(|f| file_abs.ends_with(&format!("/{}", f.path)))
+                    .map(|f| file_abs[..file_abs.len() - f.path.len() - 1].to_string());
+            }
+            let args: Vec<String> = match (e.get("arguments"), e.get("command")) {
+                (Some(serde_json::Value::Array(a)), _) => a.iter().filter_map(|x| x.as_str().map(String::from)).collect(),
+                (_, Some(serde_json::Value::String(c))) => c.split_whitespace().map(String::from).collect(),
+                _ => continue,
+            };
+            let mut i = 0;
+            while i < args.len() {
+                let a = &args[i];
+                let dir = ["-I", "-iquote", "-isystem"].iter().find_map(|flag| {
+                    if a == flag {
+                        i += 1;
+                        args.get(i).cloned()
+                    } else {
+                        a.strip_prefix(flag).filter(|r| !r.is_empty()).map(String::from)
+                    }
+                });
+                i += 1;
+                let Some(dir) = dir else { continue };
+                let abs = if dir.starts_with('/') { dir } else { format!("{directory}/{dir}") };
+                let Some(abs) = normalize(&abs).map(|p| format!("/{p}")) else { continue };
+                let rel = match &root_abs {
+                    Some(root) if abs == *root => Some(String::new()),
+                    Some(root) => abs.strip_prefix(&format!("{root}/")).map(String::from),
+                    // No entry names an indexed file: relative to the folder the database is in.
+                    None => None,
+                };
+                if let Some(rel) = rel.or_else(|| (!config_dir.is_empty()).then(|| config_dir.to_string())) {
+                    if !out.contains(&rel) {
+                        out.push(rel);
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::modules::{nearest_module, GoModules, JavaPackages, JsModules, PyModules, RustModules, RustOwner};
+use super::modules::{
+    nearest_module, CModules, GoModules, JavaPackages, JsModules, PyModules, RustModules, RustOwner,
+};
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
     tuple_elements, Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, MAP, MAYBE,
@@ -251,6 +253,7 @@ struct Tables<'a> {
     rust: RustModules,
     go: GoModules,
     java: JavaPackages,
+    c: CModules,
     supertypes: HashMap<SymId, Vec<(TypeRelKind, SymId)>>,
 }
 
@@ -306,6 +309,7 @@ fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
         rust: RustModules::new(index, configs),
         go: GoModules::new(&index.files, configs),
         java: JavaPackages::new(&index.files),
+        c: CModules::new(index, configs),
         supertypes: HashMap::default(),
     };
     tables.build_children();
@@ -704,6 +708,11 @@ impl<'a> Resolver<'_, 'a> {
             (l, "this") if l.is_js_family() || l == Language::Java => {
                 return Some(self.enclosing_class(file, &chain).into_iter().map(Value::Instance).collect())
             }
+            // In C++ also in a method defined out of its class (`void A::f() { this->x; }`).
+            (Language::Cpp, "this") => {
+                let class = self.enclosing_class(file, &chain).map_or_else(|| self.impl_type(file, &chain, hops), |c| vec![c]);
+                return Some(class.into_iter().map(Value::Instance).collect());
+            }
             (Language::Python, "self" | "cls") => {
                 return Some(self.enclosing_class(file, &chain).into_iter().map(Value::Instance).collect())
             }
@@ -748,6 +757,27 @@ impl<'a> Resolver<'_, 'a> {
                     return Some(self.rust_extern(name));
                 }
                 Language::Python if sym.kind == SymbolKind::Class => {}
+                // A C++ class sees its inherited members; a method defined out of its class, its
+                // class's members; a namespace, every file's writing of it.
+                Language::Cpp if sym.kind.is_type() || sym.impl_of.is_some() || sym.kind == SymbolKind::Module => {
+                    let mut found: Vec<Value> = if sym.kind.is_type() {
+                        self.type_member(sym_id, name, hops + 1, &mut HashSet::default())
+                    } else if sym.kind == SymbolKind::Module {
+                        self.namespace_member(sym_id, name)
+                    } else {
+                        let types = self.impl_type(file, &[s], hops + 1);
+                        types.into_iter().flat_map(|t| self.type_member(t, name, hops + 1, &mut HashSet::default())).collect()
+                    };
+                    if found.is_empty() {
+                        found = self.scoped_imports(file, Some(s), name, hops);
+                    }
+                    if found.is_empty() {
+                        found = self.globs(file, Some(s), name, hops);
+                    }
+                    if !found.is_empty() {
+                        return Some(found);
+                    }
+                }
                 _ => {
                     let mut found: Vec<Value> = self.named(Owner::Sym(sym_id), name).map(Value::Sym).collect();
                     found.extend(self.scoped_imports(file, Some(s), name, hops));
@@ -769,6 +799,7 @@ impl<'a> Resolver<'_, 'a> {
             }
             Language::Go => self.go_scope(file, name, hops),
             Language::Java => self.java_scope(file, name, hops),
+            Language::C | Language::Cpp => self.c_scope(file, name, hops),
             _ => {
                 let mut found: Vec<Value> = self.named(Owner::File(file), name).map(Value::Sym).collect();
                 if found.is_empty() {
@@ -1187,12 +1218,12 @@ impl<'a> Resolver<'_, 'a> {
         }
         self.module_memo.borrow_mut().insert((file, import), Vec::new());
         let imp = &self.index.files[file as usize].facts.imports[import as usize];
-        let values = self.resolve_module(file, imp, hops);
+        let values = self.resolve_module(file, import, imp, hops);
         self.module_memo.borrow_mut().insert((file, import), values.clone());
         values
     }
 
-    fn resolve_module(&self, file: FileId, imp: &Import, hops: u32) -> Vec<Value> {
+    fn resolve_module(&self, file: FileId, import: u32, imp: &Import, hops: u32) -> Vec<Value> {
         let index = self.index;
         let f = &index.files[file as usize];
         match f.language {
@@ -1223,6 +1254,18 @@ impl<'a> Resolver<'_, 'a> {
                 self.resolve_path_hops(file, imp.scope, &path, hops)
             }
             Language::Go => self.go.resolve(&imp.module).map(Value::GoPackage).into_iter().collect(),
+            // `#include` (re-exported: an includer sees what the header includes).
+            Language::C | Language::Cpp if imp.reexport => {
+                self.c.include_of(file, import).map(Value::File).into_iter().collect()
+            }
+            // `using namespace a::b;`, `using a::b::x;`: the namespace.
+            Language::Cpp => {
+                let path: Vec<String> = imp.module.split("::").map(str::to_string).collect();
+                self.resolve_path_hops(file, imp.scope, &path, hops + 1)
+                    .into_iter()
+                    .filter(|v| matches!(v, Value::Sym(s) if self.index.symbol(*s).kind == SymbolKind::Module))
+                    .collect()
+            }
             Language::Java => {
                 if self.java.exists(&imp.module) {
                     vec![Value::JavaPackage(imp.module.clone())]
@@ -1321,6 +1364,7 @@ impl<'a> Resolver<'_, 'a> {
                 } else if sym.kind == SymbolKind::Module {
                     match self.lang(self.index.file_of(*s)) {
                         Language::Rust => self.rust_module_member(RustOwner::Inline(*s), name, hops + 1),
+                        Language::Cpp => self.namespace_member(*s, name),
                         _ => self.named(Owner::Sym(*s), name).map(Value::Sym).collect(),
                     }
                 } else if matches!(sym.kind, SymbolKind::Field | SymbolKind::Variable | SymbolKind::Constant) {
@@ -1607,6 +1651,62 @@ impl<'a> Resolver<'_, 'a> {
         out
     }
 
+    /// A C/C++ name at file level: the file's own declarations, then (C++) its `using`s, then what
+    /// its includes declare; a function, variable or namespace declared only elsewhere (or not at
+    /// all, in a C file) links to the file-level declarations with external linkage of that name:
+    /// a call through a header's prototype reaches the definition in its source file.
+    fn c_scope(&self, file: FileId, name: &str, hops: u32) -> Vec<Value> {
+        let mut out: Vec<Value> = self.named(Owner::File(file), name).map(Value::Sym).collect();
+        let external = |s: SymId| {
+            let sym = self.index.symbol(s);
+            sym.exported && matches!(sym.kind, SymbolKind::Function | SymbolKind::Variable)
+        };
+        if out.iter().any(|v| matches!(v, Value::Sym(s) if !self.index.symbol(*s).forward)) {
+            // Defined here: also the prototypes its includes declare (the one entity's writings).
+            if out.iter().any(|v| matches!(v, Value::Sym(s) if external(*s))) {
+                for &inc in self.c.visible(file) {
+                    out.extend(
+                        self.named(Owner::File(inc), name)
+                            .filter(|&s| self.index.symbol(s).forward && external(s))
+                            .map(Value::Sym),
+                    );
+                }
+            }
+            return out;
+        }
+        if out.is_empty() {
+            out = self.scoped_imports(file, None, name, hops);
+        }
+        if out.iter().all(|v| matches!(v, Value::Sym(s) if self.index.symbol(*s).forward)) {
+            for &inc in self.c.visible(file) {
+                out.extend(self.named(Owner::File(inc), name).map(Value::Sym));
+            }
+        }
+        if out.is_empty() {
+            // `using namespace n;` at file level.
+            out = self.globs(file, None, name, hops);
+        }
+        // Forward declarations (or nothing, in C: an implicit declaration) link to the definitions.
+        let links = out.iter().all(|v| matches!(v, Value::Sym(s) if self.index.symbol(*s).forward))
+            && (!out.is_empty() || self.lang(file) == Language::C);
+        if links {
+            for &s in self.c.linkage.get(name).into_iter().flatten() {
+                if !out.contains(&Value::Sym(s)) && self.index.files[self.index.file_of(s) as usize].language.is_c_family() {
+                    out.push(Value::Sym(s));
+                }
+            }
+        }
+        out
+    }
+
+    /// Member `name` of a C++ namespace: declared in any file's writing of it.
+    fn namespace_member(&self, ns: SymId, name: &str) -> Vec<Value> {
+        let Some(qualified) = self.c.namespace_of.get(&ns) else {
+            return self.named(Owner::Sym(ns), name).map(Value::Sym).collect();
+        };
+        self.c.namespaces[qualified].iter().flat_map(|&n| self.named(Owner::Sym(n), name)).map(Value::Sym).collect()
+    }
+
     fn java_scope(&self, file: FileId, name: &str, hops: u32) -> Vec<Value> {
         let f = &self.index.files[file as usize];
         let mut out: Vec<Value> = self.named(Owner::File(file), name).map(Value::Sym).collect();
@@ -1715,6 +1815,14 @@ impl<'a> Resolver<'_, 'a> {
                     targets.sort_unstable();
                     targets.dedup();
                     for &t in &targets {
+                        // A C prototype's or out-of-line definition's name links it to the other
+                        // writings of the declaration, not to itself.
+                        if f.language.is_c_family()
+                            && self.index.file_of(t) == fid
+                            && self.index.symbol(t).name_pos == *pos
+                        {
+                            continue;
+                        }
                         refs.push(RefSite {
                             target: t,
                             file: fid,
