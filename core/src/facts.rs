@@ -185,6 +185,8 @@ pub struct Symbol {
     /// Declared here, defined elsewhere: a C/C++ function prototype, an `extern` variable (the
     /// resolver links it to the definitions with external linkage).
     pub forward: bool,
+    /// A C# extension method: the type its `this` parameter names (it is a member of that type too).
+    pub extension_of: Option<Vec<String>>,
     /// Set on the `export default` declaration of a JS/TS module.
     pub default_export: bool,
     /// First line of the comment block (and attributes/decorators) written right above the

@@ -738,6 +738,7 @@ fn nameless_symbol() -> crate::facts::Symbol {
         signature: String::new(),
         returns: None,
         forward: false,
+        extension_of: None,
         default_export: false,
         doc_line: None,
         doc: None,

@@ -5,6 +5,7 @@
 
 mod c;
 mod chain;
+mod csharp;
 mod docs;
 mod go;
 mod java;
@@ -12,6 +13,7 @@ mod js;
 mod positions;
 mod python;
 mod rust;
+mod sql;
 
 use tree_sitter::{Node, Parser};
 
@@ -90,7 +92,8 @@ pub fn extract(lang: Language, src: &str) -> FileFacts {
         Language::Go => go::extract(&mut b, root),
         Language::Java => java::extract(&mut b, root),
         Language::C | Language::Cpp => c::extract(&mut b, root),
-        Language::CSharp | Language::Sql => {}
+        Language::CSharp => csharp::extract(&mut b, root),
+        Language::Sql => sql::extract(&mut b, root),
     }
     b.facts.doc = file_doc(&b, root);
     if root.has_error() {
@@ -224,6 +227,7 @@ impl<'a> Builder<'a> {
             signature,
             returns: None,
             forward: false,
+            extension_of: None,
             default_export: false,
             doc_line: comments.first().map(|n| n.start_position().row as u32 + 1),
             doc,

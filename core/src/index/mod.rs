@@ -713,6 +713,8 @@ fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
             && x.container == y.container
             && x.impl_of == y.impl_of
             && x.impl_trait == y.impl_trait
+            && x.forward == y.forward
+            && x.extension_of == y.extension_of
             && x.exported == y.exported
             && x.default_export == y.default_export
             && x.returns == y.returns

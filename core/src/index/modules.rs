@@ -490,10 +490,17 @@ pub(crate) struct CModules {
     visible: HashMap<FileId, Vec<FileId>>,
     /// Functions and variables defined at file level with external linkage, by name.
     pub linkage: HashMap<String, Vec<SymId>>,
-    /// C++ namespaces by qualified name (`a::b`): each file's writing of it.
+    /// C++ and C# namespaces by qualified name (`a::b`, C#'s `A.B` written so too): each file's
+    /// writing of it.
     pub namespaces: HashMap<String, Vec<SymId>>,
     /// Each namespace symbol's qualified name.
     pub namespace_of: HashMap<SymId, String>,
+    /// C# types declared outside any namespace, by name (the global namespace).
+    pub csharp_global: HashMap<String, Vec<SymId>>,
+    /// SQL objects (tables, views, functions, …), by name: one database's names.
+    pub sql_objects: HashMap<String, Vec<SymId>>,
+    /// C# types written in several places (`partial class`): each writing → all of them.
+    pub partials: HashMap<SymId, Vec<SymId>>,
 }
 
 /// A file sees at most this many files through its includes (a header chain of a large project).
@@ -524,12 +531,39 @@ impl CModules {
             linkage: HashMap::default(),
             namespaces: HashMap::default(),
             namespace_of: HashMap::default(),
+            partials: HashMap::default(),
+            csharp_global: HashMap::default(),
+            sql_objects: HashMap::default(),
         };
+        for f in files.iter().filter(|f| matches!(f.language, Language::CSharp | Language::Sql)) {
+            for (local, sym) in f.facts.symbols.iter().enumerate().filter(|(_, s)| s.container.is_none()) {
+                let map = if f.language == Language::Sql { &mut out.sql_objects } else { &mut out.csharp_global };
+                map.entry(sym.name.clone()).or_default().push(f.sym_base + local as u32);
+            }
+        }
+        let mut types: HashMap<String, Vec<SymId>> = HashMap::default();
         let mut by_name: HashMap<&str, Vec<FileId>> = HashMap::default();
         for (fid, f) in files.iter().enumerate().filter(|(_, f)| f.language.is_c_family()) {
             by_name.entry(f.path.rsplit('/').next().unwrap_or(&f.path)).or_default().push(fid as FileId);
         }
         let mut direct: HashMap<FileId, Vec<FileId>> = HashMap::default();
+        for f in files.iter().filter(|f| f.language == Language::CSharp) {
+            for (local, sym) in f.facts.symbols.iter().enumerate() {
+                let id = f.sym_base + local as u32;
+                if sym.kind == SymbolKind::Module {
+                    let name = super::qualified_in(&f.facts.symbols, local as u32);
+                    out.namespaces.entry(name.clone()).or_default().push(id);
+                    out.namespace_of.insert(id, name);
+                } else if sym.kind.is_type() {
+                    types.entry(super::qualified_in(&f.facts.symbols, local as u32)).or_default().push(id);
+                }
+            }
+        }
+        for writings in types.into_values().filter(|w| w.len() > 1) {
+            for &w in &writings {
+                out.partials.insert(w, writings.clone());
+            }
+        }
         for (fid, f) in files.iter().enumerate().filter(|(_, f)| f.language.is_c_family()) {
             let fid = fid as FileId;
             let mut included = Vec::new();
@@ -545,13 +579,7 @@ impl CModules {
             for (local, sym) in f.facts.symbols.iter().enumerate() {
                 let id = f.sym_base + local as u32;
                 if sym.kind == SymbolKind::Module && f.language == Language::Cpp {
-                    let mut name = sym.name.clone();
-                    let mut up = sym.container;
-                    while let Some(c) = up {
-                        let outer = &f.facts.symbols[c as usize];
-                        name = format!("{}::{name}", outer.name);
-                        up = outer.container;
-                    }
+                    let name = super::qualified_in(&f.facts.symbols, local as u32);
                     out.namespaces.entry(name.clone()).or_default().push(id);
                     out.namespace_of.insert(id, name);
                 }

@@ -463,10 +463,18 @@ fn finish_refs(graph: &mut Graph, mut refs: Vec<RefSite>, files: usize) {
 /// Completes the per-file dependencies (Java types used without an import), with what made each,
 /// and derives deps and rdeps.
 fn finish_deps(index: &Index, graph: &mut Graph, mut deps: Vec<BTreeMap<FileId, DepVia>>) {
-    // Java: classes used from the same package or through a wildcard import are dependencies.
+    // Java and C#: classes used from the same package (namespace) or through a wildcard import
+    // (`using`) are dependencies; SQL has no imports, only the objects it uses.
     for r in &graph.refs {
         let target_file = index.file_of(r.target);
-        if index.files[r.file as usize].language == Language::Java && index.symbol(r.target).kind.is_type() {
+        let language = index.files[r.file as usize].language;
+        let used = match language {
+            Language::Java | Language::CSharp => index.symbol(r.target).kind.is_type(),
+            // SQL: the files that define the objects a file uses.
+            Language::Sql => true,
+            _ => false,
+        };
+        if used {
             deps[r.file as usize].entry(target_file).or_insert(DepVia::Use);
         }
     }
@@ -504,8 +512,8 @@ impl<'a> Tables<'a> {
                 if sym.impl_of.is_some() {
                     continue;
                 }
-                // Java constructors are not members reachable by name: `Order` names the class.
-                let is_constructor = f.language == Language::Java
+                // Java, C++ and C# constructors are not members reachable by name: `Order` names the class.
+                let is_constructor = matches!(f.language, Language::Java | Language::Cpp | Language::CSharp)
                     && sym.kind == SymbolKind::Method
                     && sym.container.is_some_and(|c| f.facts.symbols[c as usize].name == sym.name);
                 if is_constructor {
@@ -553,11 +561,13 @@ impl<'a> Resolver<'_, 'a> {
         let mut attach = Vec::new();
         for (fid, f) in index.files.iter().enumerate() {
             for (local, sym) in f.facts.symbols.iter().enumerate() {
-                let Some(path) = &sym.impl_of else { continue };
+                let Some(path) = sym.impl_of.as_ref().or(sym.extension_of.as_ref()) else { continue };
                 let values = self.resolve_path(fid as FileId, sym.container, path);
                 for v in values {
                     if let Value::Sym(t) = v {
-                        if index.symbol(t).kind.is_type() {
+                        // `A::A() { … }` defines the constructor: `A` names the class, not it.
+                        let constructor = f.language == Language::Cpp && index.symbol(t).name == sym.name;
+                        if index.symbol(t).kind.is_type() && !constructor {
                             attach.push((t, sym.name.as_str(), f.sym_base + local as u32));
                         }
                     }
@@ -584,8 +594,17 @@ impl<'a> Resolver<'_, 'a> {
                 let targets = self.types_of(self.resolve_path(fid, scope, &rel.target));
                 for &s in &subjects {
                     for &t in &targets {
+                        // C# writes base classes and interfaces in one list.
+                        let kind = if f.language == Language::CSharp
+                            && index.symbol(t).kind == SymbolKind::Interface
+                            && index.symbol(s).kind != SymbolKind::Interface
+                        {
+                            TypeRelKind::Implements
+                        } else {
+                            rel.kind
+                        };
                         if s != t {
-                            out.push((s, rel.kind, t));
+                            out.push((s, kind, t));
                         }
                     }
                 }
@@ -705,7 +724,7 @@ impl<'a> Resolver<'_, 'a> {
                 return Some(self.rust.files.get(&file).map(|r| Value::File(r.crate_root)).into_iter().collect())
             }
             (Language::Rust, "super") => return Some(self.rust_parent(file, &chain)),
-            (l, "this") if l.is_js_family() || l == Language::Java => {
+            (l, "this") if l.is_js_family() || matches!(l, Language::Java | Language::CSharp) => {
                 return Some(self.enclosing_class(file, &chain).into_iter().map(Value::Instance).collect())
             }
             // In C++ also in a method defined out of its class (`void A::f() { this->x; }`).
@@ -725,15 +744,9 @@ impl<'a> Resolver<'_, 'a> {
                 );
             }
             (l, "super") if l.is_js_family() || l == Language::Java => {
-                let class = self.enclosing_class(file, &chain);
-                let supers = class
-                    .into_iter()
-                    .flat_map(|c| self.supertypes.get(&c).cloned().unwrap_or_default())
-                    .filter(|(k, _)| *k == TypeRelKind::Extends)
-                    .map(|(_, t)| Value::Instance(t))
-                    .collect();
-                return Some(supers);
+                return Some(self.base_instances(file, &chain));
             }
+            (Language::CSharp, "base") => return Some(self.base_instances(file, &chain)),
             _ => {}
         }
 
@@ -757,9 +770,11 @@ impl<'a> Resolver<'_, 'a> {
                     return Some(self.rust_extern(name));
                 }
                 Language::Python if sym.kind == SymbolKind::Class => {}
-                // A C++ class sees its inherited members; a method defined out of its class, its
-                // class's members; a namespace, every file's writing of it.
-                Language::Cpp if sym.kind.is_type() || sym.impl_of.is_some() || sym.kind == SymbolKind::Module => {
+                // A C++/C# class sees its inherited members; a C++ method defined out of its class,
+                // its class's members; a namespace, every file's writing of it.
+                Language::Cpp | Language::CSharp
+                    if sym.kind.is_type() || sym.impl_of.is_some() || sym.kind == SymbolKind::Module =>
+                {
                     let mut found: Vec<Value> = if sym.kind.is_type() {
                         self.type_member(sym_id, name, hops + 1, &mut HashSet::default())
                     } else if sym.kind == SymbolKind::Module {
@@ -800,6 +815,9 @@ impl<'a> Resolver<'_, 'a> {
             Language::Go => self.go_scope(file, name, hops),
             Language::Java => self.java_scope(file, name, hops),
             Language::C | Language::Cpp => self.c_scope(file, name, hops),
+            Language::CSharp => self.csharp_scope(file, name, hops),
+            // One database: every SQL file's objects.
+            Language::Sql => self.c.sql_objects.get(name).into_iter().flatten().map(|&s| Value::Sym(s)).collect(),
             _ => {
                 let mut found: Vec<Value> = self.named(Owner::File(file), name).map(Value::Sym).collect();
                 if found.is_empty() {
@@ -1152,6 +1170,17 @@ impl<'a> Resolver<'_, 'a> {
             .collect()
     }
 
+    /// `super` / `base`: the enclosing class's base classes, as instances.
+    fn base_instances(&self, file: FileId, chain: &[u32]) -> Vec<Value> {
+        let class = self.enclosing_class(file, chain);
+        class
+            .into_iter()
+            .flat_map(|c| self.supertypes.get(&c).cloned().unwrap_or_default())
+            .filter(|(k, _)| *k == TypeRelKind::Extends)
+            .map(|(_, t)| Value::Instance(t))
+            .collect()
+    }
+
     /// The nearest enclosing class-like declaration.
     fn enclosing_class(&self, file: FileId, chain: &[u32]) -> Option<SymId> {
         let f = &self.index.files[file as usize];
@@ -1266,6 +1295,17 @@ impl<'a> Resolver<'_, 'a> {
                     .filter(|v| matches!(v, Value::Sym(s) if self.index.symbol(*s).kind == SymbolKind::Module))
                     .collect()
             }
+            // `using A.B;` (a namespace), `using static A.B.T;` (a type), `using X = A.B;`.
+            Language::CSharp => {
+                if imp.module.is_empty() {
+                    return Vec::new();
+                }
+                if let Some(ns) = self.c.namespaces.get(&imp.module.replace('.', "::")) {
+                    return ns.iter().map(|&n| Value::Sym(n)).collect();
+                }
+                let path: Vec<String> = imp.module.split('.').map(str::to_string).collect();
+                self.resolve_path_hops(file, None, &path, hops + 1)
+            }
             Language::Java => {
                 if self.java.exists(&imp.module) {
                     vec![Value::JavaPackage(imp.module.clone())]
@@ -1364,7 +1404,7 @@ impl<'a> Resolver<'_, 'a> {
                 } else if sym.kind == SymbolKind::Module {
                     match self.lang(self.index.file_of(*s)) {
                         Language::Rust => self.rust_module_member(RustOwner::Inline(*s), name, hops + 1),
-                        Language::Cpp => self.namespace_member(*s, name),
+                        Language::Cpp | Language::CSharp => self.namespace_member(*s, name),
                         _ => self.named(Owner::Sym(*s), name).map(Value::Sym).collect(),
                     }
                 } else if matches!(sym.kind, SymbolKind::Field | SymbolKind::Variable | SymbolKind::Constant) {
@@ -1480,7 +1520,12 @@ impl<'a> Resolver<'_, 'a> {
         if hops > MAX_HOPS || !seen.insert(t) {
             return Vec::new();
         }
-        let own: Vec<SymId> = self.named(Owner::Sym(t), name).collect();
+        let mut own: Vec<SymId> = self.named(Owner::Sym(t), name).collect();
+        for &p in self.c.partials.get(&t).into_iter().flatten() {
+            if p != t {
+                own.extend(self.named(Owner::Sym(p), name));
+            }
+        }
         if !own.is_empty() {
             return self.rust_method_choice(own).into_iter().map(Value::Sym).collect();
         }
@@ -1699,7 +1744,26 @@ impl<'a> Resolver<'_, 'a> {
         out
     }
 
-    /// Member `name` of a C++ namespace: declared in any file's writing of it.
+    /// A C# name outside every type and namespace: the file's own, its `using`s, then the global
+    /// namespace (top-level namespaces, and types declared outside any namespace in any file).
+    fn csharp_scope(&self, file: FileId, name: &str, hops: u32) -> Vec<Value> {
+        let mut out: Vec<Value> = self.named(Owner::File(file), name).map(Value::Sym).collect();
+        if out.is_empty() {
+            out = self.scoped_imports(file, None, name, hops);
+        }
+        if out.is_empty() {
+            out = self.globs(file, None, name, hops);
+        }
+        if out.is_empty() {
+            out.extend(self.c.namespaces.get(name).into_iter().flatten().map(|&n| Value::Sym(n)));
+        }
+        if out.is_empty() {
+            out.extend(self.c.csharp_global.get(name).into_iter().flatten().map(|&s| Value::Sym(s)));
+        }
+        out
+    }
+
+    /// Member `name` of a C++ or C# namespace: declared in any file's writing of it.
     fn namespace_member(&self, ns: SymId, name: &str) -> Vec<Value> {
         let Some(qualified) = self.c.namespace_of.get(&ns) else {
             return self.named(Owner::Sym(ns), name).map(Value::Sym).collect();
