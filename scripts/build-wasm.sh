@@ -16,13 +16,19 @@ shim=$(cargo metadata --format-version 1 2>/dev/null | node -e '
 include=target/wasm-include
 mkdir -p "$include"
 for h in "$shim"/*.h; do
-  [ "$(basename "$h")" = stdint.h ] || cp -p "$h" "$include/"
+  case "$(basename "$h")" in stdint.h | assert.h) ;; *) cp -p "$h" "$include/" ;; esac
 done
 printf '%s\n' '#ifndef CODEGRAPH_WASM_STDINT_H_' '#define CODEGRAPH_WASM_STDINT_H_' \
   '#include_next <stdint.h>' '#include <stddef.h>' '#endif' >"$include/stdint.h.new"
 cmp -s "$include/stdint.h.new" "$include/stdint.h" && rm "$include/stdint.h.new" || mv "$include/stdint.h.new" "$include/stdint.h"
+# C11's `static_assert` (tree-sitter-cpp's scanner uses it) is a macro of <assert.h> the shim lacks:
+# without it the compiler takes it for a function the module would import.
+{ cat "$shim/assert.h"; printf '%s\n' '#ifndef static_assert' '#define static_assert _Static_assert' '#endif'; } >"$include/assert.h.new"
+cmp -s "$include/assert.h.new" "$include/assert.h" && rm "$include/assert.h.new" || mv "$include/assert.h.new" "$include/assert.h"
 export CFLAGS_wasm32_unknown_unknown="-I$PWD/$include"
-export CC_wasm32_unknown_unknown=clang AR_wasm32_unknown_unknown=llvm-ar
+# clang, with tree-sitter-language's 0.26-era libc stand-ins compiled empty (see scripts/wasm-cc.sh).
+: >"$include/empty.c"
+export CC_wasm32_unknown_unknown="$PWD/scripts/wasm-cc.sh" AR_wasm32_unknown_unknown=llvm-ar
 cargo build --quiet -p codegraph-wasm --target wasm32-unknown-unknown --profile "$profile"
 dir=$([ "$profile" = dev ] && echo debug || echo "$profile")
 mkdir -p npm/wasm

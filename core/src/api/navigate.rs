@@ -136,8 +136,11 @@ pub(crate) fn goto(ctx: &Ctx, req: GotoRequest) -> Result<GotoResponse, Error> {
             "no name at {where_}; point at an identifier (line and column are 1-based)"
         )));
     };
-    let mut definitions: Vec<SymbolInfo> = targets.into_iter().map(|t| SymbolInfo::of(index, t)).collect();
-    definitions.sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
+    // Definitions before forward declarations (a C prototype), then in file order.
+    let mut targets: Vec<(bool, SymbolInfo)> =
+        targets.into_iter().map(|t| (index.symbol(t).forward, SymbolInfo::of(index, t))).collect();
+    targets.sort_by(|(fa, a), (fb, b)| (fa, &a.path, a.line, a.column).cmp(&(fb, &b.path, b.line, b.column)));
+    let definitions = targets.into_iter().map(|(_, d)| d).collect();
     Ok(GotoResponse { name, definitions, freshness: ctx.freshness() })
 }
 

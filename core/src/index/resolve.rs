@@ -1533,6 +1533,16 @@ impl<'a> Resolver<'_, 'a> {
         for &(_, sup) in self.supertypes.get(&t).into_iter().flatten() {
             out.extend(self.type_member(sup, name, hops + 1, seen));
         }
+        // A C/C++ typedef or `using` alias has the members of the type it names.
+        let sym = self.index.symbol(t);
+        if out.is_empty() && sym.kind == SymbolKind::Type && self.lang(self.index.file_of(t)).is_c_family() {
+            if let Some(target) = &sym.returns {
+                let file = self.index.file_of(t);
+                for aliased in self.types_of(self.resolve_path_hops(file, sym.container, target, hops + 1)) {
+                    out.extend(self.type_member(aliased, name, hops + 1, seen));
+                }
+            }
+        }
         out
     }
 

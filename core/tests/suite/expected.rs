@@ -1,5 +1,6 @@
-//! Every entry of tests/fixtures/polyglot/expected.json (checked by hand) must be what the core
-//! answers. All mismatches are reported together.
+//! Every entry of tests/fixtures/polyglot/expected.json and of each language fixture's
+//! (tests/fixtures/lang-*/expected.json), checked by hand, must be what the core answers. All
+//! mismatches are reported together.
 
 use std::path::PathBuf;
 
@@ -59,10 +60,43 @@ fn parse_pos(s: &str) -> (String, u32, Option<u32>) {
 
 #[test]
 fn polyglot_fixture_matches_hand_checked_answers() {
+    let (checked, failures) = check_fixture(fixture_root());
+    assert!(checked > 300, "expected.json should hold the full answer set, found {checked} entries");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} hand-checked answers differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The language fixtures: one small project per language, with same-named decoys.
+pub const LANGUAGE_FIXTURES: [&str; 4] = ["lang-c", "lang-cpp", "lang-csharp", "lang-sql"];
+
+pub fn language_fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures").join(name)
+}
+
+#[test]
+fn language_fixtures_match_hand_checked_answers() {
+    let mut report = Vec::new();
+    for name in LANGUAGE_FIXTURES {
+        let (checked, failures) = check_fixture(language_fixture(name));
+        assert!(checked >= 25, "{name}: expected.json should hold the full answer set, found {checked} entries");
+        if !failures.is_empty() {
+            report.push(format!("{name}: {} of {checked} differ:\n{}", failures.len(), failures.join("\n")));
+        }
+    }
+    assert!(report.is_empty(), "{}", report.join("\n"));
+}
+
+/// Asks every question of `root`'s expected.json; returns how many were asked and what differed.
+/// A `goto` entry's `to` is one definition or the list of all of them.
+fn check_fixture(root: PathBuf) -> (usize, Vec<String>) {
     let expected: Value =
-        serde_json::from_str(&std::fs::read_to_string(fixture_root().join("expected.json")).expect("expected.json"))
+        serde_json::from_str(&std::fs::read_to_string(root.join("expected.json")).expect("expected.json"))
             .expect("json");
-    let mut s = open(fixture_root());
+    let mut s = open(root);
     let mut failures: Vec<String> = Vec::new();
     let mut checked = 0;
 
@@ -91,7 +125,10 @@ fn polyglot_fixture_matches_hand_checked_answers() {
     for g in expected["goto"].as_array().expect("goto") {
         checked += 1;
         let (file, line, column) = parse_pos(g["from"].as_str().expect("from"));
-        let want = g["to"].as_str().expect("to");
+        let want: Vec<String> = match &g["to"] {
+            Value::Array(all) => all.iter().map(|v| v.as_str().expect("to").to_string()).collect(),
+            one => vec![one.as_str().expect("to").to_string()],
+        };
         match call(&mut s, "goto", json!({ "file": file, "line": line, "column": column })) {
             Err(e) => failures.push(format!("goto {}: {e}", g["from"])),
             Ok(r) => {
@@ -101,8 +138,8 @@ fn polyglot_fixture_matches_hand_checked_answers() {
                     .iter()
                     .map(|d| format!("{}:{}", d["path"].as_str().unwrap_or(""), d["line"]))
                     .collect();
-                if got != [want] {
-                    failures.push(format!("goto {}: {got:?} (expected {want})", g["from"]));
+                if got != want {
+                    failures.push(format!("goto {}: {got:?} (expected {want:?})", g["from"]));
                 }
             }
         }
@@ -192,7 +229,7 @@ fn polyglot_fixture_matches_hand_checked_answers() {
         }
     }
 
-    for p in expected["path"].as_array().expect("path") {
+    for p in expected["path"].as_array().into_iter().flatten() {
         checked += 1;
         match call(&mut s, "path", json!({ "from": p["from"], "to": p["to"] })) {
             Err(e) => failures.push(format!("path {} → {}: {e}", p["from"], p["to"])),
@@ -204,11 +241,5 @@ fn polyglot_fixture_matches_hand_checked_answers() {
         }
     }
 
-    assert!(checked > 300, "expected.json should hold the full answer set, found {checked} entries");
-    assert!(
-        failures.is_empty(),
-        "{} of {checked} hand-checked answers differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    (checked, failures)
 }
