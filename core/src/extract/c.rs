@@ -669,6 +669,7 @@ impl<'s> Walker<'_, 's> {
                 let kind = if in_class { SymbolKind::Method } else { SymbolKind::Function };
                 let exported = self.exported(node);
                 let idx = self.b.add_symbol(node, name, kind, exported);
+                self.links_to_declarations(name);
                 (idx, false)
             }
             _ => {
@@ -707,8 +708,23 @@ impl<'s> Walker<'_, 's> {
             }
             return;
         }
-        self.walk_opt(ty);
         let path = ty.and_then(|t| self.checked_type_path(t));
+        // `Circle c(2.0);`, `Circle c{2.0};`: a local constructed by a call of the class.
+        // (`Point p = { 1, 2 };` initialises an aggregate: no call.)
+        let constructs = self.in_function
+            && self.b.language == crate::lang::Language::Cpp
+            && declarators.iter().any(|d| {
+                d.kind() == "init_declarator"
+                    && !has_token(*d, "=")
+                    && d.field("value").is_some_and(|v| matches!(v.kind(), "argument_list" | "initializer_list"))
+            });
+        match (&path, ty) {
+            (Some(p), Some(t)) if constructs => {
+                self.b.add_ref(p.clone(), true, false);
+                self.type_extras(t);
+            }
+            _ => self.walk_opt(ty),
+        }
         for d in declarators {
             let value = if d.kind() == "init_declarator" { d.field("value") } else { None };
             let Some((name, _)) = declared_name(d) else {
@@ -729,16 +745,31 @@ impl<'s> Walker<'_, 's> {
                 let idx = self.b.add_symbol(node, name, kind, exported);
                 self.b.symbol_mut(idx).returns = path.as_ref().map(|p| p.iter().map(|s| s.0.clone()).collect());
                 if storage(self.b, node, "extern") && value.is_none() {
-                    // `extern int x;` declares what another file defines: a use of it too.
+                    // `extern int x;` declares what another file defines.
                     self.b.symbol_mut(idx).forward = true;
-                    let seg = self.b.seg(name);
-                    self.b.add_ref(vec![seg], false, false);
+                }
+                if self.class_access.is_none() {
+                    self.links_to_declarations(name);
                 }
             }
             self.walk_opt(value);
         }
         // Bit widths and default member initialisers.
         self.walk_opt(node.field("default_value"));
+    }
+
+    /// A declaration's name is also a use of the other writings of what it declares: a prototype of
+    /// the definition (wherever the linker finds it), a definition of the prototypes it sees, a
+    /// method declared in its class of the definition outside it. The resolver links them (a name
+    /// never refers to its own declaration), so `refs` of any writing finds the others.
+    fn links_to_declarations(&mut self, name: Node) {
+        // A constructor's name is its class's: it names no other writing to link.
+        let class = self.b.enclosing().map(|c| &self.b.facts.symbols[c as usize]);
+        if class.is_some_and(|c| c.kind.is_type() && c.name == self.b.text(name)) {
+            return;
+        }
+        let seg = self.b.seg(name);
+        self.b.add_ref(vec![seg], false, false);
     }
 
     /// A function declared without a body, in a declaration.
@@ -757,10 +788,7 @@ impl<'s> Walker<'_, 's> {
         let returns = ty.and_then(|t| self.type_names(t));
         self.b.symbol_mut(idx).returns = returns;
         self.b.symbol_mut(idx).forward = true;
-        if !in_class {
-            let seg = self.b.seg(name);
-            self.b.add_ref(vec![seg], false, false);
-        }
+        self.links_to_declarations(name);
         self.within(idx, None, true, |w| {
             if let Some(f) = function_declarator(declarator) {
                 w.walk_opt(f.field("parameters"));
