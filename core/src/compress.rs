@@ -99,7 +99,9 @@ fn shape(language: Language) -> Shape {
             functions: &["method_declaration", "constructor_declaration", "compact_constructor_declaration"],
             declarations: None,
         },
-        Language::C | Language::Cpp => Shape { functions: &["function_definition", "lambda_expression"], declarations: None },
+        Language::C | Language::Cpp => {
+            Shape { functions: &["function_definition", "lambda_expression"], declarations: None }
+        }
         Language::CSharp => Shape {
             functions: &[
                 "method_declaration",
@@ -288,5 +290,24 @@ mod tests {
             "{out}"
         );
         assert!(parses(Language::Rust, &out), "{out}");
+    }
+
+    #[test]
+    fn c_family_and_csharp_elide_bodies_and_still_parse() {
+        let c = "/* Adds. */\nint add(int a, int b) {\n    return a + b;\n}\nstruct P { int x; };\n";
+        let cpp =
+            "namespace n {\nclass A {\npublic:\n  int f() const { return 1; }\n};\nint A::g() { return f(); }\n}\n";
+        let cs = "namespace N;\npublic class A {\n  public int P { get { return 1; } }\n  public void M() { System.Console.WriteLine(1); }\n}\n";
+        for (language, src, kept, gone) in [
+            (Language::C, c, "int add(int a, int b) { /* … */ }", "return a + b"),
+            (Language::Cpp, cpp, "int A::g() { /* … */ }", "return f()"),
+            (Language::CSharp, cs, "public void M() { /* … */ }", "WriteLine"),
+        ] {
+            for mode in [Compress::Skeleton, Compress::Signatures] {
+                let out = compress(language, src, mode);
+                assert!(out.contains(kept) && !out.contains(gone), "{language:?} {mode:?}: {out}");
+                assert!(parses(language, &out), "{out}");
+            }
+        }
     }
 }

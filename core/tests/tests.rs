@@ -17,6 +17,8 @@ mod hostile;
 mod impact;
 #[path = "suite/inference.rs"]
 mod inference;
+#[path = "suite/languages.rs"]
+mod languages;
 #[path = "suite/persistence.rs"]
 mod persistence;
 #[path = "suite/snapshots.rs"]

@@ -39,6 +39,15 @@ test("native and wasm answer every fixture question identically", () => {
   assert.ok(n > 300, `asked ${n} questions`);
 });
 
+// One small project per language (C, C++, C#, SQL), each with its own hand-checked answers.
+for (const name of ["lang-c", "lang-cpp", "lang-csharp", "lang-sql"]) {
+  test(`native and wasm answer every ${name} fixture question identically`, () => {
+    const root = path.resolve(__dirname, "../fixtures", name);
+    const n = compare(root, fixtureQuestions(root), name);
+    assert.ok(n > 60, `asked ${n} questions`);
+  });
+}
+
 // The corpora are built by scripts/corpus.sh (the test command runs it first): a missing corpus is a
 // failure, not a skip.
 const corpusRoot = process.env.CODEGRAPH_CORPUS ?? path.join(os.homedir(), ".cache", "codegraph-corpus");

@@ -57,7 +57,12 @@ function fixtureQuestions(root) {
   for (const c of expected.callees) qs.push(["callees", { handle: c.source, depth: 2 }]);
   for (const d of expected.deps) qs.push(["deps", { file: d.file }]);
   for (const d of expected.rdeps) qs.push(["rdeps", { file: d.file }]);
-  for (const p of expected.path) qs.push(["path", { from: p.from, to: p.to }]);
+  for (const p of expected.path ?? []) qs.push(["path", { from: p.from, to: p.to }]);
+  // Names as the words of a search and as packet targets (a SQL object by its name, too).
+  for (const s of expected.symbols.slice(0, 12)) {
+    const name = s.handle.split("::").pop();
+    qs.push(["search", { query: name }], ["packetGet", { target: name }]);
+  }
   for (const s of expected.symbols)
     qs.push(
       ["supertypes", { handle: s.handle, depth: 3 }],

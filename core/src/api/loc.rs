@@ -174,7 +174,9 @@ pub(crate) fn count_lines(language: Language, text: &str) -> LineCounts {
         let mut cursor = tree.root_node().walk();
         'walk: loop {
             let node = cursor.node();
+            // (`marginalia`: SQL's `/* … */`.)
             let is_comment = node.kind().contains("comment")
+                || node.kind() == "marginalia"
                 || (language == Language::Python
                     && ((node.kind() == "expression_statement"
                         && node.named_child_count() == 1

@@ -127,16 +127,25 @@ fn declared_name(declarator: Node) -> Option<(Node, bool)> {
     let mut function = false;
     for _ in 0..super::MAX_TYPE_NESTING {
         match cur.kind() {
-            "identifier" | "field_identifier" | "type_identifier" | "qualified_identifier" | "destructor_name"
-            | "operator_name" | "template_function" => return Some((cur, function)),
+            "identifier"
+            | "field_identifier"
+            | "type_identifier"
+            | "qualified_identifier"
+            | "destructor_name"
+            | "operator_name"
+            | "template_function" => return Some((cur, function)),
             "function_declarator" => {
                 // `(*f)(int)` is a pointer to a function: a variable, not a function.
                 let inner = cur.field("declarator")?;
                 function = inner.kind() != "parenthesized_declarator";
                 cur = inner;
             }
-            "pointer_declarator" | "reference_declarator" | "array_declarator" | "init_declarator"
-            | "parenthesized_declarator" | "attributed_declarator" => {
+            "pointer_declarator"
+            | "reference_declarator"
+            | "array_declarator"
+            | "init_declarator"
+            | "parenthesized_declarator"
+            | "attributed_declarator" => {
                 cur = cur.field("declarator").or_else(|| cur.named_children(&mut cur.walk()).find(is_declarator))?;
             }
             _ => return None,
@@ -193,7 +202,8 @@ impl<'s> Walker<'_, 's> {
         let mut tparams = std::mem::take(&mut self.tparams);
         let local_linkage = self.local_linkage;
         self.b.within(symbol, |b| {
-            let mut w = Walker { b, tparams: std::mem::take(&mut tparams), local_linkage, class_access: access, in_function };
+            let mut w =
+                Walker { b, tparams: std::mem::take(&mut tparams), local_linkage, class_access: access, in_function };
             f(&mut w);
             tparams = w.tparams;
         });
@@ -213,13 +223,37 @@ impl<'s> Walker<'_, 's> {
             return;
         }
         match node.kind() {
-            "comment" | "string_literal" | "raw_string_literal" | "char_literal" | "concatenated_string"
-            | "number_literal" | "system_lib_string" | "true" | "false" | "null" | "nullptr" | "this"
-            | "primitive_type" | "sized_type_specifier" | "auto" | "placeholder_type_specifier"
-            | "storage_class_specifier" | "type_qualifier" | "access_specifier" | "virtual_specifier"
-            | "preproc_arg" | "statement_identifier" | "escape_sequence" | "field_designator"
-            | "destructor_name" | "operator_name" | "goto_statement" | "break_statement"
-            | "continue_statement" | "attribute_declaration" | "ms_declspec_modifier" => {}
+            "comment"
+            | "string_literal"
+            | "raw_string_literal"
+            | "char_literal"
+            | "concatenated_string"
+            | "number_literal"
+            | "system_lib_string"
+            | "true"
+            | "false"
+            | "null"
+            | "nullptr"
+            | "this"
+            | "primitive_type"
+            | "sized_type_specifier"
+            | "auto"
+            | "placeholder_type_specifier"
+            | "storage_class_specifier"
+            | "type_qualifier"
+            | "access_specifier"
+            | "virtual_specifier"
+            | "preproc_arg"
+            | "statement_identifier"
+            | "escape_sequence"
+            | "field_designator"
+            | "destructor_name"
+            | "operator_name"
+            | "goto_statement"
+            | "break_statement"
+            | "continue_statement"
+            | "attribute_declaration"
+            | "ms_declspec_modifier" => {}
             "preproc_include" => self.include(node),
             "preproc_def" | "preproc_function_def" => {
                 if let Some(name) = node.field("name") {
@@ -881,5 +915,169 @@ impl<'s> Walker<'_, 's> {
             "qualified_identifier" => self.qualified_extras(ty),
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::extract;
+    use crate::facts::{FileFacts, ImportKind, LocalOrigin, SymbolKind, TypeRelKind};
+    use crate::lang::Language;
+
+    fn names(f: &FileFacts) -> Vec<(&str, SymbolKind, Option<u32>, bool, bool)> {
+        f.symbols.iter().map(|s| (s.name.as_str(), s.kind, s.container, s.exported, s.forward)).collect()
+    }
+
+    fn refs(f: &FileFacts) -> Vec<(Vec<&str>, bool)> {
+        f.refs.iter().map(|r| (r.segments.iter().map(|s| s.0.as_str()).collect(), r.call)).collect()
+    }
+
+    fn local<'f>(f: &'f FileFacts, name: &str) -> &'f LocalOrigin {
+        &f.locals.iter().find(|l| l.name == name).unwrap_or_else(|| panic!("no local {name}")).origin
+    }
+
+    #[test]
+    fn c_declarations_linkage_and_prototypes() {
+        let src = r#"#include "geo.h"
+#include <stdio.h>
+#define MAX 10
+#define SQ(x) ((x) * (x))
+typedef struct { int x; } anon_t;
+typedef struct point { int x; } point_t;
+enum color { RED, GREEN = 2 };
+static int counter = 0;
+extern int shared;
+int area(const struct point *p);
+static int helper(int a) { return a + 1; }
+int area(const struct point *p) { return helper(p->x) + SQ(MAX) + shared; }
+typedef int (*callback)(int);
+"#;
+        let f = extract(Language::C, src);
+        use SymbolKind::*;
+        assert_eq!(
+            names(&f),
+            vec![
+                ("MAX", Macro, None, true, false),
+                ("SQ", Macro, None, true, false),
+                ("anon_t", Struct, None, true, false),
+                ("x", Field, Some(2), true, false),
+                ("point", Struct, None, true, false),
+                ("x", Field, Some(4), true, false),
+                ("point_t", Type, None, true, false),
+                ("color", Enum, None, true, false),
+                // A C enumerator is a name of the enclosing scope.
+                ("RED", Constant, None, true, false),
+                ("GREEN", Constant, None, true, false),
+                ("counter", Variable, None, false, false),
+                ("shared", Variable, None, true, true),
+                ("area", Function, None, true, true),
+                ("helper", Function, None, false, false),
+                ("area", Function, None, true, false),
+                ("callback", Type, None, true, false),
+            ]
+        );
+        assert_eq!(f.symbols[6].returns.as_deref(), Some(&["point".to_string()][..]));
+        // A pointer-to-function typedef names no type with members.
+        assert_eq!(f.symbols[15].returns, None);
+        let imports: Vec<(&str, ImportKind, bool)> =
+            f.imports.iter().map(|i| (i.module.as_str(), i.kind, i.reexport)).collect();
+        assert_eq!(imports, vec![("geo.h", ImportKind::Glob, true), ("<stdio.h>", ImportKind::Glob, true)]);
+        let r = refs(&f);
+        assert!(r.contains(&(vec!["helper"], true)));
+        assert!(r.contains(&(vec!["p", "x"], false)));
+        assert!(r.contains(&(vec!["SQ"], true)));
+        assert!(r.contains(&(vec!["MAX"], false)));
+        assert!(r.contains(&(vec!["point"], false)));
+        assert_eq!(local(&f, "p"), &LocalOrigin::Declared(vec!["point".into()]));
+        // Each writing of `area` (and of `shared`, `counter`) names the others.
+        assert_eq!(r.iter().filter(|(s, c)| s == &vec!["area"] && !c).count(), 2);
+        assert!(r.contains(&(vec!["shared"], false)));
+    }
+
+    #[test]
+    fn cpp_namespaces_classes_and_out_of_line_members() {
+        let src = r"namespace a::b { class Base {}; }
+namespace geo {
+using namespace std;
+using a::b::Base;
+namespace { int hidden() { return 1; } }
+template <typename T> T twice(T x) { return x + x; }
+class Circle : public a::b::Base {
+    int r_;
+public:
+    Circle(int r);
+    int area() const;
+    static Circle* make() { return new Circle(1); }
+};
+}
+int geo::Circle::area() const { return r_ * this->r_; }
+void run(geo::Circle& c) {
+    geo::Circle local(2);
+    auto p = new geo::Circle(3);
+    c.area();
+    geo::twice<int>(2);
+}
+";
+        let f = extract(Language::Cpp, src);
+        use SymbolKind::*;
+        let got: Vec<(&str, SymbolKind, Option<u32>, bool)> =
+            f.symbols.iter().map(|s| (s.name.as_str(), s.kind, s.container, s.exported)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("a", Module, None, true),
+                ("b", Module, Some(0), true),
+                ("Base", Class, Some(1), true),
+                ("geo", Module, None, true),
+                ("hidden", Function, Some(3), false),
+                ("twice", Function, Some(3), true),
+                ("Circle", Class, Some(3), true),
+                ("r_", Field, Some(6), false),
+                ("Circle", Method, Some(6), true),
+                ("area", Method, Some(6), true),
+                ("make", Method, Some(6), true),
+                ("area", Method, None, true),
+                ("run", Function, None, true),
+            ]
+        );
+        assert_eq!(f.symbols[11].impl_of.as_deref(), Some(&["geo".to_string(), "Circle".to_string()][..]));
+        assert!(f.symbols[9].forward && !f.symbols[11].forward);
+        let rel = &f.relations[0];
+        assert_eq!(
+            (rel.symbol, rel.kind, rel.target.clone()),
+            (6, TypeRelKind::Extends, vec!["a".into(), "b".into(), "Base".into()])
+        );
+        let imports: Vec<(&str, ImportKind, Vec<&str>)> = f
+            .imports
+            .iter()
+            .map(|i| (i.module.as_str(), i.kind, i.items.iter().map(|x| x.name.as_str()).collect()))
+            .collect();
+        assert_eq!(imports, vec![("std", ImportKind::Glob, vec![]), ("a::b", ImportKind::Named, vec!["Base"])]);
+        let r = refs(&f);
+        // The template's parameter is no type; a qualified call is one path.
+        assert!(!r.iter().any(|(s, _)| s == &vec!["T"]));
+        assert!(r.contains(&(vec!["geo", "twice"], true)));
+        assert!(r.contains(&(vec!["c", "area"], true)));
+        assert!(r.contains(&(vec!["this", "r_"], false)));
+        // `geo::Circle local(2)` and `new geo::Circle(3)` call the class; the out-of-line name links.
+        assert_eq!(r.iter().filter(|(s, c)| s == &vec!["geo", "Circle"] && *c).count(), 2);
+        assert!(r.contains(&(vec!["geo", "Circle", "area"], false)));
+        assert_eq!(local(&f, "c"), &LocalOrigin::Declared(vec!["geo".into(), "Circle".into()]));
+        assert_eq!(local(&f, "p"), &LocalOrigin::Constructed(vec!["geo".into(), "Circle".into()]));
+        assert!(f.error_nodes == 0);
+    }
+
+    #[test]
+    fn hostile_c_is_bounded() {
+        let parens = format!("int x = {}1{};", "(".repeat(10_000), ")".repeat(10_000));
+        assert!(extract(Language::C, &parens).truncated_depth);
+        let chain = format!("void f() {{ a{}; }}", "->b".repeat(10_000));
+        let f = extract(Language::Cpp, &chain);
+        assert_eq!(f.refs.iter().map(|r| r.segments.len()).max(), Some(10_001));
+        let namespaces = format!("{}{}", "namespace a { ".repeat(5_000), "}".repeat(5_000));
+        assert!(extract(Language::Cpp, &namespaces).truncated_depth);
+        // An unterminated comment and a stray preprocessor line: facts, no panic.
+        let f = extract(Language::C, "#if\nint f( { /* never closed");
+        assert!(f.error_nodes > 0);
     }
 }

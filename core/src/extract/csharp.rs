@@ -194,11 +194,30 @@ impl<'s> Walker<'_, 's> {
             return;
         }
         match node.kind() {
-            "comment" | "string_literal" | "verbatim_string_literal" | "raw_string_literal" | "character_literal"
-            | "integer_literal" | "real_literal" | "boolean_literal" | "null_literal" | "predefined_type"
-            | "implicit_type" | "modifier" | "this" | "base" | "alias_qualified_name" | "extern_alias_directive"
-            | "preprocessor_call" | "break_statement" | "continue_statement" | "goto_statement"
-            | "interpolation_brace" | "interpolation_start" | "string_content" | "escape_sequence" => {}
+            "comment"
+            | "string_literal"
+            | "verbatim_string_literal"
+            | "raw_string_literal"
+            | "character_literal"
+            | "integer_literal"
+            | "real_literal"
+            | "boolean_literal"
+            | "null_literal"
+            | "predefined_type"
+            | "implicit_type"
+            | "modifier"
+            | "this"
+            | "base"
+            | "alias_qualified_name"
+            | "extern_alias_directive"
+            | "preprocessor_call"
+            | "break_statement"
+            | "continue_statement"
+            | "goto_statement"
+            | "interpolation_brace"
+            | "interpolation_start"
+            | "string_content"
+            | "escape_sequence" => {}
             "using_directive" => self.using(node),
             "namespace_declaration" => {
                 let names = node.field("name").map(|n| self.name_path(n)).unwrap_or_default();
@@ -354,18 +373,15 @@ impl<'s> Walker<'_, 's> {
             let cond = node.field("condition");
             let binding = named_children(node).into_iter().find(|c| c.kind() == "member_binding_expression");
             let head = cond.and_then(|c| CHAIN.names(self.b, c));
-            match (head, binding.and_then(|b| b.field("name"))) {
-                (Some(mut segs), Some(name)) => {
-                    segs.push(self.b.seg(name));
-                    let called = node.parent().is_some_and(|p| p.kind() == "invocation_expression");
-                    self.b.add_ref(segs, called, false);
-                }
-                _ => {
-                    self.walk_opt(cond);
-                    if let Some(name) = binding.and_then(|b| b.field("name")) {
-                        let seg = self.b.seg(name);
-                        self.b.add_ref(vec![seg], false, true);
-                    }
+            if let (Some(mut segs), Some(name)) = (head, binding.and_then(|b| b.field("name"))) {
+                segs.push(self.b.seg(name));
+                let called = node.parent().is_some_and(|p| p.kind() == "invocation_expression");
+                self.b.add_ref(segs, called, false);
+            } else {
+                self.walk_opt(cond);
+                if let Some(name) = binding.and_then(|b| b.field("name")) {
+                    let seg = self.b.seg(name);
+                    self.b.add_ref(vec![seg], false, true);
                 }
             }
             return;
@@ -386,7 +402,10 @@ impl<'s> Walker<'_, 's> {
             let key = (c.kind() == "assignment_expression").then(|| c.field("left")).flatten();
             match (key.filter(|k| k.kind() == "identifier"), &created) {
                 (Some(k), Some(ty)) => {
-                    let receiver = Receiver { base: ReceiverBase::Value(LocalOrigin::Constructed(ty.clone())), members: Vec::new() };
+                    let receiver = Receiver {
+                        base: ReceiverBase::Value(LocalOrigin::Constructed(ty.clone())),
+                        members: Vec::new(),
+                    };
                     let seg = self.b.seg(k);
                     self.b.add_member_ref(seg, false, receiver);
                     self.walk_opt(c.field("right"));
@@ -644,4 +663,150 @@ impl<'s> Walker<'_, 's> {
 
 fn has_modifier(b: &Builder, node: Node, modifier: &str) -> bool {
     modifiers(b, node).iter().any(|m| m == modifier)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::extract;
+    use crate::facts::{FileFacts, ImportKind, LocalOrigin, SymbolKind, TypeRelKind};
+    use crate::lang::Language;
+
+    fn cs(src: &str) -> FileFacts {
+        extract(Language::CSharp, src)
+    }
+
+    fn refs(f: &FileFacts) -> Vec<(Vec<&str>, bool)> {
+        f.refs.iter().map(|r| (r.segments.iter().map(|s| s.0.as_str()).collect(), r.call)).collect()
+    }
+
+    fn local<'f>(f: &'f FileFacts, name: &str) -> &'f LocalOrigin {
+        &f.locals.iter().find(|l| l.name == name).unwrap_or_else(|| panic!("no local {name}")).origin
+    }
+
+    #[test]
+    fn namespaces_usings_types_and_members() {
+        let src = r"using System.Text;
+using Geo = Shop.Geometry;
+using static Shop.Util;
+namespace Shop.Model;
+public interface IPriced { decimal Price { get; } }
+public partial class Order : Base, IPriced
+{
+    private int _n;
+    public Order(int n) { _n = n; }
+    public decimal Price => 1;
+    public event System.EventHandler Changed;
+    internal T Get<T>(T x) => x;
+    public enum Kind { A, B }
+}
+public record Pt(int X, Order O);
+public static class Ext { public static int Twice(this Order o) => 2; }
+";
+        let f = cs(src);
+        use SymbolKind::*;
+        let got: Vec<(&str, SymbolKind, Option<u32>, bool)> =
+            f.symbols.iter().map(|s| (s.name.as_str(), s.kind, s.container, s.exported)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("Shop", Module, None, true),
+                ("Model", Module, Some(0), true),
+                ("IPriced", Interface, Some(1), true),
+                ("Price", Field, Some(2), true),
+                ("Order", Class, Some(1), true),
+                ("_n", Field, Some(4), false),
+                ("Order", Method, Some(4), true),
+                ("Price", Field, Some(4), true),
+                ("Changed", Field, Some(4), true),
+                ("Get", Method, Some(4), false),
+                ("Kind", Enum, Some(4), true),
+                ("A", Constant, Some(10), true),
+                ("B", Constant, Some(10), true),
+                ("Pt", Class, Some(1), true),
+                ("X", Field, Some(13), true),
+                ("O", Field, Some(13), true),
+                ("Ext", Class, Some(1), true),
+                ("Twice", Method, Some(16), true),
+            ]
+        );
+        assert_eq!(f.symbols[17].extension_of.as_deref(), Some(&["Order".to_string()][..]));
+        assert_eq!(f.symbols[15].returns.as_deref(), Some(&["Order".to_string()][..]));
+        type Row<'a> = (&'a str, ImportKind, Vec<(&'a str, &'a str)>);
+        let imports: Vec<Row> = f
+            .imports
+            .iter()
+            .map(|i| (i.module.as_str(), i.kind, i.items.iter().map(|x| (x.name.as_str(), x.alias.as_str())).collect()))
+            .collect();
+        assert_eq!(
+            imports,
+            vec![
+                ("System.Text", ImportKind::Glob, vec![]),
+                ("Shop", ImportKind::Named, vec![("Geometry", "Geo")]),
+                ("Shop.Util", ImportKind::Glob, vec![]),
+            ]
+        );
+        let rels: Vec<(u32, TypeRelKind, Vec<String>)> =
+            f.relations.iter().map(|r| (r.symbol, r.kind, r.target.clone())).collect();
+        assert_eq!(
+            rels,
+            vec![(4, TypeRelKind::Extends, vec!["Base".into()]), (4, TypeRelKind::Extends, vec!["IPriced".into()])]
+        );
+        // A type parameter is no type reference.
+        assert!(!refs(&f).iter().any(|(s, _)| s == &vec!["T"]));
+    }
+
+    #[test]
+    fn chains_locals_and_initialisers() {
+        let src = r"class A {
+  void M(Order o) {
+    var a = new Order();
+    var b = repo.Find();
+    Line c = Make();
+    var d = (Order)x;
+    var e = y as Order;
+    foreach (var f in items) {}
+    foreach (Line g in items) {}
+    if (o is Order h) h.Total();
+    F(out var z);
+    o?.Total();
+    this.Run();
+    base.Run();
+    var n = new Line { Amount = 3, Note = $'{o.Id}' };
+    Func<int, int> k = q => q + 1;
+  }
+}";
+        let f = cs(&src.replace('\'', "\""));
+        use LocalOrigin::*;
+        assert_eq!(local(&f, "o"), &Declared(vec!["Order".into()]));
+        assert_eq!(local(&f, "a"), &Constructed(vec!["Order".into()]));
+        assert_eq!(local(&f, "b"), &CallResult(vec!["repo".into(), "Find".into()]));
+        assert_eq!(local(&f, "c"), &Declared(vec!["Line".into()]));
+        assert_eq!(local(&f, "d"), &Declared(vec!["Order".into()]));
+        assert_eq!(local(&f, "e"), &Declared(vec!["Order".into()]));
+        assert_eq!(local(&f, "f"), &Unknown);
+        assert_eq!(local(&f, "g"), &Declared(vec!["Line".into()]));
+        assert_eq!(local(&f, "h"), &Declared(vec!["Order".into()]));
+        assert_eq!(local(&f, "z"), &Unknown);
+        assert_eq!(local(&f, "q"), &Unknown);
+        let r = refs(&f);
+        assert!(r.contains(&(vec!["h", "Total"], true)));
+        assert!(r.contains(&(vec!["o", "Total"], true)));
+        assert!(r.contains(&(vec!["this", "Run"], true)));
+        assert!(r.contains(&(vec!["base", "Run"], true)));
+        assert!(r.contains(&(vec!["o", "Id"], false)));
+        // Initialiser keys are members of the created type.
+        let keys: Vec<&str> =
+            f.refs.iter().filter(|r| r.receiver.is_some()).map(|r| r.segments[0].0.as_str()).collect();
+        assert_eq!(keys, ["Amount", "Note"]);
+    }
+
+    #[test]
+    fn hostile_csharp_is_bounded() {
+        let parens = format!("class A {{ int x = {}1{}; }}", "(".repeat(10_000), ")".repeat(10_000));
+        assert!(cs(&parens).truncated_depth);
+        let chain = format!("class A {{ void M() {{ a{}.z(); }} }}", ".b".repeat(10_000));
+        assert_eq!(cs(&chain).refs.iter().map(|r| r.segments.len()).max(), Some(10_002));
+        let f = cs("class A { void M() { var s = $\"{ $\"{ \"unterminated");
+        assert!(f.error_nodes > 0);
+    }
 }

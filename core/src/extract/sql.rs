@@ -4,7 +4,7 @@
 //! `ON` of an index or trigger, `ALTER`/`DROP`, function calls (`EXECUTE FUNCTION f()` too), and
 //! columns: `alias.column` where the alias names a relation of the query, an unqualified column
 //! when the query reads exactly one relation, the columns of an `INSERT` list, an index, a foreign
-//! key. Names are folded to lower case unless quoted, as PostgreSQL does; a schema qualifier is not
+//! key. Names are folded to lower case unless quoted, as `PostgreSQL` does; a schema qualifier is not
 //! part of the name (`public.orders` is `orders`). Names a query defines itself (`WITH w AS …`, a
 //! function's parameters) are not references to objects.
 //!
@@ -55,12 +55,17 @@ fn is_query(kind: &str) -> bool {
 }
 
 impl Walker<'_, '_> {
+    /// An identifier, or a quoted one (which the grammar reads as a literal in some places).
+    fn is_name(&self, node: Node) -> bool {
+        node.kind() == "identifier" || (node.kind() == "literal" && self.b.text(node).starts_with('"'))
+    }
+
     fn seg(&self, node: Node) -> Segment {
         (fold(self.b.text(node)), self.b.pos(node))
     }
 
     /// The name node of an `object_reference` (its last part: `schema.name` → `name`).
-    fn object_name<'t>(node: Node<'t>) -> Option<Node<'t>> {
+    fn object_name(node: Node<'_>) -> Option<Node<'_>> {
         node.field("name").or_else(|| named_children(node).into_iter().rfind(|c| c.kind() == "identifier"))
     }
 
@@ -316,42 +321,41 @@ impl Walker<'_, '_> {
     fn field(&mut self, node: Node) {
         let Some(name) = node.field("name") else { return };
         let qualifier = named_children(node).into_iter().find(|c| c.kind() == "object_reference");
-        match qualifier.and_then(Self::object_name) {
-            Some(q) => {
-                let q = fold(self.b.text(q));
-                let table = self
-                    .scopes
-                    .iter()
-                    .rev()
-                    .find_map(|s| s.relations.iter().find(|(alias, _)| *alias == q).map(|(_, t)| t.clone()));
-                match table {
-                    Some(t) => self.column_ref(name, t.as_deref()),
-                    // Not a relation of the query: a table named directly (`orders.total`).
-                    None if !self.is_cte(&q) => self.column_ref(name, Some(&q)),
-                    None => {}
-                }
+        let Some(q) = qualifier.and_then(Self::object_name) else {
+            let column = fold(self.b.text(name));
+            if self.params.contains(&column) {
+                return;
             }
-            None => {
-                let column = fold(self.b.text(name));
-                if self.params.contains(&column) {
-                    return;
-                }
-                // A bare column is proven only when the innermost query reads one relation.
-                let table = self.scopes.iter().rev().find(|s| !s.relations.is_empty()).and_then(|s| match s.relations.as_slice() {
+            // A bare column is proven only when the innermost query reads one relation.
+            let table =
+                self.scopes.iter().rev().find(|s| !s.relations.is_empty()).and_then(|s| match s.relations.as_slice() {
                     [(_, t)] => t.clone(),
                     _ => None,
                 });
-                if let Some(t) = table {
-                    self.column_ref(name, Some(&t));
-                }
+            if let Some(t) = table {
+                self.column_ref(name, Some(&t));
             }
+            return;
+        };
+        let q = fold(self.b.text(q));
+        let table = self
+            .scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.relations.iter().find(|(alias, _)| *alias == q).map(|(_, t)| t.clone()));
+        match table {
+            Some(t) => self.column_ref(name, t.as_deref()),
+            // Not a relation of the query: a table named directly (`orders.total`).
+            None if !self.is_cte(&q) => self.column_ref(name, Some(&q)),
+            None => {}
         }
     }
 
     /// A column of `table` (nothing when the table is not known).
     fn column_ref(&mut self, name: Node, table: Option<&str>) {
         let Some(table) = table else { return };
-        let receiver = Receiver { base: ReceiverBase::Value(LocalOrigin::Declared(vec![table.to_string()])), members: Vec::new() };
+        let receiver =
+            Receiver { base: ReceiverBase::Value(LocalOrigin::Declared(vec![table.to_string()])), members: Vec::new() };
         let seg = self.seg(name);
         self.b.add_member_ref(seg, false, receiver);
     }
@@ -360,7 +364,7 @@ impl Walker<'_, '_> {
     fn columns_of(&mut self, fields: Node, table: Option<&str>) {
         for f in named_children(fields) {
             match f.field("column") {
-                Some(c) if c.kind() == "identifier" => self.column_ref(c, table),
+                Some(c) if self.is_name(c) => self.column_ref(c, table),
                 _ => self.walk(f),
             }
         }
@@ -434,5 +438,94 @@ impl Walker<'_, '_> {
             let mut w = Walker { b, scopes: Vec::new(), params };
             w.walk_rest(node, object);
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::extract;
+    use crate::facts::{FileFacts, LocalOrigin, ReceiverBase, SymbolKind};
+    use crate::lang::Language;
+
+    fn sql(src: &str) -> FileFacts {
+        extract(Language::Sql, src)
+    }
+
+    /// Plain references as names; column references as (table, column).
+    type Uses = (Vec<(String, bool)>, Vec<(String, String)>);
+
+    fn uses(f: &FileFacts) -> Uses {
+        let mut plain = Vec::new();
+        let mut columns = Vec::new();
+        for r in &f.refs {
+            match r.receiver.as_deref().map(|x| &x.base) {
+                Some(ReceiverBase::Value(LocalOrigin::Declared(t))) => {
+                    columns.push((t[0].clone(), r.segments[0].0.clone()));
+                }
+                _ => plain.push((r.segments[0].0.clone(), r.call)),
+            }
+        }
+        (plain, columns)
+    }
+
+    #[test]
+    fn objects_and_columns() {
+        let src = r#"CREATE TABLE Public.Orders (Id int, "Total" numeric);
+CREATE INDEX by_total ON orders ("Total");
+CREATE VIEW v AS SELECT o.id FROM orders o;
+CREATE FUNCTION f(n int) RETURNS int AS $$ SELECT n + id FROM orders; $$ LANGUAGE sql;
+CREATE TRIGGER t AFTER INSERT ON orders FOR EACH ROW EXECUTE FUNCTION f();
+CREATE OR REPLACE PROCEDURE archive(n int) LANGUAGE sql AS $$ DELETE FROM orders; $$;
+"#;
+        let f = sql(src);
+        use SymbolKind::*;
+        let got: Vec<(&str, SymbolKind, Option<u32>)> =
+            f.symbols.iter().map(|s| (s.name.as_str(), s.kind, s.container)).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("orders", Table, None),
+                ("id", Field, Some(0)),
+                ("Total", Field, Some(0)),
+                ("by_total", Index, None),
+                ("v", View, None),
+                ("f", Function, None),
+                ("t", Trigger, None),
+                ("archive", Procedure, None),
+            ]
+        );
+        let (plain, columns) = uses(&f);
+        assert_eq!(plain.iter().filter(|(n, c)| n == "orders" && !c).count(), 5, "{plain:?}");
+        assert!(plain.contains(&("f".into(), true)));
+        assert!(columns.contains(&("orders".into(), "Total".into())));
+        assert!(columns.contains(&("orders".into(), "id".into())));
+        // `n` is the function's parameter, not a column.
+        assert!(!columns.iter().any(|(_, c)| c == "n"));
+    }
+
+    #[test]
+    fn aliases_ctes_and_ambiguous_columns() {
+        let src = "WITH w AS (SELECT 1 AS k) SELECT k FROM w;\nSELECT a.x, y FROM t1 a JOIN t2 b ON a.id = b.id;\nINSERT INTO t1 (x, z) VALUES (1, 2);\nUPDATE t2 SET q = 1 WHERE r = 2;\n";
+        let f = sql(src);
+        let (plain, columns) = uses(&f);
+        // A CTE is the query's own name.
+        assert!(!plain.iter().any(|(n, _)| n == "w"), "{plain:?}");
+        assert!(columns.contains(&("t1".into(), "x".into())));
+        assert!(columns.contains(&("t2".into(), "id".into())));
+        // `y` with two relations in scope is not proven to be either's.
+        assert!(!columns.iter().any(|(_, c)| c == "y"));
+        assert!(columns.contains(&("t1".into(), "z".into())));
+        assert!(columns.contains(&("t2".into(), "q".into())));
+        assert!(columns.contains(&("t2".into(), "r".into())));
+    }
+
+    #[test]
+    fn hostile_sql_is_bounded() {
+        let parens = format!("SELECT {}1{};", "(".repeat(10_000), ")".repeat(10_000));
+        assert!(sql(&parens).truncated_depth);
+        let f = sql("CREATE TABLE t (a int; SELECT 'unterminated");
+        assert!(f.error_nodes > 0);
+        let f = sql("CREATE PROCEDURE");
+        assert!(f.symbols.is_empty());
     }
 }

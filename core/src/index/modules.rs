@@ -685,7 +685,9 @@ fn compile_command_dirs(files: &[IndexedFile], configs: &ConfigTexts) -> Vec<Str
                     .map(|f| file_abs[..file_abs.len() - f.path.len() - 1].to_string());
             }
             let args: Vec<String> = match (e.get("arguments"), e.get("command")) {
-                (Some(serde_json::Value::Array(a)), _) => a.iter().filter_map(|x| x.as_str().map(String::from)).collect(),
+                (Some(serde_json::Value::Array(a)), _) => {
+                    a.iter().filter_map(|x| x.as_str().map(String::from)).collect()
+                }
                 (_, Some(serde_json::Value::String(c))) => c.split_whitespace().map(String::from).collect(),
                 _ => continue,
             };

@@ -9,9 +9,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::modules::{
-    nearest_module, CModules, GoModules, JavaPackages, JsModules, PyModules, RustModules, RustOwner,
-};
+use super::modules::{nearest_module, CModules, GoModules, JavaPackages, JsModules, PyModules, RustModules, RustOwner};
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
     tuple_elements, Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, MAP, MAYBE,
@@ -729,7 +727,8 @@ impl<'a> Resolver<'_, 'a> {
             }
             // In C++ also in a method defined out of its class (`void A::f() { this->x; }`).
             (Language::Cpp, "this") => {
-                let class = self.enclosing_class(file, &chain).map_or_else(|| self.impl_type(file, &chain, hops), |c| vec![c]);
+                let class =
+                    self.enclosing_class(file, &chain).map_or_else(|| self.impl_type(file, &chain, hops), |c| vec![c]);
                 return Some(class.into_iter().map(Value::Instance).collect());
             }
             (Language::Python, "self" | "cls") => {
@@ -781,7 +780,10 @@ impl<'a> Resolver<'_, 'a> {
                         self.namespace_member(sym_id, name)
                     } else {
                         let types = self.impl_type(file, &[s], hops + 1);
-                        types.into_iter().flat_map(|t| self.type_member(t, name, hops + 1, &mut HashSet::default())).collect()
+                        types
+                            .into_iter()
+                            .flat_map(|t| self.type_member(t, name, hops + 1, &mut HashSet::default()))
+                            .collect()
                     };
                     if found.is_empty() {
                         found = self.scoped_imports(file, Some(s), name, hops);
@@ -1746,7 +1748,9 @@ impl<'a> Resolver<'_, 'a> {
             && (!out.is_empty() || self.lang(file) == Language::C);
         if links {
             for &s in self.c.linkage.get(name).into_iter().flatten() {
-                if !out.contains(&Value::Sym(s)) && self.index.files[self.index.file_of(s) as usize].language.is_c_family() {
+                if !out.contains(&Value::Sym(s))
+                    && self.index.files[self.index.file_of(s) as usize].language.is_c_family()
+                {
                     out.push(Value::Sym(s));
                 }
             }

@@ -1,0 +1,111 @@
+//! C, C++, C# and SQL through a session on real files: what the language fixtures' answers do not
+//! show — a `.h` read as C++ when the repository has C++ sources, include directories from
+//! `compile_commands.json`, an edit that adds the first C++ source, and SQL's case folding.
+
+use codegraph_core::{OpenOptions, Session, StdHost};
+use serde_json::{json, Value};
+
+fn repo(files: &[(&str, &str)]) -> (tempfile::TempDir, Session) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (path, text) in files {
+        let file = dir.path().join(path);
+        std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+        std::fs::write(file, text).expect("write");
+    }
+    let options = OpenOptions { persist: false, ..OpenOptions::default() };
+    let session = Session::open(Box::new(StdHost::new(dir.path().to_path_buf())), options).expect("opens");
+    (dir, session)
+}
+
+fn call(s: &mut Session, method: &str, req: Value) -> Value {
+    s.call(method, req).unwrap_or_else(|e| panic!("{method}: {e}"))
+}
+
+fn language_of(s: &mut Session, handle: &str) -> String {
+    call(s, "getSymbol", json!({ "handle": handle }))["symbol"]["language"].as_str().expect("language").to_string()
+}
+
+fn goto(s: &mut Session, file: &str, line: u32, column: u32) -> Vec<String> {
+    let r = call(s, "goto", json!({ "file": file, "line": line, "column": column }));
+    r["definitions"].as_array().expect("defs").iter().map(|d| d["handle"].as_str().expect("h").to_string()).collect()
+}
+
+#[test]
+fn a_header_is_cpp_when_the_repository_has_cpp_sources() {
+    let header = "class Shape { public: int area() const; };\n";
+    let (_c, mut c_only) = repo(&[
+        ("shape.h", "int area(void);\n"),
+        ("main.c", "#include \"shape.h\"\nint main(void) { return area(); }\n"),
+    ]);
+    assert_eq!(language_of(&mut c_only, "shape.h::area"), "c");
+    let (dir, mut mixed) =
+        repo(&[("shape.h", header), ("main.cpp", "#include \"shape.h\"\nint f(Shape& s) { return s.area(); }\n")]);
+    assert_eq!(language_of(&mut mixed, "shape.h::Shape"), "cpp");
+    assert_eq!(goto(&mut mixed, "main.cpp", 2, 28), ["shape.h::Shape::area"]);
+    drop(dir);
+    // The first C++ source added to a C repository makes its headers C++ once it is taken in.
+    let (dir, mut grows) = repo(&[("shape.h", header), ("main.c", "#include \"shape.h\"\n")]);
+    assert_eq!(call(&mut grows, "getSymbol", json!({ "handle": "shape.h::Shape" }))["symbol"]["language"], "c");
+    std::fs::write(dir.path().join("use.cpp"), "#include \"shape.h\"\nint g(Shape& s) { return s.area(); }\n").unwrap();
+    call(&mut grows, "refresh", json!({}));
+    assert_eq!(language_of(&mut grows, "shape.h::Shape"), "cpp");
+    assert_eq!(goto(&mut grows, "use.cpp", 2, 28), ["shape.h::Shape::area"]);
+}
+
+#[test]
+fn include_directories_come_from_compile_commands() {
+    let (dir, _) = repo(&[]);
+    let root = dir.path().canonicalize().unwrap();
+    let db = json!([{ "directory": format!("{}/build", root.display()), "file": format!("{}/src/main.c", root.display()),
+        "arguments": ["cc", "-I../vendor/api", "-I", "../gen", "-c", "../src/main.c"] }]);
+    let files = [
+        ("compile_commands.json", db.to_string()),
+        (
+            "src/main.c",
+            "#include \"util.h\"\n#include <gen.h>\nint main(void) { return twice(1) + generated(); }\n".to_string(),
+        ),
+        ("vendor/api/util.h", "int twice(int v);\n".to_string()),
+        // A decoy of the same name elsewhere: found by the unique-name rule only without the database.
+        ("other/util.h", "int twice(int v);\n".to_string()),
+        ("gen/gen.h", "int generated(void);\n".to_string()),
+    ];
+    for (path, text) in &files {
+        let file = root.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, text).unwrap();
+    }
+    let options = OpenOptions { persist: false, ..OpenOptions::default() };
+    let mut s = Session::open(Box::new(StdHost::new(root.clone())), options).expect("opens");
+    let deps = call(&mut s, "deps", json!({ "file": "src/main.c" }));
+    assert_eq!(deps["files"], json!(["gen/gen.h", "vendor/api/util.h"]));
+    assert_eq!(goto(&mut s, "src/main.c", 3, 25), ["vendor/api/util.h::twice"]);
+}
+
+#[test]
+fn static_functions_are_file_local_and_externs_link() {
+    let (_d, mut s) = repo(&[
+        ("a.c", "static int helper(void) { return 1; }\nint shared = 0;\nint a(void) { return helper() + shared; }\n"),
+        (
+            "b.c",
+            "static int helper(void) { return 2; }\nextern int shared;\nint b(void) { return helper() + shared; }\n",
+        ),
+    ]);
+    assert_eq!(goto(&mut s, "b.c", 3, 22), ["b.c::helper"]);
+    assert_eq!(goto(&mut s, "b.c", 3, 33), ["a.c::shared", "b.c::shared"]);
+    let callers = call(&mut s, "callers", json!({ "handle": "a.c::helper" }));
+    assert_eq!(callers["groups"].as_array().unwrap().len(), 1);
+    assert_eq!(callers["groups"][0]["handle"], "a.c::a");
+}
+
+#[test]
+fn sql_names_fold_to_lower_case_unless_quoted() {
+    let (_d, mut s) = repo(&[
+        ("schema.sql", "CREATE TABLE Orders (ID int);\nCREATE TABLE \"Mixed\" (a int);\n"),
+        ("q.sql", "SELECT id FROM ORDERS;\nSELECT a FROM \"Mixed\";\nSELECT a FROM mixed;\n"),
+    ]);
+    assert_eq!(goto(&mut s, "q.sql", 1, 16), ["schema.sql::orders"]);
+    assert_eq!(goto(&mut s, "q.sql", 1, 8), ["schema.sql::orders::id"]);
+    assert_eq!(goto(&mut s, "q.sql", 2, 15), ["schema.sql::Mixed"]);
+    let unquoted = s.call("goto", json!({ "file": "q.sql", "line": 3, "column": 15 }));
+    assert!(unquoted.map_or(true, |r| r["definitions"].as_array().unwrap().is_empty()));
+}
