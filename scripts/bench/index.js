@@ -10,6 +10,8 @@
 //   snapshot size and peak RSS of the cold build
 // Every number is the median of --runs runs (default 5). Prints a table and writes JSON.
 //   node scripts/bench/index.js [--corpus rust,ts,py] [--engine native,wasm] [--runs N] [--out FILE]
+// Any other directory (a C, C++, C# or SQL codebase, say) is measured the same way with
+//   node scripts/bench/index.js --dir NAME=PATH --query SYMBOL [--comment //] [--engine …] [--runs N]
 "use strict";
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
@@ -22,6 +24,8 @@ const bin = path.join(repo, "bin/codegraph.js");
 const corpusHome = process.env.CODEGRAPH_CORPUS ?? path.join(os.homedir(), ".cache/codegraph-corpus");
 const QUERIES = { rust: "spawn_blocking", ts: "Observable", py: "force_str" };
 const COMMENT = { rust: "//", ts: "//", py: "#" };
+/** Where each corpus is: the shared corpora by name, or a `--dir NAME=PATH`. */
+const SOURCES = {};
 
 // ---- child tasks: one measurement in a fresh process, printed as JSON ---------------------------
 
@@ -102,7 +106,7 @@ function repeat(n, f) {
 }
 
 function privateCopy(name) {
-  const src = path.join(corpusHome, name);
+  const src = SOURCES[name] ?? path.join(corpusHome, name);
   const dst = fs.mkdtempSync(path.join(os.tmpdir(), `codegraph-bench-${name}-`));
   fs.cpSync(src, dst, { recursive: true, filter: (p) => !/[\\/](\.git|\.codegraph)$/.test(p) });
   return dst;
@@ -196,13 +200,24 @@ function main() {
       engine: { type: "string", default: "native,wasm" },
       runs: { type: "string", default: "5" },
       out: { type: "string" },
+      dir: { type: "string" },
+      query: { type: "string" },
+      comment: { type: "string", default: "//" },
     },
   });
   if (values.child) return child(JSON.parse(values.child));
-  const corpora = values.corpus.split(",");
+  let corpora = values.corpus.split(",");
+  if (values.dir) {
+    const [name, dir] = values.dir.split("=");
+    if (!name || !dir || !values.query) throw new Error("--dir NAME=PATH needs --query SYMBOL");
+    SOURCES[name] = path.resolve(dir);
+    QUERIES[name] = values.query;
+    COMMENT[name] = values.comment;
+    corpora = [name];
+  }
   const engines = values.engine.split(",");
   const runs = Number(values.runs);
-  if (corpora.some((c) => !fs.existsSync(path.join(corpusHome, c, ".git")))) {
+  if (corpora.some((c) => !SOURCES[c] && !fs.existsSync(path.join(corpusHome, c, ".git")))) {
     const r = spawnSync("bash", [path.join(repo, "../shared/corpus/make-corpus.sh"), corpusHome], { stdio: "inherit" });
     if (r.status !== 0) throw new Error("make-corpus.sh failed");
   }

@@ -11,8 +11,8 @@ const { parseArgs } = require("node:util");
 
 const { openSession } = require("../../npm/dist/index.js");
 
-const EXTENSIONS = /\.(rs|ts|tsx|js|jsx|mjs|cjs|py|go|java)$/;
-const COMMENT = /^\s*(\/\/|#|\*|\/\*)/;
+const EXTENSIONS = /\.(rs|ts|tsx|js|jsx|mjs|cjs|py|go|java|c|h|cc|cpp|cxx|hpp|hh|cs|sql)$/;
+const COMMENT = /^\s*(\/\/|#(?!\s*define)|\*|\/\*|--)/;
 
 function main() {
   const { values, positionals } = parseArgs({
@@ -29,7 +29,12 @@ function main() {
     for (const r of session.refs({ handle: d.handle, limit: 2000 }).refs) if (r.kind === "call") ours.add(`${r.path}:${r.line}`);
   }
   const call = new RegExp(`(^|[^A-Za-z0-9_$])${name.replace(/[$]/g, "\\$")}\\s*\\(`);
-  const declaration = new RegExp(`\\b(fn|def|function|func)\\s+${name}\\b`);
+  // A declaration: `fn name`, `def name`, …; in C, C++ and C# the name after its type at the start of
+  // a line (`static int name(`, `Status DBImpl::name(`); in SQL `CREATE … FUNCTION name(`.
+  const declaration = new RegExp(
+    `\\b(fn|def|function|func|FUNCTION|PROCEDURE)\\s+([\\w.:"]+\\.)?"?${name}\\b|^(\\s*)(?!return\\b)(\\w[\\w<>,:*&\\s]*?[\\s*&]+)(\\w+::)?${name}\\s*\\(`,
+    "i",
+  );
   const grep = new Set();
   (function walk(dir) {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
