@@ -244,7 +244,13 @@ impl Analysis {
     pub fn of_range(ctx: &Ctx, base: &str, head: Option<&str>, depth: u32) -> Result<Analysis, Error> {
         let index = ctx.index();
         let range = Range::parse(ctx.host, base, head)?;
-        let files = changes::changed_files(ctx.host, &range, ctx.options.file_cap())?;
+        let mut files = changes::changed_files(ctx.host, &range, ctx.options.file_cap())?;
+        // An indexed file is read in the index's language (a `.h` is C++ in a repository with C++).
+        for f in &mut files {
+            if let Some(&id) = index.by_path.get(&f.path) {
+                f.language = Some(index.files[id as usize].language);
+            }
+        }
         let mut diagnostics = Vec::new();
         let mut complete = true;
         let mut changed = Vec::new();

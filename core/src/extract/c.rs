@@ -767,6 +767,9 @@ impl<'s> Walker<'_, 's> {
             };
             self.declarator_extras(d);
             if self.in_function {
+                if let Some(f) = function_declarator(d) {
+                    self.vexing_arguments(f);
+                }
                 let origin = match (value, &path) {
                     (Some(v), None) => self.value_origin(v),
                     (_, Some(p)) => LocalOrigin::Declared(p.iter().map(|s| s.0.clone()).collect()),
@@ -828,6 +831,24 @@ impl<'s> Walker<'_, 's> {
                 w.walk_opt(f.field("parameters"));
             }
         });
+    }
+
+    /// `Comparator cmp(BytewiseComparator());` in a body reads as a function declaration, but names a
+    /// local constructed from a call: a "parameter" written `T()` is a call of `T` (a function, or a
+    /// class whose temporary is constructed), any other one's type a use.
+    fn vexing_arguments(&mut self, declarator: Node) {
+        let Some(params) = declarator.field("parameters") else { return };
+        for p in named_children(params) {
+            let Some(ty) = p.field("type") else { continue };
+            let called = p.field("declarator").is_some_and(|d| d.kind() == "abstract_function_declarator");
+            match self.checked_type_path(ty) {
+                Some(path) => {
+                    self.b.add_ref(path, called, false);
+                    self.type_extras(ty);
+                }
+                None => self.walk(ty),
+            }
+        }
     }
 
     /// Array sizes inside a declarator (`int a[N]`): uses.
@@ -1065,6 +1086,10 @@ void run(geo::Circle& c) {
         assert_eq!(local(&f, "c"), &LocalOrigin::Declared(vec!["geo".into(), "Circle".into()]));
         assert_eq!(local(&f, "p"), &LocalOrigin::Constructed(vec!["geo".into(), "Circle".into()]));
         assert!(f.error_nodes == 0);
+        // The most vexing parse: a local constructed from a call, not a function declaration.
+        let f = extract(Language::Cpp, "void f() { Comparator cmp(BytewiseComparator()); }\n");
+        assert!(refs(&f).contains(&(vec!["BytewiseComparator"], true)), "{:?}", refs(&f));
+        assert_eq!(f.locals.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), ["cmp"]);
     }
 
     #[test]

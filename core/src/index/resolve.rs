@@ -789,7 +789,10 @@ impl<'a> Resolver<'_, 'a> {
                         found = self.scoped_imports(file, Some(s), name, hops);
                     }
                     if found.is_empty() {
-                        found = self.globs(file, Some(s), name, hops);
+                        found = match lang {
+                            Language::CSharp => self.csharp_usings(file, Some(s), name, hops),
+                            _ => self.globs(file, Some(s), name, hops),
+                        };
                     }
                     if !found.is_empty() {
                         return Some(found);
@@ -1766,13 +1769,34 @@ impl<'a> Resolver<'_, 'a> {
             out = self.scoped_imports(file, None, name, hops);
         }
         if out.is_empty() {
-            out = self.globs(file, None, name, hops);
+            out = self.csharp_usings(file, None, name, hops);
         }
         if out.is_empty() {
             out.extend(self.c.namespaces.get(name).into_iter().flatten().map(|&n| Value::Sym(n)));
         }
         if out.is_empty() {
             out.extend(self.c.csharp_global.get(name).into_iter().flatten().map(|&s| Value::Sym(s)));
+        }
+        out
+    }
+
+    /// What `using` directives written in `scope` bring in under `name`: the types of the namespaces
+    /// they name (a `using` imports no nested namespace).
+    fn csharp_usings(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32) -> Vec<Value> {
+        let f = &self.index.files[file as usize];
+        let mut out = Vec::new();
+        for (i, imp) in f.facts.imports.iter().enumerate() {
+            if imp.kind != ImportKind::Glob || imp.scope != scope {
+                continue;
+            }
+            for module in self.import_module(file, i as u32, hops + 1) {
+                let members = self.member(&module, name, hops + 1);
+                out.extend(
+                    members
+                        .into_iter()
+                        .filter(|v| !matches!(v, Value::Sym(s) if self.index.symbol(*s).kind == SymbolKind::Module)),
+                );
+            }
         }
         out
     }

@@ -109,3 +109,15 @@ fn sql_names_fold_to_lower_case_unless_quoted() {
     let unquoted = s.call("goto", json!({ "file": "q.sql", "line": 3, "column": 15 }));
     assert!(unquoted.map_or(true, |r| r["definitions"].as_array().unwrap().is_empty()));
 }
+
+#[test]
+fn a_csharp_using_imports_types_not_nested_namespaces() {
+    let (_d, mut s) = repo(&[
+        ("a.cs", "namespace System.Runtime.CompilerServices { class IsExternalInit {} }\n"),
+        ("b.cs", "namespace Python.Runtime\n{\n    public partial class Runtime { public static void X() {} }\n}\n"),
+        // At file level (outside the namespace) `Runtime` is no type `using System;` imports.
+        ("c.cs", "using System;\nusing Python.Runtime;\nclass F { void M() { Runtime.X(); } }\n"),
+    ]);
+    assert_eq!(goto(&mut s, "c.cs", 3, 22), ["b.cs::Python::Runtime::Runtime"]);
+    assert_eq!(goto(&mut s, "c.cs", 3, 30), ["b.cs::Python::Runtime::Runtime::X"]);
+}
