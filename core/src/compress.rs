@@ -115,6 +115,10 @@ fn shape(language: Language) -> Shape {
             ],
             declarations: None,
         },
+        Language::Php => Shape {
+            functions: &["function_definition", "method_declaration", "anonymous_function"],
+            declarations: None,
+        },
         // SQL has no function bodies to elide that still parse as SQL without them.
         Language::Sql => Shape { functions: &[], declarations: None },
     }
@@ -302,6 +306,12 @@ mod tests {
             (Language::C, c, "int add(int a, int b) { /* … */ }", "return a + b"),
             (Language::Cpp, cpp, "int A::g() { /* … */ }", "return f()"),
             (Language::CSharp, cs, "public void M() { /* … */ }", "WriteLine"),
+            (
+                Language::Php,
+                "<?php\nclass A {\n  public function m() { return f(1); }\n}\nfunction g() { echo 1; }\n",
+                "function g() { /* … */ }",
+                "return f(1)",
+            ),
         ] {
             for mode in [Compress::Skeleton, Compress::Signatures] {
                 let out = compress(language, src, mode);

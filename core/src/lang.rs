@@ -75,10 +75,11 @@ pub enum Language {
     #[serde(rename = "csharp")]
     CSharp,
     Sql,
+    Php,
 }
 
 impl Language {
-    pub const ALL: [Language; 11] = [
+    pub const ALL: [Language; 12] = [
         Language::TypeScript,
         Language::Tsx,
         Language::JavaScript,
@@ -90,6 +91,7 @@ impl Language {
         Language::Cpp,
         Language::CSharp,
         Language::Sql,
+        Language::Php,
     ];
 
     /// The language of a root-relative path, from its extension.
@@ -109,6 +111,7 @@ impl Language {
             "cc" | "cpp" | "cxx" | "c++" | "hpp" | "hh" | "hxx" | "h++" | "ipp" | "tpp" => Language::Cpp,
             "cs" => Language::CSharp,
             "sql" => Language::Sql,
+            "php" | "phtml" => Language::Php,
             _ => return None,
         })
     }
@@ -126,6 +129,7 @@ impl Language {
             Language::Cpp => "cpp",
             Language::CSharp => "csharp",
             Language::Sql => "sql",
+            Language::Php => "php",
         }
     }
 
@@ -451,6 +455,77 @@ impl Language {
                 "volatile",
                 "while",
             ],
+            Language::Php => &[
+                "abstract",
+                "and",
+                "array",
+                "as",
+                "break",
+                "callable",
+                "case",
+                "catch",
+                "class",
+                "clone",
+                "const",
+                "continue",
+                "declare",
+                "default",
+                "do",
+                "echo",
+                "else",
+                "elseif",
+                "empty",
+                "enddeclare",
+                "endfor",
+                "endforeach",
+                "endif",
+                "endswitch",
+                "endwhile",
+                "enum",
+                "eval",
+                "exit",
+                "extends",
+                "final",
+                "finally",
+                "fn",
+                "for",
+                "foreach",
+                "function",
+                "global",
+                "goto",
+                "if",
+                "implements",
+                "include",
+                "include_once",
+                "instanceof",
+                "insteadof",
+                "interface",
+                "isset",
+                "list",
+                "match",
+                "namespace",
+                "new",
+                "or",
+                "print",
+                "private",
+                "protected",
+                "public",
+                "readonly",
+                "require",
+                "require_once",
+                "return",
+                "static",
+                "switch",
+                "throw",
+                "trait",
+                "try",
+                "unset",
+                "use",
+                "var",
+                "while",
+                "xor",
+                "yield",
+            ],
             // SQL's reserved words (SQL:2016's core ones): a table named one must be quoted.
             Language::Sql => &[
                 "all",
@@ -525,8 +600,10 @@ impl Language {
     /// and `$` in JS/TS; not starting with a digit) that is not a keyword.
     pub fn is_identifier(self, name: &str) -> bool {
         let dollar = self.is_js_family() || self == Language::Java;
-        // SQL keywords are case-insensitive.
-        if self == Language::Sql && self.keywords().contains(&name.to_ascii_lowercase().as_str()) {
+        // SQL's and PHP's keywords are case-insensitive.
+        if matches!(self, Language::Sql | Language::Php)
+            && self.keywords().contains(&name.to_ascii_lowercase().as_str())
+        {
             return false;
         }
         let mut chars = name.chars();
@@ -562,6 +639,8 @@ impl Language {
             Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
             Language::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
             Language::Sql => tree_sitter_sequel::LANGUAGE.into(),
+            // PHP with the HTML around `<?php … ?>` (as a `.php` file is written).
+            Language::Php => tree_sitter_php::LANGUAGE_PHP.into(),
         }
     }
 }

@@ -20,6 +20,7 @@ struct CommentSyntax {
 const C_LIKE: CommentSyntax =
     CommentSyntax { line: &["///", "//!", "//"], block: &[("/**", "*/"), ("/*!", "*/"), ("/*", "*/")] };
 const HASH: CommentSyntax = CommentSyntax { line: &["#"], block: &[] };
+const PHP: CommentSyntax = CommentSyntax { line: &["///", "//", "#"], block: &[("/**", "*/"), ("/*", "*/")] };
 const SQL: CommentSyntax = CommentSyntax { line: &["--"], block: &[("/*", "*/")] };
 
 fn syntax(language: Language) -> &'static CommentSyntax {
@@ -35,6 +36,7 @@ fn syntax(language: Language) -> &'static CommentSyntax {
         | Language::Cpp
         | Language::CSharp => &C_LIKE,
         Language::Sql => &SQL,
+        Language::Php => &PHP,
     }
 }
 

@@ -10,6 +10,7 @@ mod docs;
 mod go;
 mod java;
 mod js;
+mod php;
 mod positions;
 mod python;
 mod rust;
@@ -94,6 +95,7 @@ pub fn extract(lang: Language, src: &str) -> FileFacts {
         Language::C | Language::Cpp => c::extract(&mut b, root),
         Language::CSharp => csharp::extract(&mut b, root),
         Language::Sql => sql::extract(&mut b, root),
+        Language::Php => php::extract(&mut b, root),
     }
     b.facts.doc = file_doc(&b, root);
     if root.has_error() {

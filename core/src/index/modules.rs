@@ -495,10 +495,9 @@ pub(crate) struct CModules {
     pub namespaces: HashMap<String, Vec<SymId>>,
     /// Each namespace symbol's qualified name.
     pub namespace_of: HashMap<SymId, String>,
-    /// C# types declared outside any namespace, by name (the global namespace).
-    pub csharp_global: HashMap<String, Vec<SymId>>,
-    /// SQL objects (tables, views, functions, …), by name: one database's names.
-    pub sql_objects: HashMap<String, Vec<SymId>>,
+    /// Declarations outside any namespace, by language and name: C# and PHP's global namespace,
+    /// and SQL's objects (tables, views, functions, …: one database's names).
+    globals: HashMap<(Language, String), Vec<SymId>>,
     /// C# types written in several places (`partial class`): each writing → all of them.
     pub partials: HashMap<SymId, Vec<SymId>>,
 }
@@ -532,13 +531,11 @@ impl CModules {
             namespaces: HashMap::default(),
             namespace_of: HashMap::default(),
             partials: HashMap::default(),
-            csharp_global: HashMap::default(),
-            sql_objects: HashMap::default(),
+            globals: HashMap::default(),
         };
-        for f in files.iter().filter(|f| matches!(f.language, Language::CSharp | Language::Sql)) {
+        for f in files.iter().filter(|f| matches!(f.language, Language::CSharp | Language::Sql | Language::Php)) {
             for (local, sym) in f.facts.symbols.iter().enumerate().filter(|(_, s)| s.container.is_none()) {
-                let map = if f.language == Language::Sql { &mut out.sql_objects } else { &mut out.csharp_global };
-                map.entry(sym.name.clone()).or_default().push(f.sym_base + local as u32);
+                out.globals.entry((f.language, sym.name.clone())).or_default().push(f.sym_base + local as u32);
             }
         }
         let mut types: HashMap<String, Vec<SymId>> = HashMap::default();
@@ -547,7 +544,7 @@ impl CModules {
             by_name.entry(f.path.rsplit('/').next().unwrap_or(&f.path)).or_default().push(fid as FileId);
         }
         let mut direct: HashMap<FileId, Vec<FileId>> = HashMap::default();
-        for f in files.iter().filter(|f| f.language == Language::CSharp) {
+        for f in files.iter().filter(|f| matches!(f.language, Language::CSharp | Language::Php)) {
             for (local, sym) in f.facts.symbols.iter().enumerate() {
                 let id = f.sym_base + local as u32;
                 if sym.kind == SymbolKind::Module {
@@ -654,6 +651,11 @@ impl CModules {
     /// The files `file` sees through its includes.
     pub fn visible(&self, file: FileId) -> &[FileId] {
         self.visible.get(&file).map_or(&[], Vec::as_slice)
+    }
+
+    /// The declarations named `name` outside any namespace (C#, PHP) or in the database (SQL).
+    pub fn global(&self, language: Language, name: &str) -> &[SymId] {
+        self.globals.get(&(language, name.to_string())).map_or(&[], Vec::as_slice)
     }
 
     /// The file import `import` of `file` (an `#include`) names.

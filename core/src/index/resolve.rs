@@ -461,13 +461,13 @@ fn finish_refs(graph: &mut Graph, mut refs: Vec<RefSite>, files: usize) {
 /// Completes the per-file dependencies (Java types used without an import), with what made each,
 /// and derives deps and rdeps.
 fn finish_deps(index: &Index, graph: &mut Graph, mut deps: Vec<BTreeMap<FileId, DepVia>>) {
-    // Java and C#: classes used from the same package (namespace) or through a wildcard import
+    // Java, C# and PHP: classes used from the same package (namespace) or through a wildcard import
     // (`using`) are dependencies; SQL has no imports, only the objects it uses.
     for r in &graph.refs {
         let target_file = index.file_of(r.target);
         let language = index.files[r.file as usize].language;
         let used = match language {
-            Language::Java | Language::CSharp => index.symbol(r.target).kind.is_type(),
+            Language::Java | Language::CSharp | Language::Php => index.symbol(r.target).kind.is_type(),
             // SQL: the files that define the objects a file uses.
             Language::Sql => true,
             _ => false,
@@ -722,7 +722,7 @@ impl<'a> Resolver<'_, 'a> {
                 return Some(self.rust.files.get(&file).map(|r| Value::File(r.crate_root)).into_iter().collect())
             }
             (Language::Rust, "super") => return Some(self.rust_parent(file, &chain)),
-            (l, "this") if l.is_js_family() || matches!(l, Language::Java | Language::CSharp) => {
+            (l, "this") if l.is_js_family() || matches!(l, Language::Java | Language::CSharp | Language::Php) => {
                 return Some(self.enclosing_class(file, &chain).into_iter().map(Value::Instance).collect())
             }
             // In C++ also in a method defined out of its class (`void A::f() { this->x; }`).
@@ -746,6 +746,12 @@ impl<'a> Resolver<'_, 'a> {
                 return Some(self.base_instances(file, &chain));
             }
             (Language::CSharp, "base") => return Some(self.base_instances(file, &chain)),
+            // `self::`, `static::`: the enclosing class; `parent::` its base class. As `this`, they
+            // stand for the class without naming it (no reference a rename would have to rewrite).
+            (Language::Php, "self" | "static") => {
+                return Some(self.enclosing_class(file, &chain).into_iter().map(Value::Instance).collect())
+            }
+            (Language::Php, "parent") => return Some(self.base_instances(file, &chain)),
             _ => {}
         }
 
@@ -769,6 +775,17 @@ impl<'a> Resolver<'_, 'a> {
                     return Some(self.rust_extern(name));
                 }
                 Language::Python if sym.kind == SymbolKind::Class => {}
+                // A PHP class's members are reached through `$this`, `self::`, never bare.
+                Language::Php if sym.kind.is_type() => {}
+                Language::Php if sym.kind == SymbolKind::Module => {
+                    let mut found = self.namespace_member(sym_id, name);
+                    if found.is_empty() {
+                        found = self.scoped_imports(file, Some(s), name, hops);
+                    }
+                    if !found.is_empty() {
+                        return Some(found);
+                    }
+                }
                 // A C++/C# class sees its inherited members; a C++ method defined out of its class,
                 // its class's members; a namespace, every file's writing of it.
                 Language::Cpp | Language::CSharp
@@ -822,7 +839,8 @@ impl<'a> Resolver<'_, 'a> {
             Language::C | Language::Cpp => self.c_scope(file, name, hops),
             Language::CSharp => self.csharp_scope(file, name, hops),
             // One database: every SQL file's objects.
-            Language::Sql => self.c.sql_objects.get(name).into_iter().flatten().map(|&s| Value::Sym(s)).collect(),
+            Language::Sql => self.c.global(Language::Sql, name).iter().map(|&s| Value::Sym(s)).collect(),
+            Language::Php => self.php_scope(file, name, hops),
             _ => {
                 let mut found: Vec<Value> = self.named(Owner::File(file), name).map(Value::Sym).collect();
                 if found.is_empty() {
@@ -1300,6 +1318,22 @@ impl<'a> Resolver<'_, 'a> {
                     .filter(|v| matches!(v, Value::Sym(s) if self.index.symbol(*s).kind == SymbolKind::Module))
                     .collect()
             }
+            // `require __DIR__ . '/x.php'`: a file, relative to the one that requires it.
+            Language::Php if imp.kind == ImportKind::SideEffect => {
+                let dir = f.path.rfind('/').map_or("", |i| &f.path[..i]);
+                let joined = if dir.is_empty() { imp.module.clone() } else { format!("{dir}/{}", imp.module) };
+                [joined, imp.module.clone()]
+                    .iter()
+                    .find_map(|p| super::modules::normalize(p).and_then(|p| index.by_path.get(&p).copied()))
+                    .map(Value::File)
+                    .into_iter()
+                    .collect()
+            }
+            // `use A\B\C;`: the namespace `A\B` (its member `C` is the item); `use C;`: the global one.
+            Language::Php => match self.c.namespaces.get(&imp.module.replace('\\', "::")) {
+                Some(ns) => ns.iter().map(|&n| Value::Sym(n)).collect(),
+                None => Vec::new(),
+            },
             // `using A.B;` (a namespace), `using static A.B.T;` (a type), `using X = A.B;`.
             Language::CSharp => {
                 if imp.module.is_empty() {
@@ -1360,6 +1394,10 @@ impl<'a> Resolver<'_, 'a> {
                 for m in &modules {
                     out.extend(self.member(m, &it.name, hops + 1));
                 }
+                if out.is_empty() && f.language == Language::Php && imp.module.is_empty() {
+                    // `use Foo;`: a declaration of the global namespace.
+                    out.extend(self.c.global(Language::Php, &it.name).iter().map(|&s| Value::Sym(s)));
+                }
                 if out.is_empty() && f.language == Language::Python {
                     // `from pkg import sub` where `sub` is a module not re-exported by pkg's __init__.
                     if let Some(abs) = self.py.absolute(&self.index.files, file, &imp.module) {
@@ -1409,7 +1447,7 @@ impl<'a> Resolver<'_, 'a> {
                 } else if sym.kind == SymbolKind::Module {
                     match self.lang(self.index.file_of(*s)) {
                         Language::Rust => self.rust_module_member(RustOwner::Inline(*s), name, hops + 1),
-                        Language::Cpp | Language::CSharp => self.namespace_member(*s, name),
+                        Language::Cpp | Language::CSharp | Language::Php => self.namespace_member(*s, name),
                         _ => self.named(Owner::Sym(*s), name).map(Value::Sym).collect(),
                     }
                 } else if matches!(sym.kind, SymbolKind::Field | SymbolKind::Variable | SymbolKind::Constant) {
@@ -1775,7 +1813,23 @@ impl<'a> Resolver<'_, 'a> {
             out.extend(self.c.namespaces.get(name).into_iter().flatten().map(|&n| Value::Sym(n)));
         }
         if out.is_empty() {
-            out.extend(self.c.csharp_global.get(name).into_iter().flatten().map(|&s| Value::Sym(s)));
+            out.extend(self.c.global(Language::CSharp, name).iter().map(|&s| Value::Sym(s)));
+        }
+        out
+    }
+
+    /// A PHP name outside every namespace: the file's own, its `use`s, then the global namespace
+    /// (declarations outside any namespace, top-level namespaces).
+    fn php_scope(&self, file: FileId, name: &str, hops: u32) -> Vec<Value> {
+        let mut out: Vec<Value> = self.named(Owner::File(file), name).map(Value::Sym).collect();
+        if out.is_empty() {
+            out = self.scoped_imports(file, None, name, hops);
+        }
+        if out.is_empty() {
+            out.extend(self.c.global(Language::Php, name).iter().map(|&s| Value::Sym(s)));
+        }
+        if out.is_empty() {
+            out.extend(self.c.namespaces.get(name).into_iter().flatten().map(|&n| Value::Sym(n)));
         }
         out
     }
@@ -2020,7 +2074,9 @@ impl<'a> Resolver<'_, 'a> {
                     for v in self.import_item(fid, i as u32, j as u32, 0) {
                         match v {
                             Value::File(m) => item_modules.push(m),
-                            Value::Sym(s) if f.language == Language::Java => item_modules.push(index.file_of(s)),
+                            Value::Sym(s) if matches!(f.language, Language::Java | Language::Php) => {
+                                item_modules.push(index.file_of(s));
+                            }
                             _ => {}
                         }
                     }
