@@ -119,6 +119,8 @@ fn shape(language: Language) -> Shape {
             functions: &["function_definition", "method_declaration", "anonymous_function"],
             declarations: None,
         },
+        // Ruby's bodies end with `end`, which skeletons keep: the statements are elided alone.
+        Language::Ruby => Shape { functions: &["method", "singleton_method"], declarations: None },
         // SQL has no function bodies to elide that still parse as SQL without them.
         Language::Sql => Shape { functions: &[], declarations: None },
     }
@@ -216,6 +218,12 @@ fn elide(language: Language, body: Node) -> Option<(usize, usize, String)> {
         }
         let indent = " ".repeat(first.start_position().column);
         return Some((first.end_byte(), body.end_byte(), format!("\n{indent}...")));
+    }
+    // Ruby: the statements between `def …` and `end` become `nil` (a comment could swallow a
+    // one-line method's `; end`).
+    if language == Language::Ruby {
+        return (body.kind() == "body_statement" && body.named_child_count() > 0)
+            .then(|| (body.start_byte(), body.end_byte(), "nil".into()));
     }
     // Brace languages: only a block body; arrow functions with an expression keep it.
     if !matches!(body.kind(), "statement_block" | "block" | "constructor_body" | "compound_statement")

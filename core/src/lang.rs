@@ -76,10 +76,11 @@ pub enum Language {
     CSharp,
     Sql,
     Php,
+    Ruby,
 }
 
 impl Language {
-    pub const ALL: [Language; 12] = [
+    pub const ALL: [Language; 13] = [
         Language::TypeScript,
         Language::Tsx,
         Language::JavaScript,
@@ -92,6 +93,7 @@ impl Language {
         Language::CSharp,
         Language::Sql,
         Language::Php,
+        Language::Ruby,
     ];
 
     /// The language of a root-relative path, from its extension.
@@ -112,6 +114,7 @@ impl Language {
             "cs" => Language::CSharp,
             "sql" => Language::Sql,
             "php" | "phtml" => Language::Php,
+            "rb" | "rake" => Language::Ruby,
             _ => return None,
         })
     }
@@ -130,6 +133,7 @@ impl Language {
             Language::CSharp => "csharp",
             Language::Sql => "sql",
             Language::Php => "php",
+            Language::Ruby => "ruby",
         }
     }
 
@@ -526,6 +530,12 @@ impl Language {
                 "xor",
                 "yield",
             ],
+            Language::Ruby => &[
+                "BEGIN", "END", "alias", "and", "begin", "break", "case", "class", "def", "defined?", "do", "else",
+                "elsif", "end", "ensure", "false", "for", "if", "in", "module", "next", "nil", "not", "or", "redo",
+                "rescue", "retry", "return", "self", "super", "then", "true", "undef", "unless", "until", "when",
+                "while", "yield",
+            ],
             // SQL's reserved words (SQL:2016's core ones): a table named one must be quoted.
             Language::Sql => &[
                 "all",
@@ -641,6 +651,7 @@ impl Language {
             Language::Sql => tree_sitter_sequel::LANGUAGE.into(),
             // PHP with the HTML around `<?php … ?>` (as a `.php` file is written).
             Language::Php => tree_sitter_php::LANGUAGE_PHP.into(),
+            Language::Ruby => tree_sitter_ruby::LANGUAGE.into(),
         }
     }
 }

@@ -25,7 +25,7 @@ const SQL: CommentSyntax = CommentSyntax { line: &["--"], block: &[("/*", "*/")]
 
 fn syntax(language: Language) -> &'static CommentSyntax {
     match language {
-        Language::Python => &HASH,
+        Language::Python | Language::Ruby => &HASH,
         Language::TypeScript
         | Language::Tsx
         | Language::JavaScript

@@ -13,6 +13,7 @@ mod js;
 mod php;
 mod positions;
 mod python;
+mod ruby;
 mod rust;
 mod sql;
 
@@ -96,6 +97,7 @@ pub fn extract(lang: Language, src: &str) -> FileFacts {
         Language::CSharp => csharp::extract(&mut b, root),
         Language::Sql => sql::extract(&mut b, root),
         Language::Php => php::extract(&mut b, root),
+        Language::Ruby => ruby::extract(&mut b, root),
     }
     b.facts.doc = file_doc(&b, root);
     if root.has_error() {

@@ -498,7 +498,8 @@ pub(crate) struct CModules {
     /// Declarations outside any namespace, by language and name: C# and PHP's global namespace,
     /// and SQL's objects (tables, views, functions, …: one database's names).
     globals: HashMap<(Language, String), Vec<SymId>>,
-    /// C# types written in several places (`partial class`): each writing → all of them.
+    /// C# types written in several places (`partial class`), Ruby classes and modules written again:
+    /// each writing → all of them.
     pub partials: HashMap<SymId, Vec<SymId>>,
 }
 
@@ -533,7 +534,10 @@ impl CModules {
             partials: HashMap::default(),
             globals: HashMap::default(),
         };
-        for f in files.iter().filter(|f| matches!(f.language, Language::CSharp | Language::Sql | Language::Php)) {
+        for f in files
+            .iter()
+            .filter(|f| matches!(f.language, Language::CSharp | Language::Sql | Language::Php | Language::Ruby))
+        {
             for (local, sym) in f.facts.symbols.iter().enumerate().filter(|(_, s)| s.container.is_none()) {
                 out.globals.entry((f.language, sym.name.clone())).or_default().push(f.sym_base + local as u32);
             }
@@ -544,10 +548,13 @@ impl CModules {
             by_name.entry(f.path.rsplit('/').next().unwrap_or(&f.path)).or_default().push(fid as FileId);
         }
         let mut direct: HashMap<FileId, Vec<FileId>> = HashMap::default();
-        for f in files.iter().filter(|f| matches!(f.language, Language::CSharp | Language::Php)) {
+        for f in files.iter().filter(|f| matches!(f.language, Language::CSharp | Language::Php | Language::Ruby)) {
             for (local, sym) in f.facts.symbols.iter().enumerate() {
                 let id = f.sym_base + local as u32;
-                if sym.kind == SymbolKind::Module {
+                // A Ruby module is a namespace and a mixin: its writings merge as a class's do.
+                if sym.kind == SymbolKind::Module && f.language == Language::Ruby {
+                    types.entry(super::qualified_in(&f.facts.symbols, local as u32)).or_default().push(id);
+                } else if sym.kind == SymbolKind::Module {
                     let name = super::qualified_in(&f.facts.symbols, local as u32);
                     out.namespaces.entry(name.clone()).or_default().push(id);
                     out.namespace_of.insert(id, name);

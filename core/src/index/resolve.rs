@@ -468,6 +468,7 @@ fn finish_deps(index: &Index, graph: &mut Graph, mut deps: Vec<BTreeMap<FileId, 
         let language = index.files[r.file as usize].language;
         let used = match language {
             Language::Java | Language::CSharp | Language::Php => index.symbol(r.target).kind.is_type(),
+            Language::Ruby => matches!(index.symbol(r.target).kind, SymbolKind::Class | SymbolKind::Module),
             // SQL: the files that define the objects a file uses.
             Language::Sql => true,
             _ => false,
@@ -618,6 +619,13 @@ impl<'a> Resolver<'_, 'a> {
             .into_iter()
             .filter_map(|v| match v {
                 Value::Sym(s) if self.index.symbol(s).kind.is_type() => Some(s),
+                // A Ruby module is included, extended and prepended as a type.
+                Value::Sym(s)
+                    if self.index.symbol(s).kind == SymbolKind::Module
+                        && self.lang(self.index.file_of(s)) == Language::Ruby =>
+                {
+                    Some(s)
+                }
                 _ => None,
             })
             .collect()
@@ -752,6 +760,13 @@ impl<'a> Resolver<'_, 'a> {
                 return Some(self.enclosing_class(file, &chain).into_iter().map(Value::Instance).collect())
             }
             (Language::Php, "parent") => return Some(self.base_instances(file, &chain)),
+            (Language::Ruby, "self") => {
+                let f = &self.index.files[file as usize];
+                let owner = chain
+                    .iter()
+                    .find(|&&s| matches!(f.facts.symbols[s as usize].kind, SymbolKind::Class | SymbolKind::Module));
+                return Some(owner.map(|&s| Value::Instance(f.sym_base + s)).into_iter().collect());
+            }
             _ => {}
         }
 
@@ -775,6 +790,14 @@ impl<'a> Resolver<'_, 'a> {
                     return Some(self.rust_extern(name));
                 }
                 Language::Python if sym.kind == SymbolKind::Class => {}
+                // A Ruby class or module: its methods (`self`'s, called without a receiver), its
+                // constants, those of its writings elsewhere and of what it includes or extends.
+                Language::Ruby if matches!(sym.kind, SymbolKind::Class | SymbolKind::Module) => {
+                    let found = self.type_member(sym_id, name, hops + 1, &mut HashSet::default());
+                    if !found.is_empty() {
+                        return Some(found);
+                    }
+                }
                 // A PHP class's members are reached through `$this`, `self::`, never bare.
                 Language::Php if sym.kind.is_type() => {}
                 Language::Php if sym.kind == SymbolKind::Module => {
@@ -841,6 +864,14 @@ impl<'a> Resolver<'_, 'a> {
             // One database: every SQL file's objects.
             Language::Sql => self.c.global(Language::Sql, name).iter().map(|&s| Value::Sym(s)).collect(),
             Language::Php => self.php_scope(file, name, hops),
+            // Ruby's top-level constants and methods are global: every file's.
+            Language::Ruby => {
+                let mut found: Vec<Value> = self.named(Owner::File(file), name).map(Value::Sym).collect();
+                if found.is_empty() {
+                    found.extend(self.c.global(Language::Ruby, name).iter().map(|&s| Value::Sym(s)));
+                }
+                found
+            }
             _ => {
                 let mut found: Vec<Value> = self.named(Owner::File(file), name).map(Value::Sym).collect();
                 if found.is_empty() {
@@ -1329,6 +1360,36 @@ impl<'a> Resolver<'_, 'a> {
                     .into_iter()
                     .collect()
             }
+            // `require_relative "x"` (relative to the file), `require "x"` (a load path: the root,
+            // a `lib/` folder, else the one file of that path).
+            Language::Ruby => {
+                let (relative, spec) = match imp.module.strip_prefix("./") {
+                    Some(rest) => (true, rest),
+                    None => (false, imp.module.as_str()),
+                };
+                let file_name = if spec.ends_with(".rb") { spec.to_string() } else { format!("{spec}.rb") };
+                let dir = f.path.rfind('/').map_or("", |i| &f.path[..i]);
+                let candidates: Vec<String> = if relative {
+                    vec![if dir.is_empty() { file_name.clone() } else { format!("{dir}/{file_name}") }]
+                } else {
+                    vec![file_name.clone(), format!("lib/{file_name}")]
+                };
+                let found = candidates
+                    .iter()
+                    .find_map(|p| super::modules::normalize(p).and_then(|p| index.by_path.get(&p).copied()));
+                let found = found.or_else(|| {
+                    if relative {
+                        return None;
+                    }
+                    let suffix = format!("/lib/{file_name}");
+                    let mut hits = index.by_path.iter().filter(|(p, _)| p.ends_with(&suffix)).map(|(_, &id)| id);
+                    match (hits.next(), hits.next()) {
+                        (Some(one), None) => Some(one),
+                        _ => None,
+                    }
+                });
+                found.map(Value::File).into_iter().collect()
+            }
             // `use A\B\C;`: the namespace `A\B` (its member `C` is the item); `use C;`: the global one.
             Language::Php => match self.c.namespaces.get(&imp.module.replace('\\', "::")) {
                 Some(ns) => ns.iter().map(|&n| Value::Sym(n)).collect(),
@@ -1448,6 +1509,7 @@ impl<'a> Resolver<'_, 'a> {
                     match self.lang(self.index.file_of(*s)) {
                         Language::Rust => self.rust_module_member(RustOwner::Inline(*s), name, hops + 1),
                         Language::Cpp | Language::CSharp | Language::Php => self.namespace_member(*s, name),
+                        Language::Ruby => self.type_member(*s, name, hops + 1, &mut HashSet::default()),
                         _ => self.named(Owner::Sym(*s), name).map(Value::Sym).collect(),
                     }
                 } else if matches!(sym.kind, SymbolKind::Field | SymbolKind::Variable | SymbolKind::Constant) {
