@@ -121,6 +121,7 @@ fn shape(language: Language) -> Shape {
         },
         // Ruby's bodies end with `end`, which skeletons keep: the statements are elided alone.
         Language::Ruby => Shape { functions: &["method", "singleton_method"], declarations: None },
+        Language::Zig => Shape { functions: &["function_declaration"], declarations: None },
         // SQL has no function bodies to elide that still parse as SQL without them.
         Language::Sql => Shape { functions: &[], declarations: None },
     }

@@ -77,10 +77,11 @@ pub enum Language {
     Sql,
     Php,
     Ruby,
+    Zig,
 }
 
 impl Language {
-    pub const ALL: [Language; 13] = [
+    pub const ALL: [Language; 14] = [
         Language::TypeScript,
         Language::Tsx,
         Language::JavaScript,
@@ -94,6 +95,7 @@ impl Language {
         Language::Sql,
         Language::Php,
         Language::Ruby,
+        Language::Zig,
     ];
 
     /// The language of a root-relative path, from its extension.
@@ -115,6 +117,7 @@ impl Language {
             "sql" => Language::Sql,
             "php" | "phtml" => Language::Php,
             "rb" | "rake" => Language::Ruby,
+            "zig" => Language::Zig,
             _ => return None,
         })
     }
@@ -134,6 +137,7 @@ impl Language {
             Language::Sql => "sql",
             Language::Php => "php",
             Language::Ruby => "ruby",
+            Language::Zig => "zig",
         }
     }
 
@@ -536,6 +540,55 @@ impl Language {
                 "rescue", "retry", "return", "self", "super", "then", "true", "undef", "unless", "until", "when",
                 "while", "yield",
             ],
+            Language::Zig => &[
+                "addrspace",
+                "align",
+                "allowzero",
+                "and",
+                "anyframe",
+                "anytype",
+                "asm",
+                "break",
+                "callconv",
+                "catch",
+                "comptime",
+                "const",
+                "continue",
+                "defer",
+                "else",
+                "enum",
+                "errdefer",
+                "error",
+                "export",
+                "extern",
+                "fn",
+                "for",
+                "if",
+                "inline",
+                "linksection",
+                "noalias",
+                "noinline",
+                "nosuspend",
+                "opaque",
+                "or",
+                "orelse",
+                "packed",
+                "pub",
+                "resume",
+                "return",
+                "struct",
+                "suspend",
+                "switch",
+                "test",
+                "threadlocal",
+                "try",
+                "union",
+                "unreachable",
+                "usingnamespace",
+                "var",
+                "volatile",
+                "while",
+            ],
             // SQL's reserved words (SQL:2016's core ones): a table named one must be quoted.
             Language::Sql => &[
                 "all",
@@ -652,6 +705,7 @@ impl Language {
             // PHP with the HTML around `<?php … ?>` (as a `.php` file is written).
             Language::Php => tree_sitter_php::LANGUAGE_PHP.into(),
             Language::Ruby => tree_sitter_ruby::LANGUAGE.into(),
+            Language::Zig => tree_sitter_zig::LANGUAGE.into(),
         }
     }
 }

@@ -731,12 +731,7 @@ public static class Ext { public static int Twice(this Order o) => 2; }
         );
         assert_eq!(f.symbols[17].extension_of.as_deref(), Some(&["Order".to_string()][..]));
         assert_eq!(f.symbols[15].returns.as_deref(), Some(&["Order".to_string()][..]));
-        type Row<'a> = (&'a str, ImportKind, Vec<(&'a str, &'a str)>);
-        let imports: Vec<Row> = f
-            .imports
-            .iter()
-            .map(|i| (i.module.as_str(), i.kind, i.items.iter().map(|x| (x.name.as_str(), x.alias.as_str())).collect()))
-            .collect();
+        let imports = crate::extract::testing::imports(&f);
         assert_eq!(
             imports,
             vec![

@@ -34,7 +34,8 @@ fn syntax(language: Language) -> &'static CommentSyntax {
         | Language::Java
         | Language::C
         | Language::Cpp
-        | Language::CSharp => &C_LIKE,
+        | Language::CSharp
+        | Language::Zig => &C_LIKE,
         Language::Sql => &SQL,
         Language::Php => &PHP,
     }

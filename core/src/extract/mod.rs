@@ -16,6 +16,7 @@ mod python;
 mod ruby;
 mod rust;
 mod sql;
+mod zig;
 
 use tree_sitter::{Node, Parser};
 
@@ -98,6 +99,7 @@ pub fn extract(lang: Language, src: &str) -> FileFacts {
         Language::Sql => sql::extract(&mut b, root),
         Language::Php => php::extract(&mut b, root),
         Language::Ruby => ruby::extract(&mut b, root),
+        Language::Zig => zig::extract(&mut b, root),
     }
     b.facts.doc = file_doc(&b, root);
     if root.has_error() {
@@ -465,6 +467,22 @@ pub(crate) fn children(node: Node) -> Vec<Node> {
 /// Whether `node` has an anonymous child token with text `kind` (e.g. `export`, `static`).
 pub(crate) fn has_token(node: Node, kind: &str) -> bool {
     children(node).iter().any(|c| !c.is_named() && c.kind() == kind)
+}
+
+/// What extractor tests compare.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::facts::{FileFacts, ImportKind};
+
+    /// An import as (module, kind, its items as (name, alias)).
+    pub type ImportRow<'a> = (&'a str, ImportKind, Vec<(&'a str, &'a str)>);
+
+    pub fn imports(f: &FileFacts) -> Vec<ImportRow<'_>> {
+        f.imports
+            .iter()
+            .map(|i| (i.module.as_str(), i.kind, i.items.iter().map(|x| (x.name.as_str(), x.alias.as_str())).collect()))
+            .collect()
+    }
 }
 
 #[cfg(test)]

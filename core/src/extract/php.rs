@@ -726,12 +726,7 @@ function helper(?Order $o): Order { $x = new Order(new Money(1)); $y = T::rate()
         );
         assert_eq!(f.symbols[10].returns.as_deref(), Some(&["Money".to_string()][..]));
         assert_eq!(f.symbols[12].returns.as_deref(), Some(&["Order".to_string()][..]));
-        type Row<'a> = (&'a str, ImportKind, Vec<(&'a str, &'a str)>);
-        let imports: Vec<Row> = f
-            .imports
-            .iter()
-            .map(|i| (i.module.as_str(), i.kind, i.items.iter().map(|x| (x.name.as_str(), x.alias.as_str())).collect()))
-            .collect();
+        let imports = crate::extract::testing::imports(&f);
         assert_eq!(
             imports,
             vec![

@@ -1360,6 +1360,16 @@ impl<'a> Resolver<'_, 'a> {
                     .into_iter()
                     .collect()
             }
+            // `@import("m.zig")`: a file relative to the importing one (`@import("std")`: a package).
+            Language::Zig => {
+                let dir = f.path.rfind('/').map_or("", |i| &f.path[..i]);
+                let joined = if dir.is_empty() { imp.module.clone() } else { format!("{dir}/{}", imp.module) };
+                super::modules::normalize(&joined)
+                    .and_then(|p| index.by_path.get(&p).copied())
+                    .map(Value::File)
+                    .into_iter()
+                    .collect()
+            }
             // `require_relative "x"` (relative to the file), `require "x"` (a load path: the root,
             // a `lib/` folder, else the one file of that path).
             Language::Ruby => {
