@@ -122,6 +122,7 @@ fn shape(language: Language) -> Shape {
         // Ruby's bodies end with `end`, which skeletons keep: the statements are elided alone.
         Language::Ruby => Shape { functions: &["method", "singleton_method"], declarations: None },
         Language::Zig => Shape { functions: &["function_declaration"], declarations: None },
+        Language::Kotlin => Shape { functions: &["function_declaration", "secondary_constructor"], declarations: None },
         // SQL has no function bodies to elide that still parse as SQL without them.
         Language::Sql => Shape { functions: &[], declarations: None },
     }
@@ -176,7 +177,12 @@ pub(crate) fn compress(language: Language, src: &str, mode: Compress) -> String 
             continue;
         }
         if shape.functions.contains(&kind) {
-            if let Some(body) = node.field("body") {
+            // (Kotlin writes a block body inside a `function_body`, with no field.)
+            let body = node.field("body").or_else(|| {
+                let wrapper = crate::extract::named_children(node).into_iter().find(|c| c.kind() == "function_body")?;
+                wrapper.named_child(0).filter(|b| b.kind() == "block")
+            });
+            if let Some(body) = body {
                 if let Some(edit) = elide(language, body) {
                     edits.push(edit);
                     continue;
@@ -232,7 +238,9 @@ fn elide(language: Language, body: Node) -> Option<(usize, usize, String)> {
     {
         return None;
     }
-    Some((body.start_byte(), body.end_byte(), "{ /* … */ }".into()))
+    // Zig has line comments only.
+    let placeholder = if language == Language::Zig { "{} // …" } else { "{ /* … */ }" };
+    Some((body.start_byte(), body.end_byte(), placeholder.into()))
 }
 
 /// The byte after the end of the line `byte` is on (past its newline), for removing whole lines.
@@ -319,6 +327,24 @@ mod tests {
                 Language::Php,
                 "<?php\nclass A {\n  public function m() { return f(1); }\n}\nfunction g() { echo 1; }\n",
                 "function g() { /* … */ }",
+                "return f(1)",
+            ),
+            (
+                Language::Ruby,
+                "class A\n  def m(x)\n    f(x)\n  end\n  def one; g(1); end\nend\n",
+                "def one; nil end",
+                "f(x)",
+            ),
+            (
+                Language::Zig,
+                "const A = struct {\n    pub fn m(self: A) u32 {\n        return f(1);\n    }\n};\n",
+                "pub fn m(self: A) u32 {} // …",
+                "return f(1)",
+            ),
+            (
+                Language::Kotlin,
+                "class A {\n    fun m(): Int {\n        return f(1)\n    }\n}\n",
+                "fun m(): Int { /* … */ }",
                 "return f(1)",
             ),
         ] {

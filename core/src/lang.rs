@@ -78,10 +78,11 @@ pub enum Language {
     Php,
     Ruby,
     Zig,
+    Kotlin,
 }
 
 impl Language {
-    pub const ALL: [Language; 14] = [
+    pub const ALL: [Language; 15] = [
         Language::TypeScript,
         Language::Tsx,
         Language::JavaScript,
@@ -96,6 +97,7 @@ impl Language {
         Language::Php,
         Language::Ruby,
         Language::Zig,
+        Language::Kotlin,
     ];
 
     /// The language of a root-relative path, from its extension.
@@ -118,6 +120,7 @@ impl Language {
             "php" | "phtml" => Language::Php,
             "rb" | "rake" => Language::Ruby,
             "zig" => Language::Zig,
+            "kt" | "kts" => Language::Kotlin,
             _ => return None,
         })
     }
@@ -138,6 +141,7 @@ impl Language {
             Language::Php => "php",
             Language::Ruby => "ruby",
             Language::Zig => "zig",
+            Language::Kotlin => "kotlin",
         }
     }
 
@@ -589,6 +593,37 @@ impl Language {
                 "volatile",
                 "while",
             ],
+            // Kotlin's hard keywords (soft ones like `data` or `open` can name declarations).
+            Language::Kotlin => &[
+                "as",
+                "break",
+                "class",
+                "continue",
+                "do",
+                "else",
+                "false",
+                "for",
+                "fun",
+                "if",
+                "in",
+                "interface",
+                "is",
+                "null",
+                "object",
+                "package",
+                "return",
+                "super",
+                "this",
+                "throw",
+                "true",
+                "try",
+                "typealias",
+                "typeof",
+                "val",
+                "var",
+                "when",
+                "while",
+            ],
             // SQL's reserved words (SQL:2016's core ones): a table named one must be quoted.
             Language::Sql => &[
                 "all",
@@ -677,6 +712,12 @@ impl Language {
             && !self.keywords().contains(&name)
     }
 
+    /// Whether calling a class constructs an instance of it (`Order()` in Python and Kotlin, a C++
+    /// temporary `Circle(1.0)`); TypeScript, Java, C# and PHP need `new`, Rust and Go have no such call.
+    pub fn calls_construct(self) -> bool {
+        matches!(self, Language::Python | Language::Kotlin | Language::Cpp)
+    }
+
     /// C and C++ share the preprocessor, headers and linkage.
     pub fn is_c_family(self) -> bool {
         matches!(self, Language::C | Language::Cpp)
@@ -706,6 +747,7 @@ impl Language {
             Language::Php => tree_sitter_php::LANGUAGE_PHP.into(),
             Language::Ruby => tree_sitter_ruby::LANGUAGE.into(),
             Language::Zig => tree_sitter_zig::LANGUAGE.into(),
+            Language::Kotlin => tree_sitter_kotlin_ng::LANGUAGE.into(),
         }
     }
 }

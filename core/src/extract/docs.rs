@@ -35,7 +35,8 @@ fn syntax(language: Language) -> &'static CommentSyntax {
         | Language::C
         | Language::Cpp
         | Language::CSharp
-        | Language::Zig => &C_LIKE,
+        | Language::Zig
+        | Language::Kotlin => &C_LIKE,
         Language::Sql => &SQL,
         Language::Php => &PHP,
     }

@@ -10,6 +10,7 @@ mod docs;
 mod go;
 mod java;
 mod js;
+mod kotlin;
 mod php;
 mod positions;
 mod python;
@@ -100,6 +101,7 @@ pub fn extract(lang: Language, src: &str) -> FileFacts {
         Language::Php => php::extract(&mut b, root),
         Language::Ruby => ruby::extract(&mut b, root),
         Language::Zig => zig::extract(&mut b, root),
+        Language::Kotlin => kotlin::extract(&mut b, root),
     }
     b.facts.doc = file_doc(&b, root);
     if root.has_error() {

@@ -466,8 +466,9 @@ pub(crate) struct JavaPackages {
 impl JavaPackages {
     pub fn new(files: &[IndexedFile]) -> JavaPackages {
         let mut out: HashMap<String, Vec<FileId>> = HashMap::default();
+        // Kotlin shares the JVM's packages: its declarations and Java's are found alike.
         for (fid, f) in files.iter().enumerate() {
-            if f.language == Language::Java {
+            if matches!(f.language, Language::Java | Language::Kotlin) {
                 out.entry(f.facts.package.clone().unwrap_or_default()).or_default().push(fid as FileId);
             }
         }

@@ -467,7 +467,9 @@ fn finish_deps(index: &Index, graph: &mut Graph, mut deps: Vec<BTreeMap<FileId, 
         let target_file = index.file_of(r.target);
         let language = index.files[r.file as usize].language;
         let used = match language {
-            Language::Java | Language::CSharp | Language::Php => index.symbol(r.target).kind.is_type(),
+            Language::Java | Language::CSharp | Language::Php | Language::Kotlin => {
+                index.symbol(r.target).kind.is_type()
+            }
             Language::Ruby => matches!(index.symbol(r.target).kind, SymbolKind::Class | SymbolKind::Module),
             // SQL: the files that define the objects a file uses.
             Language::Sql => true,
@@ -593,8 +595,8 @@ impl<'a> Resolver<'_, 'a> {
                 let targets = self.types_of(self.resolve_path(fid, scope, &rel.target));
                 for &s in &subjects {
                     for &t in &targets {
-                        // C# writes base classes and interfaces in one list.
-                        let kind = if f.language == Language::CSharp
+                        // C# and Kotlin write base classes and interfaces in one list.
+                        let kind = if matches!(f.language, Language::CSharp | Language::Kotlin)
                             && index.symbol(t).kind == SymbolKind::Interface
                             && index.symbol(s).kind != SymbolKind::Interface
                         {
@@ -730,7 +732,10 @@ impl<'a> Resolver<'_, 'a> {
                 return Some(self.rust.files.get(&file).map(|r| Value::File(r.crate_root)).into_iter().collect())
             }
             (Language::Rust, "super") => return Some(self.rust_parent(file, &chain)),
-            (l, "this") if l.is_js_family() || matches!(l, Language::Java | Language::CSharp | Language::Php) => {
+            (l, "this")
+                if l.is_js_family()
+                    || matches!(l, Language::Java | Language::CSharp | Language::Php | Language::Kotlin) =>
+            {
                 return Some(self.enclosing_class(file, &chain).into_iter().map(Value::Instance).collect())
             }
             // In C++ also in a method defined out of its class (`void A::f() { this->x; }`).
@@ -750,7 +755,7 @@ impl<'a> Resolver<'_, 'a> {
                     bases.filter(|(k, _)| *k == TypeRelKind::Extends).map(|(_, t)| Value::Instance(*t)).collect(),
                 );
             }
-            (l, "super") if l.is_js_family() || l == Language::Java => {
+            (l, "super") if l.is_js_family() || matches!(l, Language::Java | Language::Kotlin) => {
                 return Some(self.base_instances(file, &chain));
             }
             (Language::CSharp, "base") => return Some(self.base_instances(file, &chain)),
@@ -775,7 +780,19 @@ impl<'a> Resolver<'_, 'a> {
             let sym_id = f.sym_base + s;
             let sym = &f.facts.symbols[s as usize];
             match lang {
-                Language::Java if sym.kind.is_type() => {
+                // A Kotlin extension function's body sees its receiver type's members (`this`).
+                Language::Kotlin if sym.extension_of.is_some() => {
+                    let receiver = sym.extension_of.as_deref().unwrap_or_default();
+                    let types = self.types_of(self.resolve_path_hops(file, sym.container, receiver, hops + 1));
+                    let found: Vec<Value> = types
+                        .into_iter()
+                        .flat_map(|t| self.type_member(t, name, hops + 1, &mut HashSet::default()))
+                        .collect();
+                    if !found.is_empty() {
+                        return Some(found);
+                    }
+                }
+                Language::Java | Language::Kotlin if sym.kind.is_type() => {
                     let found = self.type_member(sym_id, name, hops + 1, &mut HashSet::default());
                     if !found.is_empty() {
                         return Some(found);
@@ -858,7 +875,7 @@ impl<'a> Resolver<'_, 'a> {
                 found
             }
             Language::Go => self.go_scope(file, name, hops),
-            Language::Java => self.java_scope(file, name, hops),
+            Language::Java | Language::Kotlin => self.java_scope(file, name, hops),
             Language::C | Language::Cpp => self.c_scope(file, name, hops),
             Language::CSharp => self.csharp_scope(file, name, hops),
             // One database: every SQL file's objects.
@@ -900,11 +917,9 @@ impl<'a> Resolver<'_, 'a> {
                 for v in self.resolve_path_hops(file, scope, path, hops) {
                     let Value::Sym(s) = v else { continue };
                     let sym = self.index.symbol(s);
-                    if sym.kind == SymbolKind::Class
-                        || (sym.kind.is_type() && self.lang(self.index.file_of(s)) == Language::Python)
-                    {
-                        // Calling a class constructs it (Python); TS/Java need `new`, Rust and Go have no such call.
-                        if self.lang(self.index.file_of(s)) == Language::Python {
+                    if sym.kind.is_type() {
+                        // Calling a class constructs it in some languages (`Language::calls_construct`).
+                        if self.lang(self.index.file_of(s)).calls_construct() {
                             out.push(Value::Instance(s));
                         }
                     } else if sym.kind.is_callable() {
@@ -1155,7 +1170,7 @@ impl<'a> Resolver<'_, 'a> {
     fn call_result(&self, s: SymId) -> Vec<Value> {
         let sym = self.index.symbol(s);
         if sym.kind.is_type() {
-            return if self.lang(self.index.file_of(s)) == Language::Python {
+            return if self.lang(self.index.file_of(s)).calls_construct() {
                 vec![Value::Instance(s)]
             } else {
                 Vec::new()
@@ -1416,7 +1431,7 @@ impl<'a> Resolver<'_, 'a> {
                 let path: Vec<String> = imp.module.split('.').map(str::to_string).collect();
                 self.resolve_path_hops(file, None, &path, hops + 1)
             }
-            Language::Java => {
+            Language::Java | Language::Kotlin => {
                 if self.java.exists(&imp.module) {
                     vec![Value::JavaPackage(imp.module.clone())]
                 } else {
@@ -2146,7 +2161,9 @@ impl<'a> Resolver<'_, 'a> {
                     for v in self.import_item(fid, i as u32, j as u32, 0) {
                         match v {
                             Value::File(m) => item_modules.push(m),
-                            Value::Sym(s) if matches!(f.language, Language::Java | Language::Php) => {
+                            Value::Sym(s)
+                                if matches!(f.language, Language::Java | Language::Php | Language::Kotlin) =>
+                            {
                                 item_modules.push(index.file_of(s));
                             }
                             _ => {}
