@@ -123,6 +123,7 @@ fn shape(language: Language) -> Shape {
         Language::Ruby => Shape { functions: &["method", "singleton_method"], declarations: None },
         Language::Zig => Shape { functions: &["function_declaration"], declarations: None },
         Language::Kotlin => Shape { functions: &["function_declaration", "secondary_constructor"], declarations: None },
+        Language::Swift => Shape { functions: &["function_declaration", "init_declaration"], declarations: None },
         // SQL has no function bodies to elide that still parse as SQL without them.
         Language::Sql => Shape { functions: &[], declarations: None },
     }
@@ -233,7 +234,7 @@ fn elide(language: Language, body: Node) -> Option<(usize, usize, String)> {
             .then(|| (body.start_byte(), body.end_byte(), "nil".into()));
     }
     // Brace languages: only a block body; arrow functions with an expression keep it.
-    if !matches!(body.kind(), "statement_block" | "block" | "constructor_body" | "compound_statement")
+    if !matches!(body.kind(), "statement_block" | "block" | "constructor_body" | "compound_statement" | "function_body")
         || body.named_child_count() == 0
     {
         return None;
@@ -345,6 +346,12 @@ mod tests {
                 Language::Kotlin,
                 "class A {\n    fun m(): Int {\n        return f(1)\n    }\n}\n",
                 "fun m(): Int { /* … */ }",
+                "return f(1)",
+            ),
+            (
+                Language::Swift,
+                "class A {\n    func m() -> Int {\n        return f(1)\n    }\n}\n",
+                "func m() -> Int { /* … */ }",
                 "return f(1)",
             ),
         ] {

@@ -79,10 +79,11 @@ pub enum Language {
     Ruby,
     Zig,
     Kotlin,
+    Swift,
 }
 
 impl Language {
-    pub const ALL: [Language; 15] = [
+    pub const ALL: [Language; 16] = [
         Language::TypeScript,
         Language::Tsx,
         Language::JavaScript,
@@ -98,6 +99,7 @@ impl Language {
         Language::Ruby,
         Language::Zig,
         Language::Kotlin,
+        Language::Swift,
     ];
 
     /// The language of a root-relative path, from its extension.
@@ -121,6 +123,7 @@ impl Language {
             "rb" | "rake" => Language::Ruby,
             "zig" => Language::Zig,
             "kt" | "kts" => Language::Kotlin,
+            "swift" => Language::Swift,
             _ => return None,
         })
     }
@@ -142,6 +145,7 @@ impl Language {
             Language::Ruby => "ruby",
             Language::Zig => "zig",
             Language::Kotlin => "kotlin",
+            Language::Swift => "swift",
         }
     }
 
@@ -624,6 +628,63 @@ impl Language {
                 "when",
                 "while",
             ],
+            Language::Swift => &[
+                "associatedtype",
+                "class",
+                "deinit",
+                "enum",
+                "extension",
+                "fileprivate",
+                "func",
+                "import",
+                "init",
+                "inout",
+                "internal",
+                "let",
+                "open",
+                "operator",
+                "private",
+                "precedencegroup",
+                "protocol",
+                "public",
+                "rethrows",
+                "static",
+                "struct",
+                "subscript",
+                "typealias",
+                "var",
+                "break",
+                "case",
+                "catch",
+                "continue",
+                "default",
+                "defer",
+                "do",
+                "else",
+                "fallthrough",
+                "for",
+                "guard",
+                "if",
+                "in",
+                "repeat",
+                "return",
+                "throw",
+                "switch",
+                "where",
+                "while",
+                "Any",
+                "as",
+                "await",
+                "false",
+                "is",
+                "nil",
+                "self",
+                "Self",
+                "super",
+                "throws",
+                "true",
+                "try",
+            ],
             // SQL's reserved words (SQL:2016's core ones): a table named one must be quoted.
             Language::Sql => &[
                 "all",
@@ -712,10 +773,10 @@ impl Language {
             && !self.keywords().contains(&name)
     }
 
-    /// Whether calling a class constructs an instance of it (`Order()` in Python and Kotlin, a C++
+    /// Whether calling a class constructs an instance of it (`Order()` in Python, Kotlin and Swift, a C++
     /// temporary `Circle(1.0)`); TypeScript, Java, C# and PHP need `new`, Rust and Go have no such call.
     pub fn calls_construct(self) -> bool {
-        matches!(self, Language::Python | Language::Kotlin | Language::Cpp)
+        matches!(self, Language::Python | Language::Kotlin | Language::Cpp | Language::Swift)
     }
 
     /// C and C++ share the preprocessor, headers and linkage.
@@ -748,6 +809,7 @@ impl Language {
             Language::Ruby => tree_sitter_ruby::LANGUAGE.into(),
             Language::Zig => tree_sitter_zig::LANGUAGE.into(),
             Language::Kotlin => tree_sitter_kotlin_ng::LANGUAGE.into(),
+            Language::Swift => tree_sitter_swift::LANGUAGE.into(),
         }
     }
 }

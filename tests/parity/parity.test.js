@@ -39,9 +39,9 @@ test("native and wasm answer every fixture question identically", () => {
   assert.ok(n > 300, `asked ${n} questions`);
 });
 
-// One small project per language (C, C++, C#, SQL, PHP, Ruby, Zig, Kotlin), each with its own
-// hand-checked answers.
-for (const name of ["lang-c", "lang-cpp", "lang-csharp", "lang-sql", "lang-php", "lang-ruby", "lang-zig", "lang-kotlin"]) {
+// One small project per language (C, C++, C#, SQL, PHP, Ruby, Zig, Kotlin, Swift), each with its
+// own hand-checked answers.
+for (const name of ["lang-c", "lang-cpp", "lang-csharp", "lang-sql", "lang-php", "lang-ruby", "lang-zig", "lang-kotlin", "lang-swift"]) {
   test(`native and wasm answer every ${name} fixture question identically`, () => {
     const root = path.resolve(__dirname, "../fixtures", name);
     const n = compare(root, fixtureQuestions(root), name);

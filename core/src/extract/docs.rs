@@ -36,7 +36,8 @@ fn syntax(language: Language) -> &'static CommentSyntax {
         | Language::Cpp
         | Language::CSharp
         | Language::Zig
-        | Language::Kotlin => &C_LIKE,
+        | Language::Kotlin
+        | Language::Swift => &C_LIKE,
         Language::Sql => &SQL,
         Language::Php => &PHP,
     }

@@ -17,6 +17,7 @@ mod python;
 mod ruby;
 mod rust;
 mod sql;
+mod swift;
 mod zig;
 
 use tree_sitter::{Node, Parser};
@@ -102,6 +103,7 @@ pub fn extract(lang: Language, src: &str) -> FileFacts {
         Language::Ruby => ruby::extract(&mut b, root),
         Language::Zig => zig::extract(&mut b, root),
         Language::Kotlin => kotlin::extract(&mut b, root),
+        Language::Swift => swift::extract(&mut b, root),
     }
     b.facts.doc = file_doc(&b, root);
     if root.has_error() {

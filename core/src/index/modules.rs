@@ -499,6 +499,10 @@ pub(crate) struct CModules {
     /// Declarations outside any namespace, by language and name: C# and PHP's global namespace,
     /// and SQL's objects (tables, views, functions, …: one database's names).
     globals: HashMap<(Language, String), Vec<SymId>>,
+    /// Swift modules (`SwiftPM` targets: the files of `Sources/<Target>/`; the rest are one module
+    /// named ""), and each Swift file's module.
+    pub swift_modules: HashMap<String, Vec<FileId>>,
+    pub swift_module_of: HashMap<FileId, String>,
     /// C# types written in several places (`partial class`), Ruby classes and modules written again:
     /// each writing → all of them.
     pub partials: HashMap<SymId, Vec<SymId>>,
@@ -534,7 +538,18 @@ impl CModules {
             namespace_of: HashMap::default(),
             partials: HashMap::default(),
             globals: HashMap::default(),
+            swift_modules: HashMap::default(),
+            swift_module_of: HashMap::default(),
         };
+        for (fid, f) in files.iter().enumerate().filter(|(_, f)| f.language == Language::Swift) {
+            let parts: Vec<&str> = f.path.split('/').collect();
+            let module = parts
+                .windows(3)
+                .find(|w| w[0] == "Sources" || w[0] == "Tests")
+                .map_or(String::new(), |w| w[1].to_string());
+            out.swift_modules.entry(module.clone()).or_default().push(fid as FileId);
+            out.swift_module_of.insert(fid as FileId, module);
+        }
         for f in files
             .iter()
             .filter(|f| matches!(f.language, Language::CSharp | Language::Sql | Language::Php | Language::Ruby))

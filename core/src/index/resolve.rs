@@ -467,7 +467,7 @@ fn finish_deps(index: &Index, graph: &mut Graph, mut deps: Vec<BTreeMap<FileId, 
         let target_file = index.file_of(r.target);
         let language = index.files[r.file as usize].language;
         let used = match language {
-            Language::Java | Language::CSharp | Language::Php | Language::Kotlin => {
+            Language::Java | Language::CSharp | Language::Php | Language::Kotlin | Language::Swift => {
                 index.symbol(r.target).kind.is_type()
             }
             Language::Ruby => matches!(index.symbol(r.target).kind, SymbolKind::Class | SymbolKind::Module),
@@ -595,8 +595,8 @@ impl<'a> Resolver<'_, 'a> {
                 let targets = self.types_of(self.resolve_path(fid, scope, &rel.target));
                 for &s in &subjects {
                     for &t in &targets {
-                        // C# and Kotlin write base classes and interfaces in one list.
-                        let kind = if matches!(f.language, Language::CSharp | Language::Kotlin)
+                        // C#, Kotlin and Swift write base classes and interfaces in one list.
+                        let kind = if matches!(f.language, Language::CSharp | Language::Kotlin | Language::Swift)
                             && index.symbol(t).kind == SymbolKind::Interface
                             && index.symbol(s).kind != SymbolKind::Interface
                         {
@@ -738,8 +738,9 @@ impl<'a> Resolver<'_, 'a> {
             {
                 return Some(self.enclosing_class(file, &chain).into_iter().map(Value::Instance).collect())
             }
-            // In C++ also in a method defined out of its class (`void A::f() { this->x; }`).
-            (Language::Cpp, "this") => {
+            // In C++ also in a method defined out of its class (`void A::f() { this->x; }`), in Swift
+            // in an extension's method.
+            (Language::Cpp, "this") | (Language::Swift, "self") => {
                 let class =
                     self.enclosing_class(file, &chain).map_or_else(|| self.impl_type(file, &chain, hops), |c| vec![c]);
                 return Some(class.into_iter().map(Value::Instance).collect());
@@ -828,7 +829,7 @@ impl<'a> Resolver<'_, 'a> {
                 }
                 // A C++/C# class sees its inherited members; a C++ method defined out of its class,
                 // its class's members; a namespace, every file's writing of it.
-                Language::Cpp | Language::CSharp
+                Language::Cpp | Language::CSharp | Language::Swift
                     if sym.kind.is_type() || sym.impl_of.is_some() || sym.kind == SymbolKind::Module =>
                 {
                     let mut found: Vec<Value> = if sym.kind.is_type() {
@@ -881,6 +882,7 @@ impl<'a> Resolver<'_, 'a> {
             // One database: every SQL file's objects.
             Language::Sql => self.c.global(Language::Sql, name).iter().map(|&s| Value::Sym(s)).collect(),
             Language::Php => self.php_scope(file, name, hops),
+            Language::Swift => self.swift_scope(file, name),
             // Ruby's top-level constants and methods are global: every file's.
             Language::Ruby => {
                 let mut found: Vec<Value> = self.named(Owner::File(file), name).map(Value::Sym).collect();
@@ -1901,6 +1903,30 @@ impl<'a> Resolver<'_, 'a> {
         }
         if out.is_empty() {
             out.extend(self.c.global(Language::CSharp, name).iter().map(|&s| Value::Sym(s)));
+        }
+        out
+    }
+
+    /// A Swift name outside every type: the file's, its module's (every file of its `SwiftPM` target),
+    /// then the modules it imports.
+    fn swift_scope(&self, file: FileId, name: &str) -> Vec<Value> {
+        let mut out: Vec<Value> = self.named(Owner::File(file), name).map(Value::Sym).collect();
+        let module_files = |m: &str| self.c.swift_modules.get(m).map_or(&[][..], Vec::as_slice);
+        if out.is_empty() {
+            let own = self.c.swift_module_of.get(&file).map_or("", String::as_str);
+            for &f in module_files(own) {
+                out.extend(self.named(Owner::File(f), name).map(Value::Sym));
+            }
+        }
+        if out.is_empty() {
+            let f = &self.index.files[file as usize];
+            for imp in f.facts.imports.iter().filter(|i| i.kind == ImportKind::Glob) {
+                for &other in module_files(&imp.module) {
+                    out.extend(
+                        self.named(Owner::File(other), name).filter(|&s| self.index.symbol(s).exported).map(Value::Sym),
+                    );
+                }
+            }
         }
         out
     }

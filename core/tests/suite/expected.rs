@@ -71,8 +71,8 @@ fn polyglot_fixture_matches_hand_checked_answers() {
 }
 
 /// The language fixtures: one small project per language, with same-named decoys.
-pub const LANGUAGE_FIXTURES: [&str; 8] =
-    ["lang-c", "lang-cpp", "lang-csharp", "lang-sql", "lang-php", "lang-ruby", "lang-zig", "lang-kotlin"];
+pub const LANGUAGE_FIXTURES: [&str; 9] =
+    ["lang-c", "lang-cpp", "lang-csharp", "lang-sql", "lang-php", "lang-ruby", "lang-zig", "lang-kotlin", "lang-swift"];
 
 pub fn language_fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures").join(name)
