@@ -11,7 +11,7 @@ const { parseArgs } = require("node:util");
 
 const { openSession } = require("../../npm/dist/index.js");
 
-const EXTENSIONS = /\.(rs|ts|tsx|js|jsx|mjs|cjs|py|go|java|c|h|cc|cpp|cxx|hpp|hh|cs|sql)$/;
+const EXTENSIONS = /\.(rs|ts|tsx|js|jsx|mjs|cjs|py|go|java|c|h|cc|cpp|cxx|hpp|hh|cs|sql|php|rb|kt|swift|zig)$/;
 const COMMENT = /^\s*(\/\/|#(?!\s*define)|\*|\/\*|--)/;
 
 function main() {
@@ -32,7 +32,7 @@ function main() {
   // A declaration: `fn name`, `def name`, …; in C, C++ and C# the name after its type at the start of
   // a line (`static int name(`, `Status DBImpl::name(`); in SQL `CREATE … FUNCTION name(`.
   const declaration = new RegExp(
-    `\\b(fn|def|function|func|FUNCTION|PROCEDURE)\\s+([\\w.:"]+\\.)?"?${name}\\b|^(\\s*)(?!return\\b)(\\w[\\w<>,:*&\\s]*?[\\s*&]+)(\\w+::)?${name}\\s*\\(`,
+    `\\b(fn|def|fun|function|func|FUNCTION|PROCEDURE)\\s+(self\\.)?([\\w.:"]+\\.)?"?${name}\\b|^(\\s*)(?!return\\b)(\\w[\\w<>,:*&\\s]*?[\\s*&]+)(\\w+::)?${name}\\s*\\(`,
     "i",
   );
   const grep = new Set();
