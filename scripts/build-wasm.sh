@@ -16,7 +16,7 @@ shim=$(cargo metadata --format-version 1 2>/dev/null | node -e '
 include=target/wasm-include
 mkdir -p "$include"
 for h in "$shim"/*.h; do
-  case "$(basename "$h")" in stdint.h | assert.h) ;; *) cp -p "$h" "$include/" ;; esac
+  case "$(basename "$h")" in stdint.h | assert.h | stdlib.h) ;; *) cp -p "$h" "$include/" ;; esac
 done
 printf '%s\n' '#ifndef CODEGRAPH_WASM_STDINT_H_' '#define CODEGRAPH_WASM_STDINT_H_' \
   '#include_next <stdint.h>' '#include <stddef.h>' '#endif' >"$include/stdint.h.new"
@@ -25,6 +25,10 @@ cmp -s "$include/stdint.h.new" "$include/stdint.h" && rm "$include/stdint.h.new"
 # without it the compiler takes it for a function the module would import.
 { cat "$shim/assert.h"; printf '%s\n' '#ifndef static_assert' '#define static_assert _Static_assert' '#endif'; } >"$include/assert.h.new"
 cmp -s "$include/assert.h.new" "$include/assert.h" && rm "$include/assert.h.new" || mv "$include/assert.h.new" "$include/assert.h"
+# `exit` (tree-sitter-swift's scanner calls it when out of memory) is no function of the module's libc:
+# it becomes `abort`, which is.
+{ cat "$shim/stdlib.h"; printf '%s\n' '#ifndef exit' '#define exit(status) abort()' '#endif'; } >"$include/stdlib.h.new"
+cmp -s "$include/stdlib.h.new" "$include/stdlib.h" && rm "$include/stdlib.h.new" || mv "$include/stdlib.h.new" "$include/stdlib.h"
 export CFLAGS_wasm32_unknown_unknown="-I$PWD/$include"
 # clang, with tree-sitter-language's 0.26-era libc stand-ins compiled empty (see scripts/wasm-cc.sh).
 : >"$include/empty.c"
