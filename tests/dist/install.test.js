@@ -88,7 +88,8 @@ test("the tarballs hold exactly what is needed", () => {
   ])
     assert.ok(main.files.includes(f), f);
   assert.ok(!main.files.some((f) => f.endsWith(".node")), "no addon in the main package");
-  assert.ok(main.size < 5e6, `main tarball ${main.size} bytes`);
+  // Most of it is the wasm module's sixteen grammar tables (5.0 MB packed with all of them).
+  assert.ok(main.size < 7e6, `main tarball ${main.size} bytes`);
   assert.equal(platform.name, `@codegraph/${target}`);
   assert.deepStrictEqual(platform.files, [`codegraph.${target}.node`, "package.json"]);
   const pkg = JSON.parse(fs.readFileSync(path.join(v1.main, "package.json"), "utf8"));
