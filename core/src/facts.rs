@@ -161,6 +161,7 @@ impl SymbolKind {
 
 /// One declaration in a file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[expect(clippy::struct_excessive_bools, reason = "independent facts of a declaration, not states of one")]
 pub struct Symbol {
     pub name: String,
     pub kind: SymbolKind,
@@ -187,6 +188,9 @@ pub struct Symbol {
     pub forward: bool,
     /// A C# extension method: the type its `this` parameter names (it is a member of that type too).
     pub extension_of: Option<Vec<String>>,
+    /// A Ruby singleton method (`def self.x`, in `class << self`): a method of the class object, not
+    /// of its instances.
+    pub singleton: bool,
     /// Set on the `export default` declaration of a JS/TS module.
     pub default_export: bool,
     /// First line of the comment block (and attributes/decorators) written right above the

@@ -238,6 +238,7 @@ impl<'a> Builder<'a> {
             returns: None,
             forward: false,
             extension_of: None,
+            singleton: false,
             default_export: false,
             doc_line: comments.first().map(|n| n.start_position().row as u32 + 1),
             doc,

@@ -18,7 +18,7 @@ use super::{named_children, Builder, Segment};
 use crate::facts::{ImportKind, Init, LocalOrigin, Pos, Receiver, ReceiverBase, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
-    let mut w = Walker { b, class: None, method: false, locals: Vec::new() };
+    let mut w = Walker { b, class: None, method: false, locals: Vec::new(), singleton: false };
     w.walk_children(root);
 }
 
@@ -31,6 +31,8 @@ struct Walker<'a, 's> {
     /// The locals of the method (or file) assigned so far: a bare name that is none of them is a
     /// call of a method of `self`.
     locals: Vec<String>,
+    /// Inside `class << self`: the methods are singleton methods.
+    singleton: bool,
 }
 
 fn texts(path: &[Segment]) -> Vec<String> {
@@ -52,7 +54,7 @@ impl Walker<'_, '_> {
 
     fn within(&mut self, symbol: u32, class: Option<u32>, method: bool, f: impl FnOnce(&mut Walker<'_, '_>)) {
         self.b.within(symbol, |b| {
-            let mut w = Walker { b, class, method, locals: Vec::new() };
+            let mut w = Walker { b, class, method, locals: Vec::new(), singleton: false };
             f(&mut w);
         });
     }
@@ -98,7 +100,9 @@ impl Walker<'_, '_> {
             "class" => self.class_like(node, SymbolKind::Class),
             "singleton_class" => {
                 // `class << self`: its methods are the class's own.
+                let saved = std::mem::replace(&mut self.singleton, true);
                 self.walk_opt(node.field("body"));
+                self.singleton = saved;
             }
             "method" | "singleton_method" => self.method(node),
             "assignment" | "operator_assignment" => self.assignment(node),
@@ -166,6 +170,7 @@ impl Walker<'_, '_> {
         let idx = self.b.add_symbol(node, name, kind, true);
         let returns = self.returns(node);
         self.b.symbol_mut(idx).returns = returns;
+        self.b.symbol_mut(idx).singleton = node.kind() == "singleton_method" || self.singleton;
         let class = self.class;
         self.within(idx, class, true, |w| {
             w.walk_opt(node.field("parameters"));

@@ -715,6 +715,7 @@ fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
             && x.impl_trait == y.impl_trait
             && x.forward == y.forward
             && x.extension_of == y.extension_of
+            && x.singleton == y.singleton
             && x.exported == y.exported
             && x.default_export == y.default_export
             && x.returns == y.returns

@@ -766,12 +766,16 @@ impl<'a> Resolver<'_, 'a> {
                 return Some(self.enclosing_class(file, &chain).into_iter().map(Value::Instance).collect())
             }
             (Language::Php, "parent") => return Some(self.base_instances(file, &chain)),
+            // `self`: an instance of the enclosing class, or in a singleton method the class itself.
             (Language::Ruby, "self") => {
                 let f = &self.index.files[file as usize];
+                let method = chain.iter().find(|&&s| f.facts.symbols[s as usize].kind.is_callable());
+                let singleton = method.is_some_and(|&m| f.facts.symbols[m as usize].singleton);
                 let owner = chain
                     .iter()
                     .find(|&&s| matches!(f.facts.symbols[s as usize].kind, SymbolKind::Class | SymbolKind::Module));
-                return Some(owner.map(|&s| Value::Instance(f.sym_base + s)).into_iter().collect());
+                let of = |s: SymId| if singleton { Value::Sym(s) } else { Value::Instance(s) };
+                return Some(owner.map(|&s| of(f.sym_base + s)).into_iter().collect());
             }
             _ => {}
         }
@@ -1531,12 +1535,14 @@ impl<'a> Resolver<'_, 'a> {
             Value::Sym(s) => {
                 let sym = self.index.symbol(*s);
                 if sym.kind.is_type() {
-                    self.type_member(*s, name, hops + 1, &mut HashSet::default())
+                    self.ruby_side(self.type_member(*s, name, hops + 1, &mut HashSet::default()), true)
                 } else if sym.kind == SymbolKind::Module {
                     match self.lang(self.index.file_of(*s)) {
                         Language::Rust => self.rust_module_member(RustOwner::Inline(*s), name, hops + 1),
                         Language::Cpp | Language::CSharp | Language::Php => self.namespace_member(*s, name),
-                        Language::Ruby => self.type_member(*s, name, hops + 1, &mut HashSet::default()),
+                        Language::Ruby => {
+                            self.ruby_side(self.type_member(*s, name, hops + 1, &mut HashSet::default()), true)
+                        }
                         _ => self.named(Owner::Sym(*s), name).map(Value::Sym).collect(),
                     }
                 } else if matches!(sym.kind, SymbolKind::Field | SymbolKind::Variable | SymbolKind::Constant) {
@@ -1546,7 +1552,7 @@ impl<'a> Resolver<'_, 'a> {
                     Vec::new()
                 }
             }
-            Value::Instance(t) => self.type_member(*t, name, hops + 1, &mut HashSet::default()),
+            Value::Instance(t) => self.ruby_side(self.type_member(*t, name, hops + 1, &mut HashSet::default()), false),
             // Wrappers have only the standard methods (`wrapper_step`).
             Value::Wrapped(..) => Vec::new(),
         }
@@ -1905,6 +1911,24 @@ impl<'a> Resolver<'_, 'a> {
             out.extend(self.c.global(Language::CSharp, name).iter().map(|&s| Value::Sym(s)));
         }
         out
+    }
+
+    /// Members of a Ruby class or module as seen from the class object (`Order.empty`: its
+    /// singleton methods) or from an instance (`order.add`: its instance methods); other members
+    /// and other languages' are kept.
+    fn ruby_side(&self, members: Vec<Value>, class_object: bool) -> Vec<Value> {
+        members
+            .into_iter()
+            .filter(|v| match v {
+                Value::Sym(m) => {
+                    let sym = self.index.symbol(*m);
+                    sym.kind != SymbolKind::Method
+                        || self.lang(self.index.file_of(*m)) != Language::Ruby
+                        || sym.singleton == class_object
+                }
+                _ => true,
+            })
+            .collect()
     }
 
     /// A Swift name outside every type: the file's, its module's (every file of its `SwiftPM` target),

@@ -121,3 +121,18 @@ fn a_csharp_using_imports_types_not_nested_namespaces() {
     assert_eq!(goto(&mut s, "c.cs", 3, 22), ["b.cs::Python::Runtime::Runtime"]);
     assert_eq!(goto(&mut s, "c.cs", 3, 30), ["b.cs::Python::Runtime::Runtime::X"]);
 }
+
+#[test]
+fn ruby_singleton_and_instance_methods_are_told_apart() {
+    let (_d, mut s) = repo(&[(
+        "shop.rb",
+        "class Order\n  def self.build\n    new\n  end\n  def build\n    self\n  end\n  class << self\n    def make = build\n  end\nend\nOrder.build\nOrder.new.build\n",
+    )]);
+    // `Order.build` is the singleton method; `Order.new.build` the instance method.
+    assert_eq!(goto(&mut s, "shop.rb", 12, 7), ["shop.rb::Order::build"]);
+    let singleton = call(&mut s, "goto", json!({ "file": "shop.rb", "line": 12, "column": 7 }));
+    assert_eq!(singleton["definitions"][0]["line"], 2);
+    let instance = call(&mut s, "goto", json!({ "file": "shop.rb", "line": 13, "column": 11 }));
+    assert_eq!(instance["definitions"].as_array().unwrap().len(), 1);
+    assert_eq!(instance["definitions"][0]["line"], 5);
+}
