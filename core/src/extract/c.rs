@@ -949,9 +949,7 @@ mod tests {
         f.symbols.iter().map(|s| (s.name.as_str(), s.kind, s.container, s.exported, s.forward)).collect()
     }
 
-    fn refs(f: &FileFacts) -> Vec<(Vec<&str>, bool)> {
-        f.refs.iter().map(|r| (r.segments.iter().map(|s| s.0.as_str()).collect(), r.call)).collect()
-    }
+    use crate::extract::testing::refs;
 
     fn local<'f>(f: &'f FileFacts, name: &str) -> &'f LocalOrigin {
         &f.locals.iter().find(|l| l.name == name).unwrap_or_else(|| panic!("no local {name}")).origin

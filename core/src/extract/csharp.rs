@@ -675,9 +675,7 @@ mod tests {
         extract(Language::CSharp, src)
     }
 
-    fn refs(f: &FileFacts) -> Vec<(Vec<&str>, bool)> {
-        f.refs.iter().map(|r| (r.segments.iter().map(|s| s.0.as_str()).collect(), r.call)).collect()
-    }
+    use crate::extract::testing::refs;
 
     fn local<'f>(f: &'f FileFacts, name: &str) -> &'f LocalOrigin {
         &f.locals.iter().find(|l| l.name == name).unwrap_or_else(|| panic!("no local {name}")).origin
@@ -704,8 +702,7 @@ public static class Ext { public static int Twice(this Order o) => 2; }
 ";
         let f = cs(src);
         use SymbolKind::*;
-        let got: Vec<(&str, SymbolKind, Option<u32>, bool)> =
-            f.symbols.iter().map(|s| (s.name.as_str(), s.kind, s.container, s.exported)).collect();
+        let got = crate::extract::testing::symbols(&f);
         assert_eq!(
             got,
             vec![

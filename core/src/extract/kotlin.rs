@@ -13,7 +13,7 @@
 use super::Field;
 use tree_sitter::Node;
 
-use super::{has_token, named_children, Builder, Segment};
+use super::{has_token, named_children, texts, Builder, Segment};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -25,10 +25,6 @@ struct Walker<'a, 's> {
     b: &'a mut Builder<'s>,
     /// Walking a class body: functions are methods, properties fields.
     class: bool,
-}
-
-fn texts(path: &[Segment]) -> Vec<String> {
-    path.iter().map(|s| s.0.clone()).collect()
 }
 
 impl Walker<'_, '_> {
@@ -368,13 +364,7 @@ impl Walker<'_, '_> {
 
     /// The origin of a local from its initialiser: a call (of a class: an instance of it).
     fn value_origin(&self, value: Node) -> LocalOrigin {
-        match self.chain_path(value) {
-            Some((segs, calls)) if !calls.is_empty() && calls == [segs.len() as u32 - 1] => {
-                LocalOrigin::CallResult(texts(&segs))
-            }
-            Some((segs, calls)) if !calls.is_empty() => LocalOrigin::CallChain(texts(&segs), calls),
-            _ => LocalOrigin::Unknown,
-        }
+        self.chain_path(value).map_or(LocalOrigin::Unknown, |(segs, calls)| super::call_origin(&segs, calls))
     }
 
     /// A chain of names and calls: `a.b(x).c` → [a, b, c] with the call at 1.
@@ -407,18 +397,7 @@ impl Walker<'_, '_> {
                 _ => return None,
             }
         };
-        let mut segs = vec![head.0];
-        let mut calls = Vec::new();
-        if head.1 {
-            calls.push(0);
-        }
-        for (seg, call) in frames.into_iter().rev() {
-            segs.push(seg);
-            if call {
-                calls.push(segs.len() as u32 - 1);
-            }
-        }
-        Some((segs, calls))
+        Some(super::assemble_chain(head, frames))
     }
 
     fn chain(&mut self, node: Node) {
@@ -510,8 +489,7 @@ fun Order.doubled(): Double {
         let f = kt(src);
         assert_eq!(f.package.as_deref(), Some("shop.model"));
         use SymbolKind::*;
-        let got: Vec<(&str, SymbolKind, Option<u32>, bool)> =
-            f.symbols.iter().map(|s| (s.name.as_str(), s.kind, s.container, s.exported)).collect();
+        let got = crate::extract::testing::symbols(&f);
         assert_eq!(
             got,
             vec![
@@ -550,8 +528,7 @@ fun Order.doubled(): Double {
         assert_eq!(local("o"), Some(LocalOrigin::CallResult(vec!["Order".into(), "empty".into()])));
         assert_eq!(local("n"), Some(LocalOrigin::CallResult(vec!["Money".into()])));
         assert_eq!(local("l"), Some(LocalOrigin::Unknown));
-        let refs: Vec<(Vec<&str>, bool)> =
-            f.refs.iter().map(|r| (r.segments.iter().map(|s| s.0.as_str()).collect(), r.call)).collect();
+        let refs = crate::extract::testing::refs(&f);
         assert!(refs.contains(&(vec!["this", "total", "value"], false)));
         assert!(refs.contains(&(vec!["fmt"], true)));
         assert!(refs.contains(&(vec!["price"], true)));

@@ -366,6 +366,38 @@ impl<'a> Builder<'a> {
 /// One name of a chain and where it is written.
 pub(crate) type Segment = (String, crate::facts::Pos);
 
+/// The names of a path, without their positions.
+pub(crate) fn texts(path: &[Segment]) -> Vec<String> {
+    path.iter().map(|s| s.0.clone()).collect()
+}
+
+/// A chain read from the outside in — its head and each member after it, each with whether it is
+/// called — as its segments from the head and the indices of the called ones.
+pub(crate) fn assemble_chain(head: (Segment, bool), outside_in: Vec<(Segment, bool)>) -> (Vec<Segment>, Vec<u32>) {
+    let mut segs = vec![head.0];
+    let mut calls = Vec::new();
+    if head.1 {
+        calls.push(0);
+    }
+    for (seg, call) in outside_in.into_iter().rev() {
+        segs.push(seg);
+        if call {
+            calls.push(segs.len() as u32 - 1);
+        }
+    }
+    (segs, calls)
+}
+
+/// What a local initialised by a chain of calls is: the result of its one call (`Order.empty()`,
+/// `Money(1)`), of a chain through calls (`a.b().c()`), or nothing proven (no call at all).
+pub(crate) fn call_origin(segs: &[Segment], calls: Vec<u32>) -> LocalOrigin {
+    match calls.as_slice() {
+        [] => LocalOrigin::Unknown,
+        [one] if *one as usize == segs.len() - 1 => LocalOrigin::CallResult(texts(segs)),
+        _ => LocalOrigin::CallChain(texts(segs), calls),
+    }
+}
+
 /// The comments among the comments, attributes and decorators written directly above a
 /// declaration (no blank line between), climbing out of wrappers the declaration is the first named
 /// part of (`export …`, a decorated definition), in source order: the declaration's doc comment.
@@ -478,6 +510,18 @@ pub(crate) fn has_token(node: Node, kind: &str) -> bool {
 #[cfg(test)]
 pub(crate) mod testing {
     use crate::facts::{FileFacts, ImportKind};
+
+    use crate::facts::SymbolKind;
+
+    /// Every reference chain as (its names, whether the whole is called).
+    pub fn refs(f: &FileFacts) -> Vec<(Vec<&str>, bool)> {
+        f.refs.iter().map(|r| (r.segments.iter().map(|s| s.0.as_str()).collect(), r.call)).collect()
+    }
+
+    /// Every symbol as (name, kind, container, exported).
+    pub fn symbols(f: &FileFacts) -> Vec<(&str, SymbolKind, Option<u32>, bool)> {
+        f.symbols.iter().map(|s| (s.name.as_str(), s.kind, s.container, s.exported)).collect()
+    }
 
     /// An import as (module, kind, its items as (name, alias)).
     pub type ImportRow<'a> = (&'a str, ImportKind, Vec<(&'a str, &'a str)>);

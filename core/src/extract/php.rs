@@ -15,7 +15,7 @@
 use super::Field;
 use tree_sitter::Node;
 
-use super::{has_token, named_children, Builder, Segment};
+use super::{has_token, named_children, texts, Builder, Segment};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -58,10 +58,6 @@ fn name_path(b: &Builder, node: Node) -> (Vec<Segment>, bool) {
         }
     }
     (out, rooted)
-}
-
-fn texts(path: &[Segment]) -> Vec<String> {
-    path.iter().map(|s| s.0.clone()).collect()
 }
 
 impl Walker<'_, '_> {
@@ -526,11 +522,7 @@ impl Walker<'_, '_> {
                 _ => LocalOrigin::Unknown,
             },
             "function_call_expression" | "member_call_expression" | "scoped_call_expression" => {
-                match self.chain_path(value) {
-                    Some((segs, calls)) if calls == [segs.len() as u32 - 1] => LocalOrigin::CallResult(texts(&segs)),
-                    Some((segs, calls)) => LocalOrigin::CallChain(texts(&segs), calls),
-                    None => LocalOrigin::Unknown,
-                }
+                self.chain_path(value).map_or(LocalOrigin::Unknown, |(segs, calls)| super::call_origin(&segs, calls))
             }
             _ => LocalOrigin::Unknown,
         }
@@ -680,9 +672,7 @@ mod tests {
         extract(Language::Php, src)
     }
 
-    fn refs(f: &FileFacts) -> Vec<(Vec<&str>, bool)> {
-        f.refs.iter().map(|r| (r.segments.iter().map(|s| s.0.as_str()).collect(), r.call)).collect()
-    }
+    use crate::extract::testing::refs;
 
     #[test]
     fn namespaces_uses_classes_and_members() {
@@ -704,8 +694,7 @@ function helper(?Order $o): Order { $x = new Order(new Money(1)); $y = T::rate()
 ";
         let f = php(src);
         use SymbolKind::*;
-        let got: Vec<(&str, SymbolKind, Option<u32>, bool)> =
-            f.symbols.iter().map(|s| (s.name.as_str(), s.kind, s.container, s.exported)).collect();
+        let got = crate::extract::testing::symbols(&f);
         assert_eq!(
             got,
             vec![

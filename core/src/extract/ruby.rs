@@ -14,7 +14,7 @@
 use super::Field;
 use tree_sitter::Node;
 
-use super::{named_children, Builder, Segment};
+use super::{named_children, texts, Builder, Segment};
 use crate::facts::{ImportKind, Init, LocalOrigin, Pos, Receiver, ReceiverBase, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -33,10 +33,6 @@ struct Walker<'a, 's> {
     locals: Vec<String>,
     /// Inside `class << self`: the methods are singleton methods.
     singleton: bool,
-}
-
-fn texts(path: &[Segment]) -> Vec<String> {
-    path.iter().map(|s| s.0.clone()).collect()
 }
 
 impl Walker<'_, '_> {
@@ -447,9 +443,7 @@ mod tests {
         extract(Language::Ruby, src)
     }
 
-    fn refs(f: &FileFacts) -> Vec<(Vec<&str>, bool)> {
-        f.refs.iter().map(|r| (r.segments.iter().map(|s| s.0.as_str()).collect(), r.call)).collect()
-    }
+    use crate::extract::testing::refs;
 
     #[test]
     fn modules_classes_methods_and_mixins() {

@@ -13,7 +13,7 @@
 use super::Field;
 use tree_sitter::Node;
 
-use super::{has_token, named_children, Builder, Segment};
+use super::{has_token, named_children, texts, Builder, Segment};
 use crate::facts::{ImportKind, LocalOrigin, SymbolKind, TypeRelKind, TypeRelation};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -27,10 +27,6 @@ struct Walker<'a, 's> {
     extension: Option<Vec<String>>,
     /// Inside a type's body: functions are methods, properties fields.
     in_type: bool,
-}
-
-fn texts(path: &[Segment]) -> Vec<String> {
-    path.iter().map(|s| s.0.clone()).collect()
 }
 
 impl Walker<'_, '_> {
@@ -378,13 +374,7 @@ impl Walker<'_, '_> {
     }
 
     fn value_origin(&self, value: Node) -> LocalOrigin {
-        match self.chain_path(value) {
-            Some((segs, calls)) if !calls.is_empty() && calls == [segs.len() as u32 - 1] => {
-                LocalOrigin::CallResult(texts(&segs))
-            }
-            Some((segs, calls)) if !calls.is_empty() => LocalOrigin::CallChain(texts(&segs), calls),
-            _ => LocalOrigin::Unknown,
-        }
+        self.chain_path(value).map_or(LocalOrigin::Unknown, |(segs, calls)| super::call_origin(&segs, calls))
     }
 
     /// `a.b(x).c` → [a, b, c] with the call at 1; `self.x` → [self, x].
@@ -422,18 +412,7 @@ impl Walker<'_, '_> {
                 _ => return None,
             }
         };
-        let mut segs = vec![head.0];
-        let mut calls = Vec::new();
-        if head.1 {
-            calls.push(0);
-        }
-        for (seg, call) in frames.into_iter().rev() {
-            segs.push(seg);
-            if call {
-                calls.push(segs.len() as u32 - 1);
-            }
-        }
-        Some((segs, calls))
+        Some(super::assemble_chain(head, frames))
     }
 
     fn chain(&mut self, node: Node) {
@@ -539,8 +518,7 @@ extension Order: Codable {
 ";
         let f = swift(src);
         use SymbolKind::*;
-        let got: Vec<(&str, SymbolKind, Option<u32>, bool)> =
-            f.symbols.iter().map(|s| (s.name.as_str(), s.kind, s.container, s.exported)).collect();
+        let got = crate::extract::testing::symbols(&f);
         assert_eq!(
             got,
             vec![
@@ -576,8 +554,7 @@ extension Order: Codable {
         assert_eq!(local("m"), Some(LocalOrigin::Declared(vec!["Money".into()])));
         assert_eq!(local("o"), Some(LocalOrigin::CallResult(vec!["Order".into(), "empty".into()])));
         assert_eq!(local("l"), Some(LocalOrigin::Unknown));
-        let refs: Vec<(Vec<&str>, bool)> =
-            f.refs.iter().map(|r| (r.segments.iter().map(|s| s.0.as_str()).collect(), r.call)).collect();
+        let refs = crate::extract::testing::refs(&f);
         assert!(refs.contains(&(vec!["self", "total", "value"], false)));
         assert!(refs.contains(&(vec!["price"], true)));
     }

@@ -306,13 +306,9 @@ impl Walker<'_, '_> {
                 .named_child(0)
                 .and_then(|t| CHAIN.names(self.b, t))
                 .map_or(LocalOrigin::Unknown, |p| LocalOrigin::Constructed(p.into_iter().map(|s| s.0).collect())),
-            "call_expression" => match CHAIN.called_names(self.b, value) {
-                Some((segs, calls)) if calls == [segs.len() as u32 - 1] => {
-                    LocalOrigin::CallResult(segs.into_iter().map(|s| s.0).collect())
-                }
-                Some((segs, calls)) => LocalOrigin::CallChain(segs.into_iter().map(|s| s.0).collect(), calls),
-                None => LocalOrigin::Unknown,
-            },
+            "call_expression" => CHAIN
+                .called_names(self.b, value)
+                .map_or(LocalOrigin::Unknown, |(segs, calls)| super::call_origin(&segs, calls)),
             "try_expression" => value.named_child(0).map_or(LocalOrigin::Unknown, |v| self.value_origin(v)),
             _ => LocalOrigin::Unknown,
         }
@@ -375,8 +371,7 @@ pub fn main() !void {
 "#;
         let f = zig(src);
         use SymbolKind::*;
-        let got: Vec<(&str, SymbolKind, Option<u32>, bool)> =
-            f.symbols.iter().map(|s| (s.name.as_str(), s.kind, s.container, s.exported)).collect();
+        let got = crate::extract::testing::symbols(&f);
         assert_eq!(
             got,
             vec![
