@@ -16,7 +16,7 @@ use super::Field;
 use tree_sitter::Node;
 
 use super::chain::ChainWalker;
-use super::{has_token, named_children, Builder, ChainSyntax, Member, Segment};
+use super::{has_token, named_children, Builder, ChainSyntax, Member, Segment, Walk};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -184,40 +184,7 @@ impl<'s> ChainWalker<'s> for Walker<'_, 's> {
     }
 }
 
-impl<'s> Walker<'_, 's> {
-    fn walk_children(&mut self, node: Node) {
-        for c in named_children(node) {
-            self.walk(c);
-        }
-    }
-
-    fn walk_opt(&mut self, node: Option<Node>) {
-        if let Some(n) = node {
-            self.walk(n);
-        }
-    }
-
-    /// Runs `f` with `symbol` as the innermost enclosing symbol, in a fresh declaration context.
-    fn within(&mut self, symbol: u32, access: Option<bool>, in_function: bool, f: impl FnOnce(&mut Walker<'_, 's>)) {
-        let mut tparams = std::mem::take(&mut self.tparams);
-        let local_linkage = self.local_linkage;
-        self.b.within(symbol, |b| {
-            let mut w =
-                Walker { b, tparams: std::mem::take(&mut tparams), local_linkage, class_access: access, in_function };
-            f(&mut w);
-            tparams = w.tparams;
-        });
-        self.tparams = tparams;
-    }
-
-    /// Whether a declaration written now is visible outside its file (or, in a class, public).
-    fn exported(&self, node: Node) -> bool {
-        match self.class_access {
-            Some(public) => public,
-            None => !self.local_linkage && !storage(self.b, node, "static"),
-        }
-    }
-
+impl Walk for Walker<'_, '_> {
     fn walk(&mut self, node: Node) {
         if !self.b.descend() {
             return;
@@ -426,6 +393,29 @@ impl<'s> Walker<'_, 's> {
             _ => self.walk_children(node),
         }
         self.b.ascend();
+    }
+}
+
+impl<'s> Walker<'_, 's> {
+    /// Runs `f` with `symbol` as the innermost enclosing symbol, in a fresh declaration context.
+    fn within(&mut self, symbol: u32, access: Option<bool>, in_function: bool, f: impl FnOnce(&mut Walker<'_, 's>)) {
+        let mut tparams = std::mem::take(&mut self.tparams);
+        let local_linkage = self.local_linkage;
+        self.b.within(symbol, |b| {
+            let mut w =
+                Walker { b, tparams: std::mem::take(&mut tparams), local_linkage, class_access: access, in_function };
+            f(&mut w);
+            tparams = w.tparams;
+        });
+        self.tparams = tparams;
+    }
+
+    /// Whether a declaration written now is visible outside its file (or, in a class, public).
+    fn exported(&self, node: Node) -> bool {
+        match self.class_access {
+            Some(public) => public,
+            None => !self.local_linkage && !storage(self.b, node, "static"),
+        }
     }
 
     /// The template arguments inside a qualified name (`a::B<T>::c`): walked as types.

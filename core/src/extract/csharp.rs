@@ -11,7 +11,7 @@ use super::Field;
 use tree_sitter::Node;
 
 use super::chain::ChainWalker;
-use super::{named_children, Builder, ChainSyntax, Member, Segment};
+use super::{named_children, Builder, ChainSyntax, Member, Segment, Walk};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -116,79 +116,7 @@ impl<'s> ChainWalker<'s> for Walker<'_, 's> {
     }
 }
 
-impl<'s> Walker<'_, 's> {
-    fn walk_opt(&mut self, node: Option<Node>) {
-        if let Some(n) = node {
-            self.walk(n);
-        }
-    }
-
-    fn walk_children(&mut self, node: Node) {
-        for c in named_children(node) {
-            self.walk(c);
-        }
-    }
-
-    fn within(&mut self, symbol: u32, iface: bool, f: impl FnOnce(&mut Walker<'_, 's>)) {
-        let mut tparams = std::mem::take(&mut self.tparams);
-        self.b.within(symbol, |b| {
-            let mut w = Walker { b, tparams: std::mem::take(&mut tparams), iface };
-            f(&mut w);
-            tparams = w.tparams;
-        });
-        self.tparams = tparams;
-    }
-
-    /// The compilation unit: a file-scoped `namespace A.B;` holds every declaration after it.
-    fn top_level(&mut self, root: Node) {
-        let children = named_children(root);
-        let at = children.iter().position(|c| c.kind() == "file_scoped_namespace_declaration");
-        let Some(at) = at else {
-            for c in children {
-                self.walk(c);
-            }
-            return;
-        };
-        for c in &children[..at] {
-            self.walk(*c);
-        }
-        let ns = children[at];
-        let names = ns.field("name").map(|n| self.name_path(n)).unwrap_or_default();
-        self.namespace_scopes(ns, &names, &children[at + 1..]);
-    }
-
-    /// Declares the namespaces of `names` (nested) and walks `body` inside the innermost.
-    fn namespace_scopes(&mut self, decl: Node, names: &[Segment], body: &[Node]) {
-        let Some((first, rest)) = names.split_first() else {
-            for c in body {
-                self.walk(*c);
-            }
-            return;
-        };
-        let idx = self.b.add_symbol_named(decl, first.0.clone(), first.1, SymbolKind::Module, true);
-        self.within(idx, false, |w| w.namespace_scopes(decl, rest, body));
-    }
-
-    /// The segments of a name as written (`A.B.C`), for namespaces and usings.
-    fn name_path(&self, node: Node) -> Vec<Segment> {
-        match node.kind() {
-            "identifier" => vec![self.b.seg(node)],
-            "qualified_name" => {
-                let mut out = node.field("qualifier").map(|q| self.name_path(q)).unwrap_or_default();
-                if let Some(n) = node.field("name") {
-                    out.extend(self.name_path(n));
-                }
-                out
-            }
-            "generic_name" => named_children(node)
-                .into_iter()
-                .find(|c| c.kind() == "identifier")
-                .map(|n| vec![self.b.seg(n)])
-                .unwrap_or_default(),
-            _ => Vec::new(),
-        }
-    }
-
+impl Walk for Walker<'_, '_> {
     fn walk(&mut self, node: Node) {
         if !self.b.descend() {
             return;
@@ -364,6 +292,68 @@ impl<'s> Walker<'_, 's> {
             _ => self.walk_children(node),
         }
         self.b.ascend();
+    }
+}
+
+impl<'s> Walker<'_, 's> {
+    fn within(&mut self, symbol: u32, iface: bool, f: impl FnOnce(&mut Walker<'_, 's>)) {
+        let mut tparams = std::mem::take(&mut self.tparams);
+        self.b.within(symbol, |b| {
+            let mut w = Walker { b, tparams: std::mem::take(&mut tparams), iface };
+            f(&mut w);
+            tparams = w.tparams;
+        });
+        self.tparams = tparams;
+    }
+
+    /// The compilation unit: a file-scoped `namespace A.B;` holds every declaration after it.
+    fn top_level(&mut self, root: Node) {
+        let children = named_children(root);
+        let at = children.iter().position(|c| c.kind() == "file_scoped_namespace_declaration");
+        let Some(at) = at else {
+            for c in children {
+                self.walk(c);
+            }
+            return;
+        };
+        for c in &children[..at] {
+            self.walk(*c);
+        }
+        let ns = children[at];
+        let names = ns.field("name").map(|n| self.name_path(n)).unwrap_or_default();
+        self.namespace_scopes(ns, &names, &children[at + 1..]);
+    }
+
+    /// Declares the namespaces of `names` (nested) and walks `body` inside the innermost.
+    fn namespace_scopes(&mut self, decl: Node, names: &[Segment], body: &[Node]) {
+        let Some((first, rest)) = names.split_first() else {
+            for c in body {
+                self.walk(*c);
+            }
+            return;
+        };
+        let idx = self.b.add_symbol_named(decl, first.0.clone(), first.1, SymbolKind::Module, true);
+        self.within(idx, false, |w| w.namespace_scopes(decl, rest, body));
+    }
+
+    /// The segments of a name as written (`A.B.C`), for namespaces and usings.
+    fn name_path(&self, node: Node) -> Vec<Segment> {
+        match node.kind() {
+            "identifier" => vec![self.b.seg(node)],
+            "qualified_name" => {
+                let mut out = node.field("qualifier").map(|q| self.name_path(q)).unwrap_or_default();
+                if let Some(n) = node.field("name") {
+                    out.extend(self.name_path(n));
+                }
+                out
+            }
+            "generic_name" => named_children(node)
+                .into_iter()
+                .find(|c| c.kind() == "identifier")
+                .map(|n| vec![self.b.seg(n)])
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
     }
 
     /// A chain of members and calls; `a?.b` is rewritten as the member `b` of `a`.

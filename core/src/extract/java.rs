@@ -9,7 +9,7 @@ use super::Field;
 use tree_sitter::Node;
 
 use super::chain::ChainWalker;
-use super::{children, has_token, named_children, Builder, ChainSyntax, Member};
+use super::{children, has_token, named_children, Builder, ChainSyntax, Member, Walk};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, SymbolKind, TypeRelKind};
 
 type Seg = (String, Pos);
@@ -97,44 +97,7 @@ impl<'s> ChainWalker<'s> for Walker<'_, 's> {
     }
 }
 
-impl<'s> Walker<'_, 's> {
-    /// Runs `f` with `symbol` as the innermost enclosing symbol.
-    fn within(&mut self, symbol: u32, f: impl FnOnce(&mut Walker<'_, 's>)) {
-        let mut tparams = std::mem::take(&mut self.tparams);
-        let iface = self.iface;
-        self.b.within(symbol, |b| {
-            let mut w = Walker { b, tparams: std::mem::take(&mut tparams), iface };
-            f(&mut w);
-            tparams = w.tparams;
-        });
-        self.tparams = tparams;
-    }
-
-    fn field<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
-        node.child_by_field_name(name)
-    }
-
-    fn walk_opt(&mut self, node: Option<Node>) {
-        if let Some(n) = node {
-            self.walk(n);
-        }
-    }
-
-    fn walk_children(&mut self, node: Node) {
-        for c in named_children(node) {
-            self.walk(c);
-        }
-    }
-
-    /// Walks the modifiers and annotations written directly on a declaration.
-    fn walk_modifiers(&mut self, node: Node) {
-        for c in named_children(node) {
-            if c.kind() == "modifiers" || is_annotation(c.kind()) {
-                self.walk(c);
-            }
-        }
-    }
-
+impl Walk for Walker<'_, '_> {
     fn walk(&mut self, node: Node) {
         if !self.b.descend() {
             return;
@@ -228,6 +191,33 @@ impl<'s> Walker<'_, 's> {
             _ => self.walk_children(node),
         }
         self.b.ascend();
+    }
+}
+
+impl<'s> Walker<'_, 's> {
+    /// Runs `f` with `symbol` as the innermost enclosing symbol.
+    fn within(&mut self, symbol: u32, f: impl FnOnce(&mut Walker<'_, 's>)) {
+        let mut tparams = std::mem::take(&mut self.tparams);
+        let iface = self.iface;
+        self.b.within(symbol, |b| {
+            let mut w = Walker { b, tparams: std::mem::take(&mut tparams), iface };
+            f(&mut w);
+            tparams = w.tparams;
+        });
+        self.tparams = tparams;
+    }
+
+    fn field<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
+        node.child_by_field_name(name)
+    }
+
+    /// Walks the modifiers and annotations written directly on a declaration.
+    fn walk_modifiers(&mut self, node: Node) {
+        for c in named_children(node) {
+            if c.kind() == "modifiers" || is_annotation(c.kind()) {
+                self.walk(c);
+            }
+        }
     }
 
     // ----- declarations -----

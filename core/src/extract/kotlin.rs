@@ -13,7 +13,7 @@
 use super::Field;
 use tree_sitter::Node;
 
-use super::{has_token, named_children, texts, Builder, Segment};
+use super::{has_token, named_children, texts, Builder, Segment, Walk};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -27,29 +27,7 @@ struct Walker<'a, 's> {
     class: bool,
 }
 
-impl Walker<'_, '_> {
-    fn walk_children(&mut self, node: Node) {
-        for c in named_children(node) {
-            self.walk(c);
-        }
-    }
-
-    fn within(&mut self, symbol: u32, class: bool, f: impl FnOnce(&mut Walker<'_, '_>)) {
-        self.b.within(symbol, |b| {
-            let mut w = Walker { b, class };
-            f(&mut w);
-        });
-    }
-
-    fn exported(&self, node: Node) -> bool {
-        !named_children(node).iter().any(|m| {
-            m.kind() == "modifiers"
-                && named_children(*m).iter().any(|v| {
-                    v.kind() == "visibility_modifier" && matches!(self.b.text(*v), "private" | "internal" | "protected")
-                })
-        })
-    }
-
+impl Walk for Walker<'_, '_> {
     fn walk(&mut self, node: Node) {
         if !self.b.descend() {
             return;
@@ -142,6 +120,24 @@ impl Walker<'_, '_> {
             _ => self.walk_children(node),
         }
         self.b.ascend();
+    }
+}
+
+impl Walker<'_, '_> {
+    fn within(&mut self, symbol: u32, class: bool, f: impl FnOnce(&mut Walker<'_, '_>)) {
+        self.b.within(symbol, |b| {
+            let mut w = Walker { b, class };
+            f(&mut w);
+        });
+    }
+
+    fn exported(&self, node: Node) -> bool {
+        !named_children(node).iter().any(|m| {
+            m.kind() == "modifiers"
+                && named_children(*m).iter().any(|v| {
+                    v.kind() == "visibility_modifier" && matches!(self.b.text(*v), "private" | "internal" | "protected")
+                })
+        })
     }
 
     fn qualified(&self, node: Node) -> Vec<Segment> {

@@ -489,6 +489,24 @@ fn first_line(text: &str) -> String {
     }
 }
 
+/// A grammar's walk of the syntax tree, and the two ways every walker goes on from a node.
+pub(crate) trait Walk {
+    /// Records what `node` declares and uses, and walks on into it.
+    fn walk(&mut self, node: Node);
+
+    fn walk_children(&mut self, node: Node) {
+        for c in named_children(node) {
+            self.walk(c);
+        }
+    }
+
+    fn walk_opt(&mut self, node: Option<Node>) {
+        if let Some(n) = node {
+            self.walk(n);
+        }
+    }
+}
+
 /// Named children of a node, collected (tree-sitter cursors borrow; a Vec keeps walkers simple).
 pub(crate) fn named_children(node: Node) -> Vec<Node> {
     let mut cursor = node.walk();

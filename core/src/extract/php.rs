@@ -15,7 +15,7 @@
 use super::Field;
 use tree_sitter::Node;
 
-use super::{has_token, named_children, texts, Builder, Segment};
+use super::{has_token, named_children, texts, Builder, Segment, Walk};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -60,58 +60,7 @@ fn name_path(b: &Builder, node: Node) -> (Vec<Segment>, bool) {
     (out, rooted)
 }
 
-impl Walker<'_, '_> {
-    fn walk_children(&mut self, node: Node) {
-        for c in named_children(node) {
-            self.walk(c);
-        }
-    }
-
-    fn walk_opt(&mut self, node: Option<Node>) {
-        if let Some(n) = node {
-            self.walk(n);
-        }
-    }
-
-    fn within(&mut self, symbol: u32, class: bool, f: impl FnOnce(&mut Walker<'_, '_>)) {
-        self.b.within(symbol, |b| {
-            let mut w = Walker { b, class };
-            f(&mut w);
-        });
-    }
-
-    /// The program: `namespace A\B;` holds every statement after it, up to the next one.
-    fn top_level(&mut self, root: Node) {
-        let children = named_children(root);
-        let mut i = 0;
-        while i < children.len() {
-            let c = children[i];
-            if c.kind() == "namespace_definition" && c.field("body").is_none() {
-                let end = children[i + 1..]
-                    .iter()
-                    .position(|n| n.kind() == "namespace_definition")
-                    .map_or(children.len(), |p| i + 1 + p);
-                let names = c.field("name").map(|n| name_path(self.b, n).0).unwrap_or_default();
-                self.namespace(c, &names, &children[i + 1..end]);
-                i = end;
-            } else {
-                self.walk(c);
-                i += 1;
-            }
-        }
-    }
-
-    fn namespace(&mut self, decl: Node, names: &[Segment], body: &[Node]) {
-        let Some((first, rest)) = names.split_first() else {
-            for c in body {
-                self.walk(*c);
-            }
-            return;
-        };
-        let idx = self.b.add_symbol_named(decl, first.0.clone(), first.1, SymbolKind::Module, true);
-        self.within(idx, false, |w| w.namespace(decl, rest, body));
-    }
-
+impl Walk for Walker<'_, '_> {
     fn walk(&mut self, node: Node) {
         if !self.b.descend() {
             return;
@@ -302,6 +251,47 @@ impl Walker<'_, '_> {
             _ => self.walk_children(node),
         }
         self.b.ascend();
+    }
+}
+
+impl Walker<'_, '_> {
+    fn within(&mut self, symbol: u32, class: bool, f: impl FnOnce(&mut Walker<'_, '_>)) {
+        self.b.within(symbol, |b| {
+            let mut w = Walker { b, class };
+            f(&mut w);
+        });
+    }
+
+    /// The program: `namespace A\B;` holds every statement after it, up to the next one.
+    fn top_level(&mut self, root: Node) {
+        let children = named_children(root);
+        let mut i = 0;
+        while i < children.len() {
+            let c = children[i];
+            if c.kind() == "namespace_definition" && c.field("body").is_none() {
+                let end = children[i + 1..]
+                    .iter()
+                    .position(|n| n.kind() == "namespace_definition")
+                    .map_or(children.len(), |p| i + 1 + p);
+                let names = c.field("name").map(|n| name_path(self.b, n).0).unwrap_or_default();
+                self.namespace(c, &names, &children[i + 1..end]);
+                i = end;
+            } else {
+                self.walk(c);
+                i += 1;
+            }
+        }
+    }
+
+    fn namespace(&mut self, decl: Node, names: &[Segment], body: &[Node]) {
+        let Some((first, rest)) = names.split_first() else {
+            for c in body {
+                self.walk(*c);
+            }
+            return;
+        };
+        let idx = self.b.add_symbol_named(decl, first.0.clone(), first.1, SymbolKind::Module, true);
+        self.within(idx, false, |w| w.namespace(decl, rest, body));
     }
 
     /// `$x` as a segment: its name with the `$` (no declaration is named so); `$this` as `this`.

@@ -14,7 +14,7 @@
 use super::Field;
 use tree_sitter::Node;
 
-use super::{named_children, texts, Builder, Segment};
+use super::{named_children, texts, Builder, Segment, Walk};
 use crate::facts::{ImportKind, Init, LocalOrigin, Pos, Receiver, ReceiverBase, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -35,55 +35,7 @@ struct Walker<'a, 's> {
     singleton: bool,
 }
 
-impl Walker<'_, '_> {
-    fn walk_children(&mut self, node: Node) {
-        for c in named_children(node) {
-            self.walk(c);
-        }
-    }
-
-    fn walk_opt(&mut self, node: Option<Node>) {
-        if let Some(n) = node {
-            self.walk(n);
-        }
-    }
-
-    fn within(&mut self, symbol: u32, class: Option<u32>, method: bool, f: impl FnOnce(&mut Walker<'_, '_>)) {
-        self.b.within(symbol, |b| {
-            let mut w = Walker { b, class, method, locals: Vec::new(), singleton: false };
-            f(&mut w);
-        });
-    }
-
-    fn add_local(&mut self, name: &str, origin: LocalOrigin) {
-        self.b.add_local(name, origin);
-        self.locals.push(name.to_string());
-    }
-
-    /// A constant or `A::B::C` as its segments (`::C` is [C]).
-    fn const_path(&self, node: Node) -> Option<Vec<Segment>> {
-        let mut out = Vec::new();
-        let mut cur = node;
-        for _ in 0..4096 {
-            match cur.kind() {
-                "constant" => {
-                    out.push(self.b.seg(cur));
-                    break;
-                }
-                "scope_resolution" => {
-                    out.push(self.b.seg(cur.field("name")?));
-                    match cur.field("scope") {
-                        Some(s) => cur = s,
-                        None => break,
-                    }
-                }
-                _ => return None,
-            }
-        }
-        out.reverse();
-        Some(out)
-    }
-
+impl Walk for Walker<'_, '_> {
     fn walk(&mut self, node: Node) {
         if !self.b.descend() {
             return;
@@ -125,6 +77,44 @@ impl Walker<'_, '_> {
             _ => self.walk_children(node),
         }
         self.b.ascend();
+    }
+}
+
+impl Walker<'_, '_> {
+    fn within(&mut self, symbol: u32, class: Option<u32>, method: bool, f: impl FnOnce(&mut Walker<'_, '_>)) {
+        self.b.within(symbol, |b| {
+            let mut w = Walker { b, class, method, locals: Vec::new(), singleton: false };
+            f(&mut w);
+        });
+    }
+
+    fn add_local(&mut self, name: &str, origin: LocalOrigin) {
+        self.b.add_local(name, origin);
+        self.locals.push(name.to_string());
+    }
+
+    /// A constant or `A::B::C` as its segments (`::C` is [C]).
+    fn const_path(&self, node: Node) -> Option<Vec<Segment>> {
+        let mut out = Vec::new();
+        let mut cur = node;
+        for _ in 0..4096 {
+            match cur.kind() {
+                "constant" => {
+                    out.push(self.b.seg(cur));
+                    break;
+                }
+                "scope_resolution" => {
+                    out.push(self.b.seg(cur.field("name")?));
+                    match cur.field("scope") {
+                        Some(s) => cur = s,
+                        None => break,
+                    }
+                }
+                _ => return None,
+            }
+        }
+        out.reverse();
+        Some(out)
     }
 
     /// `@x` as a member name: the instance variable, with its `@`.

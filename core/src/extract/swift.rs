@@ -13,7 +13,7 @@
 use super::Field;
 use tree_sitter::Node;
 
-use super::{has_token, named_children, texts, Builder, Segment};
+use super::{has_token, named_children, texts, Builder, Segment, Walk};
 use crate::facts::{ImportKind, LocalOrigin, SymbolKind, TypeRelKind, TypeRelation};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -29,42 +29,7 @@ struct Walker<'a, 's> {
     in_type: bool,
 }
 
-impl Walker<'_, '_> {
-    fn walk_children(&mut self, node: Node) {
-        for c in named_children(node) {
-            self.walk(c);
-        }
-    }
-
-    fn walk_opt_node(&mut self, node: Option<Node>) {
-        if let Some(n) = node {
-            self.walk(n);
-        }
-    }
-
-    fn within(&mut self, symbol: u32, in_type: bool, f: impl FnOnce(&mut Walker<'_, '_>)) {
-        let extension = self.extension.take();
-        let mut back = None;
-        self.b.within(symbol, |b| {
-            let mut w = Walker { b, extension: None, in_type };
-            f(&mut w);
-            back = w.extension;
-        });
-        self.extension = extension.or(back);
-    }
-
-    fn exported(&self, node: Node) -> bool {
-        !named_children(node).iter().any(|m| {
-            m.kind() == "modifiers"
-                && named_children(*m).iter().any(|v| {
-                    v.kind() == "visibility_modifier" && {
-                        let t = self.b.text(*v);
-                        t.starts_with("private") || t.starts_with("fileprivate")
-                    }
-                })
-        })
-    }
-
+impl Walk for Walker<'_, '_> {
     fn walk(&mut self, node: Node) {
         if !self.b.descend() {
             return;
@@ -153,6 +118,31 @@ impl Walker<'_, '_> {
             _ => self.walk_children(node),
         }
         self.b.ascend();
+    }
+}
+
+impl Walker<'_, '_> {
+    fn within(&mut self, symbol: u32, in_type: bool, f: impl FnOnce(&mut Walker<'_, '_>)) {
+        let extension = self.extension.take();
+        let mut back = None;
+        self.b.within(symbol, |b| {
+            let mut w = Walker { b, extension: None, in_type };
+            f(&mut w);
+            back = w.extension;
+        });
+        self.extension = extension.or(back);
+    }
+
+    fn exported(&self, node: Node) -> bool {
+        !named_children(node).iter().any(|m| {
+            m.kind() == "modifiers"
+                && named_children(*m).iter().any(|v| {
+                    v.kind() == "visibility_modifier" && {
+                        let t = self.b.text(*v);
+                        t.starts_with("private") || t.starts_with("fileprivate")
+                    }
+                })
+        })
     }
 
     fn user_type(&self, node: Node) -> Vec<Segment> {
@@ -420,7 +410,7 @@ impl Walker<'_, '_> {
         // is called, so the call is its right operand's.
         if node.kind() == "call_expression" {
             if let Some(op) = node.named_child(0).filter(|c| c.field("rhs").is_some() && c.field("lhs").is_some()) {
-                self.walk_opt_node(op.field("lhs"));
+                self.walk_opt(op.field("lhs"));
                 let rhs = op.field("rhs").expect("checked");
                 match self.chain_path(rhs) {
                     Some((segs, calls)) => self.b.add_call_chain(segs, calls, true),

@@ -12,7 +12,7 @@
 use super::Field;
 use tree_sitter::Node;
 
-use super::{has_token, named_children, Builder, ChainSyntax, Member, Segment};
+use super::{has_token, named_children, Builder, ChainSyntax, Member, Segment, Walk};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -57,30 +57,7 @@ impl<'s> super::chain::ChainWalker<'s> for Walker<'_, 's> {
     }
 }
 
-impl Walker<'_, '_> {
-    fn walk_children(&mut self, node: Node) {
-        for c in named_children(node) {
-            self.walk(c);
-        }
-    }
-
-    fn walk_opt(&mut self, node: Option<Node>) {
-        if let Some(n) = node {
-            self.walk(n);
-        }
-    }
-
-    fn within(&mut self, symbol: u32, in_function: bool, in_container: bool, f: impl FnOnce(&mut Walker<'_, '_>)) {
-        let imports = std::mem::take(&mut self.imports);
-        let mut back = Vec::new();
-        self.b.within(symbol, |b| {
-            let mut w = Walker { b, imports, in_function, in_container };
-            f(&mut w);
-            back = w.imports;
-        });
-        self.imports = back;
-    }
-
+impl Walk for Walker<'_, '_> {
     fn walk(&mut self, node: Node) {
         if !self.b.descend() {
             return;
@@ -154,6 +131,19 @@ impl Walker<'_, '_> {
             _ => self.walk_children(node),
         }
         self.b.ascend();
+    }
+}
+
+impl Walker<'_, '_> {
+    fn within(&mut self, symbol: u32, in_function: bool, in_container: bool, f: impl FnOnce(&mut Walker<'_, '_>)) {
+        let imports = std::mem::take(&mut self.imports);
+        let mut back = Vec::new();
+        self.b.within(symbol, |b| {
+            let mut w = Walker { b, imports, in_function, in_container };
+            f(&mut w);
+            back = w.imports;
+        });
+        self.imports = back;
     }
 
     /// `.{ .a = 1 }` / `T{ .a = 1 }`: with a known type, the keys are its fields.

@@ -31,6 +31,16 @@ fn join(dir: &str, rel: &str) -> String {
     }
 }
 
+/// The indexed file at `rel` taken from folder `dir` (`""` is the root), `.` and `..` followed.
+pub(crate) fn file_in(by_path: &HashMap<String, FileId>, dir: &str, rel: &str) -> Option<FileId> {
+    normalize(&join(dir, rel)).and_then(|p| by_path.get(&p).copied())
+}
+
+/// The indexed file at `rel` from the folder of file `from`.
+pub(crate) fn file_beside(by_path: &HashMap<String, FileId>, from: &str, rel: &str) -> Option<FileId> {
+    file_in(by_path, dir_of(from), rel)
+}
+
 /// Normalises `a/./b/../c` → `a/c`; None when it climbs above the root.
 pub(crate) fn normalize(path: &str) -> Option<String> {
     let mut out: Vec<&str> = Vec::new();
@@ -646,13 +656,12 @@ impl CModules {
         if spec.is_empty() {
             return None;
         }
-        let found = |candidate: String| normalize(&candidate).and_then(|p| by_path.get(&p).copied());
         if !system {
-            if let Some(f) = found(join(dir_of(from), spec)) {
+            if let Some(f) = file_beside(by_path, from, spec) {
                 return Some(f);
             }
         }
-        if let Some(f) = self.include_dirs.iter().find_map(|d| found(join(d, spec))) {
+        if let Some(f) = self.include_dirs.iter().find_map(|d| file_in(by_path, d, spec)) {
             return Some(f);
         }
         if system {

@@ -9,7 +9,10 @@ use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::modules::{nearest_module, CModules, GoModules, JavaPackages, JsModules, PyModules, RustModules, RustOwner};
+use super::modules::{
+    file_beside, file_in, nearest_module, CModules, GoModules, JavaPackages, JsModules, PyModules, RustModules,
+    RustOwner,
+};
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
     tuple_elements, Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, MAP, MAYBE,
@@ -789,10 +792,7 @@ impl<'a> Resolver<'_, 'a> {
                 Language::Kotlin if sym.extension_of.is_some() => {
                     let receiver = sym.extension_of.as_deref().unwrap_or_default();
                     let types = self.types_of(self.resolve_path_hops(file, sym.container, receiver, hops + 1));
-                    let found: Vec<Value> = types
-                        .into_iter()
-                        .flat_map(|t| self.type_member(t, name, hops + 1, &mut HashSet::default()))
-                        .collect();
+                    let found = self.members_of(types, name, hops);
                     if !found.is_empty() {
                         return Some(found);
                     }
@@ -841,11 +841,7 @@ impl<'a> Resolver<'_, 'a> {
                     } else if sym.kind == SymbolKind::Module {
                         self.namespace_member(sym_id, name)
                     } else {
-                        let types = self.impl_type(file, &[s], hops + 1);
-                        types
-                            .into_iter()
-                            .flat_map(|t| self.type_member(t, name, hops + 1, &mut HashSet::default()))
-                            .collect()
+                        self.members_of(self.impl_type(file, &[s], hops + 1), name, hops)
                     };
                     if found.is_empty() {
                         found = self.scoped_imports(file, Some(s), name, hops);
@@ -1245,6 +1241,11 @@ impl<'a> Resolver<'_, 'a> {
             .collect()
     }
 
+    /// Member `name` of any of `types` (inherited ones too).
+    fn members_of(&self, types: Vec<SymId>, name: &str, hops: u32) -> Vec<Value> {
+        types.into_iter().flat_map(|t| self.type_member(t, name, hops + 1, &mut HashSet::default())).collect()
+    }
+
     /// `super` / `base`: the enclosing class's base classes, as instances.
     fn base_instances(&self, file: FileId, chain: &[u32]) -> Vec<Value> {
         let class = self.enclosing_class(file, chain);
@@ -1371,26 +1372,13 @@ impl<'a> Resolver<'_, 'a> {
                     .collect()
             }
             // `require __DIR__ . '/x.php'`: a file, relative to the one that requires it.
-            Language::Php if imp.kind == ImportKind::SideEffect => {
-                let dir = f.path.rfind('/').map_or("", |i| &f.path[..i]);
-                let joined = if dir.is_empty() { imp.module.clone() } else { format!("{dir}/{}", imp.module) };
-                [joined, imp.module.clone()]
-                    .iter()
-                    .find_map(|p| super::modules::normalize(p).and_then(|p| index.by_path.get(&p).copied()))
-                    .map(Value::File)
-                    .into_iter()
-                    .collect()
-            }
+            Language::Php if imp.kind == ImportKind::SideEffect => file_beside(&index.by_path, &f.path, &imp.module)
+                .or_else(|| file_in(&index.by_path, "", &imp.module))
+                .map(Value::File)
+                .into_iter()
+                .collect(),
             // `@import("m.zig")`: a file relative to the importing one (`@import("std")`: a package).
-            Language::Zig => {
-                let dir = f.path.rfind('/').map_or("", |i| &f.path[..i]);
-                let joined = if dir.is_empty() { imp.module.clone() } else { format!("{dir}/{}", imp.module) };
-                super::modules::normalize(&joined)
-                    .and_then(|p| index.by_path.get(&p).copied())
-                    .map(Value::File)
-                    .into_iter()
-                    .collect()
-            }
+            Language::Zig => file_beside(&index.by_path, &f.path, &imp.module).map(Value::File).into_iter().collect(),
             // `require_relative "x"` (relative to the file), `require "x"` (a load path: the root,
             // a `lib/` folder, else the one file of that path).
             Language::Ruby => {
@@ -1399,15 +1387,11 @@ impl<'a> Resolver<'_, 'a> {
                     None => (false, imp.module.as_str()),
                 };
                 let file_name = if spec.ends_with(".rb") { spec.to_string() } else { format!("{spec}.rb") };
-                let dir = f.path.rfind('/').map_or("", |i| &f.path[..i]);
-                let candidates: Vec<String> = if relative {
-                    vec![if dir.is_empty() { file_name.clone() } else { format!("{dir}/{file_name}") }]
+                let found = if relative {
+                    file_beside(&index.by_path, &f.path, &file_name)
                 } else {
-                    vec![file_name.clone(), format!("lib/{file_name}")]
+                    file_in(&index.by_path, "", &file_name).or_else(|| file_in(&index.by_path, "lib", &file_name))
                 };
-                let found = candidates
-                    .iter()
-                    .find_map(|p| super::modules::normalize(p).and_then(|p| index.by_path.get(&p).copied()));
                 let found = found.or_else(|| {
                     if relative {
                         return None;
