@@ -6,7 +6,7 @@
 use super::Field;
 use tree_sitter::Node;
 
-use super::{Builder, Segment};
+use super::{Builder, Segment, Walk};
 use crate::facts::{LocalOrigin, Receiver, ReceiverBase};
 
 /// A member access or a qualified name in one grammar: `a.b` (`member_expression`), `a::b`
@@ -205,7 +205,7 @@ impl ChainSyntax {
                 for (part, arguments) in parts {
                     match self.arguments.filter(|_| arguments) {
                         Some(walk) => walk(w.builder(), *call, part),
-                        None => w.walk_inner(part),
+                        None => w.walk(part),
                     }
                 }
             }
@@ -213,14 +213,14 @@ impl ChainSyntax {
                 for &(kind, f) in self.extras {
                     if node.kind() == kind {
                         if let Some(part) = node.child_by_field_name(f) {
-                            w.walk_inner(part);
+                            w.walk(part);
                         }
                     }
                 }
             }
             Frame::Op(_, node) => {
                 for part in named_children_of(*node).into_iter().skip(1) {
-                    w.walk_inner(part);
+                    w.walk(part);
                 }
             }
             Frame::Name(_) => {}
@@ -233,11 +233,10 @@ fn named_children_of(node: Node) -> Vec<Node> {
     node.named_children(&mut cursor).collect()
 }
 
-/// What the chain driver needs of a grammar's walker: the builder that records, and the walk of the
-/// expressions inside a chain (call arguments, a head that is not a name).
-pub(crate) trait ChainWalker<'s> {
+/// What the chain driver needs of a grammar's walker: the builder that records, and (`Walk`) the walk
+/// of the expressions inside a chain (call arguments, a head that is not a name).
+pub(crate) trait ChainWalker<'s>: Walk {
     fn builder(&mut self) -> &mut Builder<'s>;
-    fn walk_inner(&mut self, node: Node);
 }
 
 /// The walker of a grammar whose expression walk is a plain function of the builder.
@@ -246,12 +245,15 @@ struct FnWalker<'b, 's> {
     walk: fn(&mut Builder, Node),
 }
 
+impl Walk for FnWalker<'_, '_> {
+    fn walk(&mut self, node: Node) {
+        (self.walk)(self.b, node);
+    }
+}
+
 impl<'s> ChainWalker<'s> for FnWalker<'_, 's> {
     fn builder(&mut self) -> &mut Builder<'s> {
         self.b
-    }
-    fn walk_inner(&mut self, node: Node) {
-        (self.walk)(self.b, node);
     }
 }
 
@@ -305,7 +307,7 @@ pub(crate) fn drive<'s>(w: &mut impl ChainWalker<'s>, node: Node, call: bool, sy
         Head::Opaque(head) if let Some(ty) = syntax.cast.and_then(|cast| cast(w.builder(), head)) => {
             // A cast: the members of a value of the declared type.
             let (segments, calls_at, outer_call) = named_steps(w, syntax, &read.frames, Vec::new());
-            w.walk_inner(head);
+            w.walk(head);
             let receiver = Receiver { base: ReceiverBase::Value(LocalOrigin::Declared(ty)), members: Vec::new() };
             w.builder().add_receiver_chain(segments, calls_at, call || outer_call, receiver);
         }
@@ -329,7 +331,7 @@ pub(crate) fn drive<'s>(w: &mut impl ChainWalker<'s>, node: Node, call: bool, sy
             }
             tail.reverse();
             w.builder().add_ref(tail, called, true);
-            w.walk_inner(head);
+            w.walk(head);
         }
     }
 }

@@ -92,9 +92,6 @@ impl<'s> ChainWalker<'s> for Walker<'_, 's> {
     fn builder(&mut self) -> &mut Builder<'s> {
         self.b
     }
-    fn walk_inner(&mut self, node: Node) {
-        self.walk(node);
-    }
 }
 
 impl Walk for Walker<'_, '_> {

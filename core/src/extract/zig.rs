@@ -52,9 +52,6 @@ impl<'s> super::chain::ChainWalker<'s> for Walker<'_, 's> {
     fn builder(&mut self) -> &mut Builder<'s> {
         self.b
     }
-    fn walk_inner(&mut self, node: Node) {
-        self.walk(node);
-    }
 }
 
 impl Walk for Walker<'_, '_> {
