@@ -623,14 +623,16 @@ impl CModules {
             }
         }
         for &fid in direct.keys() {
-            let mut seen = vec![fid];
+            let mut seen: rustc_hash::FxHashSet<FileId> = std::iter::once(fid).collect();
             let mut queue: std::collections::VecDeque<FileId> = direct[&fid].iter().copied().collect();
             let mut visible = Vec::new();
             while let Some(next) = queue.pop_front() {
-                if seen.contains(&next) || visible.len() >= MAX_VISIBLE_INCLUDES {
+                if visible.len() >= MAX_VISIBLE_INCLUDES {
+                    break;
+                }
+                if !seen.insert(next) {
                     continue;
                 }
-                seen.push(next);
                 visible.push(next);
                 queue.extend(direct.get(&next).into_iter().flatten().copied());
             }
