@@ -154,8 +154,8 @@ pub(crate) struct Walk {
     pub candidates: Vec<Candidate>,
     pub skipped: Vec<SkippedFile>,
     pub other_files: u64,
-    /// Files named in config-like roles that resolution reads (tsconfig.json, go.mod, Cargo.toml,
-    /// package.json): root-relative paths.
+    /// Files named in config-like roles that resolution reads (`tsconfig.json`, `go.mod`,
+    /// `Cargo.toml`, `package.json`, `compile_commands.json`, `composer.json`): root-relative paths.
     pub config_files: Vec<String>,
     /// What a later change check stats instead of walking again: every directory walked with its
     /// mtime (a file added, removed or renamed changes its directory's), and every ignore file read
@@ -214,8 +214,15 @@ impl Watch {
     }
 }
 
-const CONFIG_NAMES: [&str; 6] =
-    ["tsconfig.json", "jsconfig.json", "go.mod", "Cargo.toml", "package.json", "compile_commands.json"];
+const CONFIG_NAMES: [&str; 7] = [
+    "tsconfig.json",
+    "jsconfig.json",
+    "go.mod",
+    "Cargo.toml",
+    "package.json",
+    "compile_commands.json",
+    "composer.json",
+];
 
 /// Walks the root through the host and applies the rules.
 pub(crate) fn walk(host: &dyn Host, rules: &Rules) -> Result<Walk, Error> {

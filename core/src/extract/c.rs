@@ -60,17 +60,19 @@ const CHAIN: ChainSyntax = ChainSyntax {
         ("template_function", "arguments"),
         ("template_method", "arguments"),
     ],
-    cast: Some(cast_type),
+    typed_head: Some(head_type),
     arguments: None,
 };
 
 /// `((T *)p)->x`: the type a C cast at the head of a chain declares.
-fn cast_type(b: &Builder, node: Node) -> Option<Vec<String>> {
-    let cast = if node.kind() == "parenthesized_expression" { node.named_child(0)? } else { node };
-    if cast.kind() != "cast_expression" {
-        return None;
-    }
-    let ty = cast.field("type")?.field("type")?;
+fn head_type(b: &Builder, node: Node) -> Option<Vec<String>> {
+    let inner = if node.kind() == "parenthesized_expression" { node.named_child(0)? } else { node };
+    let ty = match inner.kind() {
+        "cast_expression" => inner.field("type")?.field("type")?,
+        // `(new T(…))->m()`: a pointer to a `T`, which `->` goes through as it does a `T*` local's.
+        "new_expression" => inner.field("type")?,
+        _ => return None,
+    };
     type_path_of(b, ty).map(|p| p.into_iter().map(|s| s.0).collect())
 }
 

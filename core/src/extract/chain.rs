@@ -41,17 +41,18 @@ pub(crate) struct ChainSyntax {
     pub through: &'static [(&'static str, Option<&'static str>)],
     /// Fields of looked-through wrappers that hold references of their own (`foo::<T>`'s `T`).
     pub extras: &'static [(&'static str, &'static str)],
-    /// The type a cast at the head of a chain declares (`(x as Observable<T>).pipe`): the chain
-    /// goes on from a value of that type.
-    pub cast: Option<CastType>,
+    /// The type of the value an expression at the head of a chain is known to have — what a cast
+    /// declares (`(x as Observable<T>).pipe`), what a construction makes (`new Order().total()`):
+    /// the chain goes on from a value of that type.
+    pub typed_head: Option<HeadType>,
     /// Walks a call's arguments knowing the call (its callee types a callback's parameters); the
     /// grammar's expression walker otherwise. Given the call so that no walker has to climb to it
     /// (`Node::parent` walks down from the root: once per call of a long chain is quadratic).
     pub arguments: Option<WalkArguments>,
 }
 
-/// Reads the type a cast node declares, as a path.
-pub(crate) type CastType = fn(&Builder, Node) -> Option<Vec<String>>;
+/// Reads the type of the value an expression is known to have (a cast, a construction), as a path.
+pub(crate) type HeadType = fn(&Builder, Node) -> Option<Vec<String>>;
 
 /// Walks the arguments node of a call: `(builder, call, arguments)`.
 pub(crate) type WalkArguments = fn(&mut Builder, Node, Node);
@@ -304,8 +305,8 @@ pub(crate) fn drive<'s>(w: &mut impl ChainWalker<'s>, node: Node, call: bool, sy
             let (segments, calls_at, outer_call) = named_steps(w, syntax, &read.frames, head);
             w.builder().add_call_chain(segments, calls_at, call || outer_call);
         }
-        Head::Opaque(head) if let Some(ty) = syntax.cast.and_then(|cast| cast(w.builder(), head)) => {
-            // A cast: the members of a value of the declared type.
+        Head::Opaque(head) if let Some(ty) = syntax.typed_head.and_then(|typed| typed(w.builder(), head)) => {
+            // A cast or a construction: the members of a value of that type.
             let (segments, calls_at, outer_call) = named_steps(w, syntax, &read.frames, Vec::new());
             w.walk(head);
             let receiver = Receiver { base: ReceiverBase::Value(LocalOrigin::Declared(ty)), members: Vec::new() };

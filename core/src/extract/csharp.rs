@@ -46,15 +46,15 @@ const CHAIN: ChainSyntax = ChainSyntax {
         ("generic_name", None),
     ],
     extras: &[("element_access_expression", "subscript")],
-    cast: Some(cast_type),
+    typed_head: Some(head_type),
     arguments: None,
 };
 
 /// `((Order)x).Total()`, `(x as Order).Total()`: the type a cast at the head of a chain declares.
-fn cast_type(b: &Builder, node: Node) -> Option<Vec<String>> {
+fn head_type(b: &Builder, node: Node) -> Option<Vec<String>> {
     let inner = if node.kind() == "parenthesized_expression" { node.named_child(0)? } else { node };
     let ty = match inner.kind() {
-        "cast_expression" => inner.field("type")?,
+        "cast_expression" | "object_creation_expression" => inner.field("type")?,
         "as_expression" => inner.field("right")?,
         _ => return None,
     };

@@ -478,7 +478,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     operators: &[],
     through: &[],
     extras: &[],
-    cast: None,
+    typed_head: None,
     arguments: None,
 };
 

@@ -84,9 +84,77 @@ const CHAIN: ChainSyntax = ChainSyntax {
     operators: &[],
     through: &[],
     extras: &[],
-    cast: None,
+    typed_head: Some(head_type),
     arguments: None,
 };
+
+/// The type of the value a construction makes (`new Order(…).total()`).
+fn head_type(b: &Builder, node: Node) -> Option<Vec<String>> {
+    let inner = if node.kind() == "parenthesized_expression" { node.named_child(0)? } else { node };
+    // An anonymous class's own members may override the type's: not this rule.
+    if inner.kind() != "object_creation_expression" || named_children(inner).iter().any(|c| c.kind() == "class_body") {
+        return None;
+    }
+    type_path(b, Walker::field(inner, "type")?).map(|p| p.into_iter().map(|s| s.0).collect())
+}
+
+/// A type's path without generic arguments, arrays and annotations: `a.b.Base<T>[]` → [a, b, Base].
+/// Primitives and `void` have none. Also reads `scoped_identifier`s (annotation names, imports).
+fn type_path(b: &Builder, ty: Node) -> Option<Vec<Seg>> {
+    let mut segs = Vec::new();
+    let mut cur = ty;
+    loop {
+        match cur.kind() {
+            "type_identifier" | "identifier" => {
+                segs.push(b.seg(cur));
+                break;
+            }
+            "scoped_type_identifier" => {
+                let parts: Vec<Node> = named_children(cur).into_iter().filter(|c| !is_annotation(c.kind())).collect();
+                let Some(last) = parts.last() else { break };
+                segs.push(b.seg(*last));
+                if parts.len() < 2 {
+                    break;
+                }
+                cur = parts[0];
+            }
+            "scoped_identifier" => {
+                let Some(name) = Walker::field(cur, "name") else {
+                    break;
+                };
+                segs.push(b.seg(name));
+                let Some(scope) = Walker::field(cur, "scope") else {
+                    break;
+                };
+                cur = scope;
+            }
+            "generic_type" => {
+                let Some(base) = named_children(cur).into_iter().find(|c| c.kind() != "type_arguments") else {
+                    break;
+                };
+                cur = base;
+            }
+            "array_type" => {
+                let Some(element) = Walker::field(cur, "element") else {
+                    break;
+                };
+                cur = element;
+            }
+            "annotated_type" => {
+                let Some(inner) = named_children(cur).into_iter().rfind(|c| !is_annotation(c.kind())) else {
+                    break;
+                };
+                cur = inner;
+            }
+            _ => break,
+        }
+    }
+    if segs.is_empty() {
+        return None;
+    }
+    segs.reverse();
+    Some(segs)
+}
 
 impl<'s> ChainWalker<'s> for Walker<'_, 's> {
     fn builder(&mut self) -> &mut Builder<'s> {
@@ -675,63 +743,8 @@ impl<'s> Walker<'_, 's> {
         self.b.ascend();
     }
 
-    /// A type's path without generic arguments, arrays and annotations: `a.b.Base<T>[]` → [a, b, Base].
-    /// Primitives and `void` have none. Also reads `scoped_identifier`s (annotation names, imports).
     fn type_path(&self, ty: Node) -> Option<Vec<Seg>> {
-        let mut segs = Vec::new();
-        let mut cur = ty;
-        loop {
-            match cur.kind() {
-                "type_identifier" | "identifier" => {
-                    segs.push(self.b.seg(cur));
-                    break;
-                }
-                "scoped_type_identifier" => {
-                    let parts: Vec<Node> =
-                        named_children(cur).into_iter().filter(|c| !is_annotation(c.kind())).collect();
-                    let Some(last) = parts.last() else { break };
-                    segs.push(self.b.seg(*last));
-                    if parts.len() < 2 {
-                        break;
-                    }
-                    cur = parts[0];
-                }
-                "scoped_identifier" => {
-                    let Some(name) = Self::field(cur, "name") else {
-                        break;
-                    };
-                    segs.push(self.b.seg(name));
-                    let Some(scope) = Self::field(cur, "scope") else {
-                        break;
-                    };
-                    cur = scope;
-                }
-                "generic_type" => {
-                    let Some(base) = named_children(cur).into_iter().find(|c| c.kind() != "type_arguments") else {
-                        break;
-                    };
-                    cur = base;
-                }
-                "array_type" => {
-                    let Some(element) = Self::field(cur, "element") else {
-                        break;
-                    };
-                    cur = element;
-                }
-                "annotated_type" => {
-                    let Some(inner) = named_children(cur).into_iter().rfind(|c| !is_annotation(c.kind())) else {
-                        break;
-                    };
-                    cur = inner;
-                }
-                _ => break,
-            }
-        }
-        if segs.is_empty() {
-            return None;
-        }
-        segs.reverse();
-        Some(segs)
+        type_path(self.b, ty)
     }
 
     /// `type_path`, except for a type parameter in scope (or `var`), which names no declared type.

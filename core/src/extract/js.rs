@@ -776,14 +776,15 @@ const CHAIN: ChainSyntax = ChainSyntax {
     operators: &[("subscript_expression", SEQUENCE)],
     through: &[("non_null_expression", None), ("parenthesized_expression", None)],
     extras: &[],
-    cast: Some(cast_type),
+    typed_head: Some(head_type),
     arguments: Some(call_arguments),
 };
 
 /// The type a cast declares: `x as T`, `x satisfies T`, `<T>x`.
-fn cast_type(b: &Builder, node: Node) -> Option<Vec<String>> {
+fn head_type(b: &Builder, node: Node) -> Option<Vec<String>> {
     match node.kind() {
         "as_expression" | "satisfies_expression" => type_path(b, *named_children(node).get(1)?),
+        "new_expression" => chain(b, node.field("constructor")?).map(|p| p.into_iter().map(|s| s.0).collect()),
         "type_assertion" => {
             let ty = node.named_child(0)?;
             type_path(b, if ty.kind() == "type_arguments" { ty.named_child(0)? } else { ty })

@@ -16,7 +16,7 @@ use super::Field;
 use tree_sitter::Node;
 
 use super::{has_token, named_children, texts, Builder, Segment, Walk};
-use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, SymbolKind, TypeRelKind};
+use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, Receiver, ReceiverBase, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
     let mut w = Walker { b, class: false };
@@ -521,9 +521,18 @@ impl Walker<'_, '_> {
     /// A chain of members and calls from a variable, name or class: its segments (from the head)
     /// and the indices of the called ones; None when its head is an expression.
     fn chain_path(&self, node: Node) -> Option<(Vec<Segment>, Vec<u32>)> {
+        match self.read_chain(node)? {
+            (None, segs, calls) => Some((segs, calls)),
+            (Some(_), ..) => None,
+        }
+    }
+
+    /// `chain_path`, and also a chain of members of a new object (`(new Order())->total()`): then
+    /// the class constructed and the `new` expression, and the segments after it.
+    fn read_chain<'t>(&self, node: Node<'t>) -> Option<ReadChain<'t>> {
         let mut frames: Vec<(Segment, bool)> = Vec::new();
         let mut cur = node;
-        let head = loop {
+        let (constructed, mut segs) = loop {
             if frames.len() > 100_000 {
                 return None;
             }
@@ -551,37 +560,25 @@ impl Walker<'_, '_> {
                     if !matches!(f.kind(), "name" | "qualified_name") {
                         return None;
                     }
-                    let (path, _) = name_path(self.b, f);
-                    let mut segs = path;
-                    let called_at = segs.len() as u32 - 1;
-                    let mut calls = vec![called_at];
-                    for (seg, call) in frames.into_iter().rev() {
-                        segs.push(seg);
-                        if call {
-                            calls.push(segs.len() as u32 - 1);
-                        }
-                    }
-                    return Some((segs, calls));
+                    // The function's name is called: a frame of its own.
+                    let (mut path, _) = name_path(self.b, f);
+                    let last = path.pop()?;
+                    frames.push((last, true));
+                    break (None, path);
                 }
-                "variable_name" => break self.var_seg(cur),
-                "relative_scope" => break (self.b.text(cur).to_ascii_lowercase(), self.b.pos(cur)),
-                "name" | "qualified_name" => {
-                    let (path, _) = name_path(self.b, cur);
-                    let mut segs = path;
-                    let mut calls = Vec::new();
-                    for (seg, call) in frames.into_iter().rev() {
-                        segs.push(seg);
-                        if call {
-                            calls.push(segs.len() as u32 - 1);
-                        }
-                    }
-                    return Some((segs, calls));
+                "variable_name" => break (None, vec![self.var_seg(cur)]),
+                "relative_scope" => {
+                    break (None, vec![(self.b.text(cur).to_ascii_lowercase(), self.b.pos(cur))]);
+                }
+                "name" | "qualified_name" => break (None, name_path(self.b, cur).0),
+                "object_creation_expression" if !frames.is_empty() => {
+                    let class = cur.named_child(0).filter(|t| matches!(t.kind(), "name" | "qualified_name"))?;
+                    break (Some((texts(&name_path(self.b, class).0), cur)), Vec::new());
                 }
                 "parenthesized_expression" => cur = cur.named_child(0)?,
                 _ => return None,
             }
         };
-        let mut segs = vec![head];
         let mut calls = Vec::new();
         for (seg, call) in frames.into_iter().rev() {
             segs.push(seg);
@@ -589,7 +586,7 @@ impl Walker<'_, '_> {
                 calls.push(segs.len() as u32 - 1);
             }
         }
-        Some((segs, calls))
+        Some((constructed, segs, calls))
     }
 
     /// A member's name: `->name`, `::$prop` (named without `$`).
@@ -604,14 +601,21 @@ impl Walker<'_, '_> {
 
     /// Records a chain, and walks the arguments of its calls and any expression at its head.
     fn chain(&mut self, node: Node) {
-        match self.chain_path(node) {
-            Some((segs, mut calls)) => {
+        match self.read_chain(node) {
+            Some((constructed, segs, mut calls)) => {
                 let last = segs.len() as u32 - 1;
                 let called = calls.last() == Some(&last);
                 if called {
                     calls.pop();
                 }
-                self.b.add_call_chain(segs, calls, called);
+                match constructed {
+                    None => self.b.add_call_chain(segs, calls, called),
+                    Some((class, new)) => {
+                        self.walk(new);
+                        let base = ReceiverBase::Value(LocalOrigin::Constructed(class));
+                        self.b.add_receiver_chain(segs, calls, called, Receiver { base, members: Vec::new() });
+                    }
+                }
             }
             None => {
                 // An expression at the head: the names after it can't be proven; walk it.
@@ -651,6 +655,10 @@ fn has_visibility(b: &Builder, node: Node) -> bool {
     let _ = b;
     named_children(node).iter().any(|c| c.kind() == "visibility_modifier")
 }
+
+/// A chain as `Walker::read_chain` reads it: the class and `new` expression at its head when it is
+/// a member of a new object, its segments, and the indices of the called ones.
+type ReadChain<'t> = (Option<(Vec<String>, Node<'t>)>, Vec<Segment>, Vec<u32>);
 
 #[cfg(test)]
 mod tests {

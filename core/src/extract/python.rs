@@ -568,7 +568,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     operators: &[("subscript", SEQUENCE)],
     through: &[],
     extras: &[],
-    cast: None,
+    typed_head: None,
     arguments: None,
 };
 

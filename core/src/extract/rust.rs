@@ -406,7 +406,7 @@ const PATH: ChainSyntax = ChainSyntax {
     operators: &[],
     through: &[("generic_type", Some("type"))],
     extras: &[],
-    cast: None,
+    typed_head: None,
     arguments: None,
 };
 
@@ -426,7 +426,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     operators: &[("try_expression", MAYBE), ("index_expression", SEQUENCE)],
     through: &[("generic_function", Some("function")), ("generic_type", Some("type")), ("await_expression", None)],
     extras: &[("generic_function", "type_arguments")],
-    cast: None,
+    typed_head: None,
     arguments: Some(call_arguments),
 };
 

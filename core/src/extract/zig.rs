@@ -37,7 +37,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     operators: &[],
     through: &[("parenthesized_expression", None), ("index_expression", Some("object")), ("try_expression", None)],
     extras: &[("index_expression", "index")],
-    cast: None,
+    typed_head: None,
     arguments: None,
 };
 

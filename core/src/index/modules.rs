@@ -516,6 +516,9 @@ pub(crate) struct CModules {
     /// C# types written in several places (`partial class`), Ruby classes and modules written again:
     /// each writing → all of them.
     pub partials: HashMap<SymId, Vec<SymId>>,
+    /// PHP types by qualified name (`A::B::C`) → the file Composer's PSR-4 autoloader loads for
+    /// that name, when it is indexed and declares it.
+    php_autoloaded: HashMap<String, FileId>,
 }
 
 /// A file sees at most this many files through its includes (a header chain of a large project).
@@ -550,7 +553,9 @@ impl CModules {
             globals: HashMap::default(),
             swift_modules: HashMap::default(),
             swift_module_of: HashMap::default(),
+            php_autoloaded: HashMap::default(),
         };
+        let psr4 = psr4_roots(configs);
         for (fid, f) in files.iter().enumerate().filter(|(_, f)| f.language == Language::Swift) {
             let parts: Vec<&str> = f.path.split('/').collect();
             let module = parts
@@ -585,10 +590,22 @@ impl CModules {
                     out.namespaces.entry(name.clone()).or_default().push(id);
                     out.namespace_of.insert(id, name);
                 } else if sym.kind.is_type() {
-                    types.entry(super::qualified_in(&f.facts.symbols, local as u32)).or_default().push(id);
+                    let name = super::qualified_in(&f.facts.symbols, local as u32);
+                    if f.language == Language::Php {
+                        if let Some(file) = psr4_file(&psr4, by_path, &name) {
+                            out.php_autoloaded.insert(name.clone(), file);
+                        }
+                    }
+                    types.entry(name).or_default().push(id);
                 }
             }
         }
+        // PHP has no partial classes: two declarations of one name are alternatives (a polyfill, a
+        // stale copy). When the autoloader picks one, the others stand alone; else they are merged.
+        types.retain(|name, writings| {
+            let Some(&file) = out.php_autoloaded.get(name) else { return true };
+            !writings.iter().any(|&w| index.file_of(w) == file)
+        });
         for writings in types.into_values().filter(|w| w.len() > 1) {
             for &w in &writings {
                 out.partials.insert(w, writings.clone());
@@ -692,10 +709,61 @@ impl CModules {
         self.globals.get(&(language, name.to_string())).map_or(&[], Vec::as_slice)
     }
 
+    /// Of the PHP declarations of the qualified name `qualified`, the one Composer autoloads, when
+    /// PSR-4 names its file and one of them is there; else all of them.
+    pub fn php_autoload(&self, index: &super::Index, qualified: &str, decls: Vec<SymId>) -> Vec<SymId> {
+        match self.php_autoloaded.get(qualified) {
+            Some(&file) if decls.len() > 1 && decls.iter().any(|&d| index.file_of(d) == file) => {
+                decls.into_iter().filter(|&d| index.file_of(d) == file).collect()
+            }
+            _ => decls,
+        }
+    }
+
     /// The file import `import` of `file` (an `#include`) names.
     pub fn include_of(&self, file: FileId, import: u32) -> Option<FileId> {
         self.includes.get(&(file, import)).copied()
     }
+}
+
+/// PSR-4 roots from every `composer.json` (`autoload` and `autoload-dev`): a namespace prefix as
+/// the index writes qualified names (`App\\Http\\` → `App::Http::`; `""` for the global namespace)
+/// and its root-relative folders, longest prefix first (the order Composer tries them in).
+fn psr4_roots(configs: &ConfigTexts) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for (config, text) in configs.iter().filter(|(p, _)| *p == "composer.json" || p.ends_with("/composer.json")) {
+        let Ok(json) = serde_json::from_str::<serde_json::Value>(text) else { continue };
+        for section in ["autoload", "autoload-dev"] {
+            let Some(map) = json.get(section).and_then(|a| a.get("psr-4")).and_then(|m| m.as_object()) else {
+                continue;
+            };
+            for (prefix, dirs) in map {
+                let dirs: Vec<&str> = match dirs {
+                    serde_json::Value::String(d) => vec![d.as_str()],
+                    serde_json::Value::Array(a) => a.iter().filter_map(|d| d.as_str()).collect(),
+                    _ => continue,
+                };
+                let mut prefix = prefix.trim_start_matches('\\').replace('\\', "::");
+                if !prefix.is_empty() && !prefix.ends_with("::") {
+                    prefix.push_str("::"); // Composer requires the separator; `App` never matches `Apple`.
+                }
+                let dirs = dirs.into_iter().filter_map(|d| normalize(&join(dir_of(config), d))).collect();
+                out.push((prefix, dirs));
+            }
+        }
+    }
+    out.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+    out
+}
+
+/// The indexed file PSR-4 loads the class `qualified` (`A::B::C`) from: for the longest prefix
+/// first, the rest of the name as a path under each of its folders.
+fn psr4_file(roots: &[(String, Vec<String>)], by_path: &HashMap<String, FileId>, qualified: &str) -> Option<FileId> {
+    roots.iter().find_map(|(prefix, dirs)| {
+        let rest = qualified.strip_prefix(prefix.as_str())?;
+        let rel = format!("{}.php", rest.replace("::", "/"));
+        dirs.iter().find_map(|d| file_in(by_path, d, &rel))
+    })
 }
 
 /// The include directories `compile_commands.json` files give (`-I`, `-iquote`, `-isystem`), made

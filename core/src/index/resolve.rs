@@ -1472,7 +1472,7 @@ impl<'a> Resolver<'_, 'a> {
                 }
                 if out.is_empty() && f.language == Language::Php && imp.module.is_empty() {
                     // `use Foo;`: a declaration of the global namespace.
-                    out.extend(self.c.global(Language::Php, &it.name).iter().map(|&s| Value::Sym(s)));
+                    out.extend(self.php_global(&it.name));
                 }
                 if out.is_empty() && f.language == Language::Python {
                     // `from pkg import sub` where `sub` is a module not re-exported by pkg's __init__.
@@ -1947,12 +1947,18 @@ impl<'a> Resolver<'_, 'a> {
             out = self.scoped_imports(file, None, name, hops);
         }
         if out.is_empty() {
-            out.extend(self.c.global(Language::Php, name).iter().map(|&s| Value::Sym(s)));
+            out.extend(self.php_global(name));
         }
         if out.is_empty() {
             out.extend(self.c.namespaces.get(name).into_iter().flatten().map(|&n| Value::Sym(n)));
         }
         out
+    }
+
+    /// The declarations of `name` in PHP's global namespace (the autoloaded one, when PSR-4 says).
+    fn php_global(&self, name: &str) -> Vec<Value> {
+        let decls = self.c.global(Language::Php, name).to_vec();
+        self.c.php_autoload(self.index, name, decls).into_iter().map(Value::Sym).collect()
     }
 
     /// What `using` directives written in `scope` bring in under `name`: the types of the namespaces
@@ -1981,7 +1987,13 @@ impl<'a> Resolver<'_, 'a> {
         let Some(qualified) = self.c.namespace_of.get(&ns) else {
             return self.named(Owner::Sym(ns), name).map(Value::Sym).collect();
         };
-        self.c.namespaces[qualified].iter().flat_map(|&n| self.named(Owner::Sym(n), name)).map(Value::Sym).collect()
+        let members: Vec<SymId> =
+            self.c.namespaces[qualified].iter().flat_map(|&n| self.named(Owner::Sym(n), name)).collect();
+        let members = match self.index.files[self.index.file_of(ns) as usize].language {
+            Language::Php => self.c.php_autoload(self.index, &format!("{qualified}::{name}"), members),
+            _ => members,
+        };
+        members.into_iter().map(Value::Sym).collect()
     }
 
     fn java_scope(&self, file: FileId, name: &str, hops: u32) -> Vec<Value> {

@@ -136,3 +136,39 @@ fn ruby_singleton_and_instance_methods_are_told_apart() {
     assert_eq!(instance["definitions"].as_array().unwrap().len(), 1);
     assert_eq!(instance["definitions"][0]["line"], 5);
 }
+
+#[test]
+fn php_names_resolve_to_the_file_composer_autoloads() {
+    // `compat/Order.php` declares the same class (a polyfill copy): PHP loads one of the two, and
+    // PSR-4 says which. Without composer.json both writings stand for the name.
+    let order =
+        "<?php\nnamespace Shop\\Model;\nclass Order\n{\n    public function price(): float { return 1.0; }\n}\n";
+    let user = "<?php\nnamespace Shop\\Service;\nuse Shop\\Model\\Order;\nfunction run(): float { return (new Order())->price(); }\n";
+    let helper = "<?php\nclass Helper\n{\n    public static function go(): void {}\n}\n";
+    let global_user = "<?php\nnamespace Tests;\nuse Helper;\nfunction t(): void { Helper::go(); }\n";
+    let files = [
+        ("src/Model/Order.php", order),
+        ("compat/Order.php", order),
+        ("src/Service/run.php", user),
+        ("lib/Helper.php", helper),
+        ("old/Helper.php", helper),
+        ("tests/t.php", global_user),
+    ];
+    let (_plain, mut plain) = repo(&files);
+    let mut both = goto(&mut plain, "src/Service/run.php", 4, 37);
+    both.sort();
+    assert_eq!(both, ["compat/Order.php::Shop::Model::Order", "src/Model/Order.php::Shop::Model::Order"]);
+    assert_eq!(goto(&mut plain, "tests/t.php", 4, 22).len(), 2);
+
+    // A prefix written without its trailing separator, several folders for one prefix, the global
+    // namespace (`""`) and `autoload-dev` are all read.
+    let composer = r#"{ "autoload": { "psr-4": { "Shop\\": ["gen/", "src/"], "": "lib/" } },
+                      "autoload-dev": { "psr-4": { "Tests": "tests" } } }"#;
+    let with: Vec<(&str, &str)> = files.iter().copied().chain([("composer.json", composer)]).collect();
+    let (_dir, mut s) = repo(&with);
+    assert_eq!(goto(&mut s, "src/Service/run.php", 4, 37), ["src/Model/Order.php::Shop::Model::Order"]);
+    assert_eq!(goto(&mut s, "src/Service/run.php", 4, 47), ["src/Model/Order.php::Shop::Model::Order::price"]);
+    assert_eq!(goto(&mut s, "tests/t.php", 4, 22), ["lib/Helper.php::Helper"]);
+    let refs = call(&mut s, "refs", json!({ "handle": "compat/Order.php::Shop::Model::Order::price" }));
+    assert_eq!(refs["refs"].as_array().map(Vec::len), Some(0), "{refs}");
+}
