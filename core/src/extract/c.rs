@@ -16,7 +16,7 @@ use super::Field;
 use tree_sitter::Node;
 
 use super::chain::ChainWalker;
-use super::{has_token, named_children, Builder, ChainSyntax, Member, Segment, Walk};
+use super::{has_token, named_children, texts, Builder, ChainSyntax, Member, Segment, Walk};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -65,7 +65,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
 };
 
 /// `((T *)p)->x`: the type a C cast at the head of a chain declares.
-fn head_type(b: &Builder, node: Node) -> Option<Vec<String>> {
+fn head_type(b: &Builder, node: Node) -> Option<LocalOrigin> {
     let inner = if node.kind() == "parenthesized_expression" { node.named_child(0)? } else { node };
     let ty = match inner.kind() {
         "cast_expression" => inner.field("type")?.field("type")?,
@@ -73,7 +73,7 @@ fn head_type(b: &Builder, node: Node) -> Option<Vec<String>> {
         "new_expression" => inner.field("type")?,
         _ => return None,
     };
-    type_path_of(b, ty).map(|p| p.into_iter().map(|s| s.0).collect())
+    type_path_of(b, ty).map(|p| LocalOrigin::Declared(texts(&p)))
 }
 
 /// The path of a type as written, without template arguments: `ns::Vec<T>` → [ns, Vec];

@@ -41,9 +41,10 @@ pub(crate) struct ChainSyntax {
     pub through: &'static [(&'static str, Option<&'static str>)],
     /// Fields of looked-through wrappers that hold references of their own (`foo::<T>`'s `T`).
     pub extras: &'static [(&'static str, &'static str)],
-    /// The type of the value an expression at the head of a chain is known to have — what a cast
-    /// declares (`(x as Observable<T>).pipe`), what a construction makes (`new Order().total()`):
-    /// the chain goes on from a value of that type.
+    /// Where the value of an expression that heads a chain comes from, when that is known — the
+    /// type a cast declares (`(x as Observable<T>).pipe`), the class a construction makes
+    /// (`new Order().total()`), the value a wrapper holds (Rust's `Pin::new(&mut x).poll()`): the
+    /// chain goes on from that value. Asked of every node of a chain before its other kinds.
     pub typed_head: Option<HeadType>,
     /// Walks a call's arguments knowing the call (its callee types a callback's parameters); the
     /// grammar's expression walker otherwise. Given the call so that no walker has to climb to it
@@ -51,8 +52,8 @@ pub(crate) struct ChainSyntax {
     pub arguments: Option<WalkArguments>,
 }
 
-/// Reads the type of the value an expression is known to have (a cast, a construction), as a path.
-pub(crate) type HeadType = fn(&Builder, Node) -> Option<Vec<String>>;
+/// Reads where the value of an expression comes from (a cast, a construction, a wrapper).
+pub(crate) type HeadType = fn(&Builder, Node) -> Option<LocalOrigin>;
 
 /// Walks the arguments node of a call: `(builder, call, arguments)`.
 pub(crate) type WalkArguments = fn(&mut Builder, Node, Node);
@@ -88,11 +89,14 @@ fn field<'t>(node: Node<'t>, fields: &[&str]) -> Option<Node<'t>> {
 
 impl ChainSyntax {
     /// Reads the chain ending at `node`, from the outside in, in one loop.
-    fn read<'t>(&self, node: Node<'t>) -> Read<'t> {
+    fn read<'t>(&self, b: &Builder, node: Node<'t>) -> Read<'t> {
         let mut frames = Vec::new();
         let mut cur = node;
         let head = loop {
             let kind = cur.kind();
+            if !frames.is_empty() && self.typed_head.is_some_and(|typed| typed(b, cur).is_some()) {
+                break Head::Opaque(cur);
+            }
             if self.names.contains(&kind) {
                 break Head::Name(cur);
             }
@@ -147,7 +151,7 @@ impl ChainSyntax {
     /// The segments of a chain of names only (`a`, `a.b.c`, `a::b::C`): no calls, a name (or the
     /// root) at its head. Wrappers are looked through.
     pub fn names(&self, b: &Builder, node: Node) -> Option<Vec<Segment>> {
-        let read = self.read(node);
+        let read = self.read(b, node);
         let mut segments = match read.head {
             Head::Name(n) => vec![b.seg(n)],
             Head::Root => Vec::new(),
@@ -166,7 +170,7 @@ impl ChainSyntax {
     /// The segments of a chain through calls (`rt.handle().clone()`) and the indices of the called
     /// segments (ascending); `None` when the head is not a name.
     pub fn called_names(&self, b: &Builder, node: Node) -> Option<(Vec<Segment>, Vec<u32>)> {
-        let read = self.read(node);
+        let read = self.read(b, node);
         let mut segments = match read.head {
             Head::Name(n) => vec![b.seg(n)],
             Head::Root => Vec::new(),
@@ -295,7 +299,7 @@ fn named_steps<'s>(
 
 /// `reference` for a grammar whose walker carries state of its own (Java's).
 pub(crate) fn drive<'s>(w: &mut impl ChainWalker<'s>, node: Node, call: bool, syntax: &ChainSyntax) {
-    let read = syntax.read(node);
+    let read = syntax.read(w.builder(), node);
     match read.head {
         Head::Name(_) | Head::Root => {
             let head = match read.head {
@@ -305,11 +309,11 @@ pub(crate) fn drive<'s>(w: &mut impl ChainWalker<'s>, node: Node, call: bool, sy
             let (segments, calls_at, outer_call) = named_steps(w, syntax, &read.frames, head);
             w.builder().add_call_chain(segments, calls_at, call || outer_call);
         }
-        Head::Opaque(head) if let Some(ty) = syntax.typed_head.and_then(|typed| typed(w.builder(), head)) => {
-            // A cast or a construction: the members of a value of that type.
+        Head::Opaque(head) if let Some(origin) = syntax.typed_head.and_then(|typed| typed(w.builder(), head)) => {
+            // A cast, a construction, a wrapper: the members of that value.
             let (segments, calls_at, outer_call) = named_steps(w, syntax, &read.frames, Vec::new());
             w.walk(head);
-            let receiver = Receiver { base: ReceiverBase::Value(LocalOrigin::Declared(ty)), members: Vec::new() };
+            let receiver = Receiver { base: ReceiverBase::Value(origin), members: Vec::new() };
             w.builder().add_receiver_chain(segments, calls_at, call || outer_call, receiver);
         }
         Head::Opaque(head) => {

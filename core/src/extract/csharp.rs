@@ -11,7 +11,7 @@ use super::Field;
 use tree_sitter::Node;
 
 use super::chain::ChainWalker;
-use super::{named_children, Builder, ChainSyntax, Member, Segment, Walk};
+use super::{named_children, texts, Builder, ChainSyntax, Member, Segment, Walk};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind};
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -51,14 +51,14 @@ const CHAIN: ChainSyntax = ChainSyntax {
 };
 
 /// `((Order)x).Total()`, `(x as Order).Total()`: the type a cast at the head of a chain declares.
-fn head_type(b: &Builder, node: Node) -> Option<Vec<String>> {
+fn head_type(b: &Builder, node: Node) -> Option<LocalOrigin> {
     let inner = if node.kind() == "parenthesized_expression" { node.named_child(0)? } else { node };
     let ty = match inner.kind() {
         "cast_expression" | "object_creation_expression" => inner.field("type")?,
         "as_expression" => inner.field("right")?,
         _ => return None,
     };
-    type_path(b, ty).map(|p| p.into_iter().map(|s| s.0).collect())
+    type_path(b, ty).map(|p| LocalOrigin::Declared(texts(&p)))
 }
 
 /// A type's path without generic arguments, nullability and arrays: `A.B<T>?[]` → [A, B].
@@ -97,10 +97,6 @@ fn type_path(b: &Builder, ty: Node) -> Option<Vec<Segment>> {
     }
     out.reverse();
     Some(out)
-}
-
-fn texts(path: Vec<Segment>) -> Vec<String> {
-    path.into_iter().map(|s| s.0).collect()
 }
 
 fn modifiers(b: &Builder, node: Node) -> Vec<String> {
@@ -173,7 +169,7 @@ impl Walk for Walker<'_, '_> {
             "property_declaration" | "event_declaration" => {
                 let Some(name) = node.field("name") else { return self.b.ascend() };
                 let ty = node.field("type");
-                let returns = ty.and_then(|t| self.checked_type_path(t)).map(texts);
+                let returns = ty.and_then(|t| self.checked_type_path(t)).map(|p| texts(&p));
                 self.walk_opt(ty);
                 let exported = self.exported(node);
                 let idx = self.b.add_symbol(node, name, SymbolKind::Field, exported);
@@ -264,7 +260,7 @@ impl Walk for Walker<'_, '_> {
                 }
                 self.walk_opt(node.field("arguments"));
                 if let Some(init) = node.field("initializer") {
-                    self.initializer(init, path.map(texts));
+                    self.initializer(init, path.map(|p| texts(&p)));
                 }
             }
             "constructor_initializer" => self.walk_children(node),
@@ -452,7 +448,7 @@ impl<'s> Walker<'_, 's> {
                             };
                             if let Some(path) = w.checked_type_path(ty) {
                                 let pos = path.last().map(|s| s.1).unwrap_or_default();
-                                w.b.add_relation(idx, TypeRelKind::Extends, texts(path), pos);
+                                w.b.add_relation(idx, TypeRelKind::Extends, texts(&path), pos);
                             }
                             w.walk(base);
                         }
@@ -464,7 +460,7 @@ impl<'s> Walker<'_, 's> {
                             let ty = p.field("type");
                             w.walk_opt(ty);
                             if let Some(n) = p.field("name") {
-                                let returns = ty.and_then(|t| w.checked_type_path(t)).map(texts);
+                                let returns = ty.and_then(|t| w.checked_type_path(t)).map(|p| texts(&p));
                                 let i = w.b.add_symbol(p, n, SymbolKind::Field, true);
                                 w.b.symbol_mut(i).returns = returns;
                             }
@@ -502,7 +498,7 @@ impl<'s> Walker<'_, 's> {
                 }
             }
             if let Some(ty) = node.field("returns").or_else(|| node.field("type")) {
-                let returns = w.checked_type_path(ty).map(texts);
+                let returns = w.checked_type_path(ty).map(|p| texts(&p));
                 w.b.symbol_mut(idx).returns = returns;
                 w.walk(ty);
             }
@@ -510,7 +506,7 @@ impl<'s> Walker<'_, 's> {
                 // `static int Twice(this Order o)`: an extension method of `Order`.
                 let first = named_children(params).into_iter().find(|p| p.kind() == "parameter");
                 if let Some(p) = first.filter(|p| is_static && has_modifier(w.b, *p, "this")) {
-                    let extended = p.field("type").and_then(|t| w.checked_type_path(t)).map(texts);
+                    let extended = p.field("type").and_then(|t| w.checked_type_path(t)).map(|p| texts(&p));
                     w.b.symbol_mut(idx).extension_of = extended;
                 }
                 w.walk(params);
@@ -536,7 +532,7 @@ impl<'s> Walker<'_, 's> {
             return;
         };
         let ty = decl.field("type");
-        let returns = ty.and_then(|t| self.checked_type_path(t)).map(texts);
+        let returns = ty.and_then(|t| self.checked_type_path(t)).map(|p| texts(&p));
         self.walk_opt(ty);
         for d in named_children(decl) {
             if d.kind() != "variable_declarator" {
@@ -601,7 +597,7 @@ impl<'s> Walker<'_, 's> {
     }
 
     fn declared_origin(&self, ty: Node) -> LocalOrigin {
-        self.checked_type_path(ty).map_or(LocalOrigin::Unknown, |p| LocalOrigin::Declared(texts(p)))
+        self.checked_type_path(ty).map_or(LocalOrigin::Unknown, |p| LocalOrigin::Declared(texts(&p)))
     }
 
     fn value_origin(&self, value: Node) -> LocalOrigin {
@@ -609,13 +605,13 @@ impl<'s> Walker<'_, 's> {
             "object_creation_expression" => value
                 .field("type")
                 .and_then(|t| self.checked_type_path(t))
-                .map_or(LocalOrigin::Unknown, |p| LocalOrigin::Constructed(texts(p))),
+                .map_or(LocalOrigin::Unknown, |p| LocalOrigin::Constructed(texts(&p))),
             "cast_expression" => value.field("type").map_or(LocalOrigin::Unknown, |t| self.declared_origin(t)),
             "as_expression" => value.field("right").map_or(LocalOrigin::Unknown, |t| self.declared_origin(t)),
             "invocation_expression" => match CHAIN.called_names(self.b, value) {
-                Some((segs, calls)) if calls == [segs.len() as u32 - 1] => LocalOrigin::CallResult(texts(segs)),
+                Some((segs, calls)) if calls == [segs.len() as u32 - 1] => LocalOrigin::CallResult(texts(&segs)),
                 Some((segs, calls)) if !segs.is_empty() => {
-                    LocalOrigin::CallChain(texts(segs), calls.into_iter().collect())
+                    LocalOrigin::CallChain(texts(&segs), calls.into_iter().collect())
                 }
                 _ => LocalOrigin::Unknown,
             },

@@ -9,7 +9,7 @@ use super::Field;
 use tree_sitter::Node;
 
 use super::chain::ChainWalker;
-use super::{children, has_token, named_children, Builder, ChainSyntax, Member, Walk};
+use super::{children, has_token, named_children, texts, Builder, ChainSyntax, Member, Walk};
 use crate::facts::{ImportItem, ImportKind, LocalOrigin, Pos, SymbolKind, TypeRelKind};
 
 type Seg = (String, Pos);
@@ -28,10 +28,6 @@ struct Walker<'a, 's> {
     b: &'a mut Builder<'s>,
     tparams: Vec<String>,
     iface: bool,
-}
-
-fn texts(segs: &[Seg]) -> Vec<String> {
-    segs.iter().map(|(s, _)| s.clone()).collect()
 }
 
 /// Kinds that denote a type written in a declaration (not a primitive).
@@ -89,13 +85,13 @@ const CHAIN: ChainSyntax = ChainSyntax {
 };
 
 /// The type of the value a construction makes (`new Order(…).total()`).
-fn head_type(b: &Builder, node: Node) -> Option<Vec<String>> {
+fn head_type(b: &Builder, node: Node) -> Option<LocalOrigin> {
     let inner = if node.kind() == "parenthesized_expression" { node.named_child(0)? } else { node };
     // An anonymous class's own members may override the type's: not this rule.
     if inner.kind() != "object_creation_expression" || named_children(inner).iter().any(|c| c.kind() == "class_body") {
         return None;
     }
-    type_path(b, Walker::field(inner, "type")?).map(|p| p.into_iter().map(|s| s.0).collect())
+    type_path(b, Walker::field(inner, "type")?).map(|p| LocalOrigin::Declared(texts(&p)))
 }
 
 /// A type's path without generic arguments, arrays and annotations: `a.b.Base<T>[]` → [a, b, Base].

@@ -780,9 +780,10 @@ const CHAIN: ChainSyntax = ChainSyntax {
     arguments: Some(call_arguments),
 };
 
-/// The type a cast declares: `x as T`, `x satisfies T`, `<T>x`.
-fn head_type(b: &Builder, node: Node) -> Option<Vec<String>> {
-    match node.kind() {
+/// A value of the type a cast declares (`x as T`, `x satisfies T`, `<T>x`) or of the class a
+/// `new` constructs.
+fn head_type(b: &Builder, node: Node) -> Option<LocalOrigin> {
+    let path = match node.kind() {
         "as_expression" | "satisfies_expression" => type_path(b, *named_children(node).get(1)?),
         "new_expression" => chain(b, node.field("constructor")?).map(|p| p.into_iter().map(|s| s.0).collect()),
         "type_assertion" => {
@@ -790,7 +791,8 @@ fn head_type(b: &Builder, node: Node) -> Option<Vec<String>> {
             type_path(b, if ty.kind() == "type_arguments" { ty.named_child(0)? } else { ty })
         }
         _ => None,
-    }
+    };
+    path.map(LocalOrigin::Declared)
 }
 
 /// The segments of a pure name chain: `a`, `this`, `a.b.c`, `A.B` (types). None when any part is

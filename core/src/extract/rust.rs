@@ -426,9 +426,52 @@ const CHAIN: ChainSyntax = ChainSyntax {
     operators: &[("try_expression", MAYBE), ("index_expression", SEQUENCE)],
     through: &[("generic_function", Some("function")), ("generic_type", Some("type")), ("await_expression", None)],
     extras: &[("generic_function", "type_arguments")],
-    typed_head: None,
+    typed_head: Some(head_origin),
     arguments: Some(call_arguments),
 };
+
+/// Where a chain's head expression's value comes from, as `let` would infer it: `(*self).f()`,
+/// `(x as T).f()`, `Point { .. }.f()`, `Pin::new(&mut x).poll()` (the wrapper derefs to `x`).
+fn head_origin(b: &Builder, node: Node) -> Option<LocalOrigin> {
+    match node.kind() {
+        "call_expression" if transparent_argument(b, node).is_none() => return None,
+        "parenthesized_expression"
+        | "unary_expression"
+        | "reference_expression"
+        | "call_expression"
+        | "struct_expression"
+        | "type_cast_expression" => {}
+        _ => return None,
+    }
+    Some(local_origin(b, node)).filter(|o| !matches!(o, LocalOrigin::Unknown))
+}
+
+/// Wrappers whose value derefs to what they were made of: `Pin::new(&mut x)` is `x` for a method
+/// call, as `Box::new(x)`, `Rc::new(x)` and `Arc::new(x)` are.
+const TRANSPARENT_NEW: [(&str, &str); 6] =
+    [("Pin", "new"), ("Pin", "new_unchecked"), ("Box", "new"), ("Box", "pin"), ("Rc", "new"), ("Arc", "new")];
+
+/// The one argument of a call of a transparent wrapper's constructor (`TRANSPARENT_NEW`).
+fn transparent_argument<'t>(b: &Builder, call: Node<'t>) -> Option<Node<'t>> {
+    let f = call.field("function")?;
+    if f.kind() != "scoped_identifier" {
+        return None;
+    }
+    let (path, name) = (f.field("path")?, f.field("name")?);
+    // `Pin::new`, `std::pin::Pin::new`, `Box::<T>::new`.
+    let ty = match path.kind() {
+        "scoped_identifier" => path.field("name")?,
+        "generic_type" => path.field("type")?,
+        _ => path,
+    };
+    if !TRANSPARENT_NEW.contains(&(b.text(ty), b.text(name))) {
+        return None;
+    }
+    match named_children(call.field("arguments")?).as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    }
+}
 
 /// The segments of a path.
 fn path_segments(b: &Builder, node: Node) -> Option<Vec<Segment>> {
@@ -723,6 +766,17 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
                 Some(LocalOrigin::Unknown) | None => LocalOrigin::Unknown,
                 Some(o) => LocalOrigin::Element(Box::new(o)),
             };
+        }
+        // `*x`: the same value for a method call (references are looked through).
+        "unary_expression" if value.child(0).is_some_and(|op| b.text(op) == "*") => {
+            return value.named_child(0).map_or(LocalOrigin::Unknown, inner);
+        }
+        "call_expression" if let Some(arg) = transparent_argument(b, value) => return inner(arg),
+        "type_cast_expression" => {
+            return value
+                .field("type")
+                .and_then(|t| type_path(b, t))
+                .map_or(LocalOrigin::Unknown, LocalOrigin::Declared);
         }
         // `self.items`, `config`, `a.b.c`: the same value.
         "identifier" | "self" | "field_expression" => {
