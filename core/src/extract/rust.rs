@@ -1006,7 +1006,57 @@ fn macro_invocation(b: &mut Builder, node: Node, item_level: bool) {
             return;
         }
     }
+    if let Some(tree) = parse_arguments(b, tt) {
+        // fn f(){ <arguments>; }: the function's body's one statement's expression.
+        let root = tree.root_node();
+        let statement = root.named_child(0).and_then(|f| f.field("body")).and_then(|body| body.named_child(0));
+        if let Some(arguments) = statement.and_then(|s| s.named_child(0)) {
+            expr(b, arguments);
+            return;
+        }
+    }
     token_tree(b, tt);
+}
+
+/// Parses an expression macro's arguments as the expression their delimiters make of them — a
+/// tuple (`assert_eq!(a.len(), b)`), a parenthesised expression (`assert!(x.is_ok())`), an array
+/// (`vec![x.f()]`), a block — at the file's own byte offsets, so that method calls in them are
+/// chains like any other. The parser reads `fn f(){` in place of the 7 bytes before the token tree
+/// and `;}` after it (served by the read callback, the file untouched). None when the arguments
+/// don't parse as one expression (a macro's own syntax: `select! { … }`, `test!(IPv4 ttl, …)`):
+/// then its tokens are read as names.
+fn parse_arguments(b: &Builder, tt: Node) -> Option<tree_sitter::Tree> {
+    const OPEN: &[u8] = b"fn f(){";
+    const CLOSE: &[u8] = b";}";
+    let (start, end) = (tt.start_byte(), tt.end_byte());
+    let from = start.checked_sub(OPEN.len())?;
+    let src = b.src.as_bytes();
+    if end <= start + 2 || end > src.len() {
+        return None;
+    }
+    let at = tt.start_position();
+    let stop = tt.end_position();
+    let range = Range {
+        start_byte: from,
+        end_byte: end + CLOSE.len(),
+        // Points are not read (positions come from byte offsets): the row of the token tree.
+        start_point: tree_sitter::Point { row: at.row, column: at.column.saturating_sub(OPEN.len()) },
+        end_point: tree_sitter::Point { row: stop.row, column: stop.column + CLOSE.len() },
+    };
+    let mut parser = Parser::new();
+    parser.set_language(&Language::Rust.grammar()).ok()?;
+    parser.set_included_ranges(&[range]).ok()?;
+    let mut read = |i: usize, _| -> &[u8] {
+        match i {
+            _ if i < from => &[],
+            _ if i < start => &OPEN[i - from..],
+            _ if i < end => &src[i..end],
+            _ if i < end + CLOSE.len() => &CLOSE[i - end..],
+            _ => &[],
+        }
+    };
+    let tree = parser.parse_with_options(&mut read, None, None)?;
+    (!tree.root_node().has_error()).then_some(tree)
 }
 
 /// The text after leading whitespace and comments (doc comments included).
@@ -1149,5 +1199,26 @@ fn g() { let c = Circle::new(1.0); c.area(); }
         assert!(spawn.exported);
         let calls: Vec<&str> = facts.refs.iter().filter(|r| r.call).map(|r| r.segments[0].0.as_str()).collect();
         assert_eq!(calls, vec!["helper", "spawn_blocking"]);
+    }
+
+    #[test]
+    fn expression_macro_arguments_are_expressions() {
+        // At the file's own offsets: `x.name()` is the chain [x, name] with its call, at its column.
+        let src = "fn f(x: &Item) {\n    assert_eq!(x.name().len(), vec![x.size()].len());\n    assert!(Pin::new(&mut *x).ready());\n}\n";
+        let facts = extract(Language::Rust, src);
+        let chains: Vec<(Vec<&str>, Vec<u32>)> = facts
+            .refs
+            .iter()
+            .filter(|r| r.segments.len() > 1 || r.receiver.is_some())
+            .map(|r| (r.segments.iter().map(|s| s.0.as_str()).collect(), r.calls_at.clone()))
+            .collect();
+        assert!(chains.contains(&(vec!["x", "name", "len"], vec![1])), "{chains:?}");
+        assert!(chains.contains(&(vec!["x", "size"], vec![])), "{chains:?}");
+        assert!(chains.contains(&(vec!["ready"], vec![])), "{chains:?}");
+        let name = facts.refs.iter().flat_map(|r| &r.segments).find(|s| s.0 == "name").expect("name");
+        assert_eq!(name.1, Pos { line: 2, col: 18 });
+        // A macro's own syntax is read as names, as before.
+        let facts = extract(Language::Rust, "fn g() { test!(IPv4 ttl, set_ttl(40)); }\n");
+        assert!(crate::extract::testing::refs(&facts).contains(&(vec!["set_ttl"], true)));
     }
 }
