@@ -1043,9 +1043,6 @@ fn parse_arguments(b: &Builder, tt: Node) -> Option<tree_sitter::Tree> {
         start_point: tree_sitter::Point { row: at.row, column: at.column.saturating_sub(OPEN.len()) },
         end_point: tree_sitter::Point { row: stop.row, column: stop.column + CLOSE.len() },
     };
-    let mut parser = Parser::new();
-    parser.set_language(&Language::Rust.grammar()).ok()?;
-    parser.set_included_ranges(&[range]).ok()?;
     let mut read = |i: usize, _| -> &[u8] {
         match i {
             _ if i < from => &[],
@@ -1055,7 +1052,7 @@ fn parse_arguments(b: &Builder, tt: Node) -> Option<tree_sitter::Tree> {
             _ => &[],
         }
     };
-    let tree = parser.parse_with_options(&mut read, None, None)?;
+    let tree = with_range_parser(&range, |parser| parser.parse_with_options(&mut read, None, None))?;
     (!tree.root_node().has_error()).then_some(tree)
 }
 
@@ -1086,10 +1083,32 @@ fn parse_range(b: &Builder, tt: Node) -> Option<tree_sitter::Tree> {
         start_point: tree_sitter::Point { row: start.row, column: start.column + 1 },
         end_point: tree_sitter::Point { row: end.row, column: end.column.saturating_sub(1) },
     };
-    let mut parser = Parser::new();
-    parser.set_language(&Language::Rust.grammar()).ok()?;
-    parser.set_included_ranges(&[range]).ok()?;
-    parser.parse(b.src, None)
+    with_range_parser(&range, |parser| parser.parse(b.src, None))
+}
+
+thread_local! {
+    /// One Rust parser per thread for the ranges inside macros (a file may hold thousands).
+    static RANGE_PARSER: std::cell::RefCell<Option<Parser>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `parse` with this thread's Rust parser limited to `range`.
+fn with_range_parser(
+    range: &Range,
+    parse: impl FnOnce(&mut Parser) -> Option<tree_sitter::Tree>,
+) -> Option<tree_sitter::Tree> {
+    RANGE_PARSER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            parser.set_language(&Language::Rust.grammar()).ok()?;
+            *slot = Some(parser);
+        }
+        let parser = slot.as_mut()?;
+        parser.set_included_ranges(std::slice::from_ref(range)).ok()?;
+        let tree = parse(parser);
+        parser.reset();
+        tree
+    })
 }
 
 /// Names in a token tree of an expression macro (`assert_eq!(spawn_job(), x)`): a path followed by
