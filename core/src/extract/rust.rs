@@ -254,6 +254,13 @@ fn member(b: &mut Builder, node: Node, exported: bool, impl_of: Option<Vec<Strin
                 if let Some(value) = node.field("value").or_else(|| node.field("type")) {
                     b.within(idx, |b| expr(b, value));
                 }
+                // An associated type names its type (`type Target = Inner;`: what `Deref` gives).
+                if kind == SymbolKind::Type {
+                    let aliased = node.field("type").and_then(|t| type_path(b, t));
+                    if let Some(sym) = b.facts.symbols.get_mut(idx as usize) {
+                        sym.returns = aliased;
+                    }
+                }
             }
         }
         "macro_invocation" => macro_invocation(b, node, true),

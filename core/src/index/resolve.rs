@@ -1665,6 +1665,19 @@ impl<'a> Resolver<'_, 'a> {
                 }
             }
         }
+        // A Rust type that implements `Deref` has the members of its `Target` (auto-deref).
+        if out.is_empty() && self.lang(self.index.file_of(t)) == Language::Rust && name != "Target" {
+            for target in self.named(Owner::Sym(t), "Target").collect::<Vec<_>>() {
+                let decl = self.index.symbol(target);
+                let derefs = decl.impl_trait.as_ref().and_then(|p| p.last()).is_some_and(|t| t == "Deref");
+                let (Some(ty), true) = (&decl.returns, derefs) else { continue };
+                let file = self.index.file_of(target);
+                let scope = Some(self.index.syms[target as usize].1);
+                for inner in self.types_of(self.resolve_path_hops(file, scope, ty, hops + 1)) {
+                    out.extend(self.type_member(inner, name, hops + 1, seen));
+                }
+            }
+        }
         out
     }
 
