@@ -1763,11 +1763,14 @@ impl<'a> Resolver<'_, 'a> {
             .filter(|&s| self.index.symbol(s).kind != SymbolKind::Macro)
             .map(Value::Sym)
             .collect();
+        let items = out.len();
         if let Some(&child) = self.rust.children.get(&(owner, name.to_string())) {
             out.push(Value::File(child));
         }
-        if out.is_empty() {
-            out = self.scoped_imports(file, scope, name, hops);
+        if items == 0 {
+            // A module and a function of one name live in different namespaces: `mod spawn;
+            // pub use spawn::spawn;` makes `task::spawn` both (a call picks the function).
+            out.extend(self.scoped_imports(file, scope, name, hops));
         }
         if out.is_empty() {
             out = self.globs(file, scope, name, hops);

@@ -172,3 +172,19 @@ fn php_names_resolve_to_the_file_composer_autoloads() {
     let refs = call(&mut s, "refs", json!({ "handle": "compat/Order.php::Shop::Model::Order::price" }));
     assert_eq!(refs["refs"].as_array().map(Vec::len), Some(0), "{refs}");
 }
+
+#[test]
+fn a_rust_module_and_a_function_of_one_name_are_both_found() {
+    // tokio's layout: `mod spawn; pub use spawn::spawn;`, re-exported at the crate root, and an
+    // integration test that names the crate.
+    let (_d, mut s) = repo(&[
+        ("Cargo.toml", "[package]\nname = \"tok\"\n"),
+        ("src/lib.rs", "pub mod task;\npub use task::spawn;\n"),
+        ("src/task/mod.rs", "mod spawn;\npub use spawn::spawn;\npub use spawn::JoinHandle;\n"),
+        ("src/task/spawn.rs", "pub struct JoinHandle;\nimpl JoinHandle { pub fn abort(&self) {} }\npub fn spawn() -> JoinHandle { JoinHandle }\n"),
+        ("tests/t.rs", "fn t() {\n    tok::task::spawn();\n    let h = tok::spawn();\n    h.abort();\n}\n"),
+    ]);
+    assert_eq!(goto(&mut s, "tests/t.rs", 2, 16), ["src/task/spawn.rs::spawn"]);
+    assert_eq!(goto(&mut s, "tests/t.rs", 3, 18), ["src/task/spawn.rs::spawn"]);
+    assert_eq!(goto(&mut s, "tests/t.rs", 4, 7), ["src/task/spawn.rs::JoinHandle::abort"]);
+}
