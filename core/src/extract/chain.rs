@@ -75,6 +75,9 @@ enum Head<'t> {
     Root,
     /// An expression that is not a name (`f()[0]` in `f()[0].b`): the chain can't be followed.
     Opaque(Node<'t>),
+    /// An expression whose value's origin `ChainSyntax::typed_head` knows: the chain goes on
+    /// from that value.
+    Typed(Node<'t>, LocalOrigin),
 }
 
 /// A chain as read: its steps from the outside in, and its head.
@@ -94,8 +97,8 @@ impl ChainSyntax {
         let mut cur = node;
         let head = loop {
             let kind = cur.kind();
-            if !frames.is_empty() && self.typed_head.is_some_and(|typed| typed(b, cur).is_some()) {
-                break Head::Opaque(cur);
+            if let Some(origin) = self.typed_head.filter(|_| !frames.is_empty()).and_then(|typed| typed(b, cur)) {
+                break Head::Typed(cur, origin);
             }
             if self.names.contains(&kind) {
                 break Head::Name(cur);
@@ -155,7 +158,7 @@ impl ChainSyntax {
         let mut segments = match read.head {
             Head::Name(n) => vec![b.seg(n)],
             Head::Root => Vec::new(),
-            Head::Opaque(_) => return None,
+            Head::Opaque(_) | Head::Typed(..) => return None,
         };
         for frame in read.frames.iter().rev() {
             match frame {
@@ -174,7 +177,7 @@ impl ChainSyntax {
         let mut segments = match read.head {
             Head::Name(n) => vec![b.seg(n)],
             Head::Root => Vec::new(),
-            Head::Opaque(_) => return None,
+            Head::Opaque(_) | Head::Typed(..) => return None,
         };
         let mut calls_at = Vec::new();
         for frame in read.frames.iter().rev() {
@@ -309,7 +312,7 @@ pub(crate) fn drive<'s>(w: &mut impl ChainWalker<'s>, node: Node, call: bool, sy
             let (segments, calls_at, outer_call) = named_steps(w, syntax, &read.frames, head);
             w.builder().add_call_chain(segments, calls_at, call || outer_call);
         }
-        Head::Opaque(head) if let Some(origin) = syntax.typed_head.and_then(|typed| typed(w.builder(), head)) => {
+        Head::Typed(head, origin) => {
             // A cast, a construction, a wrapper: the members of that value.
             let (segments, calls_at, outer_call) = named_steps(w, syntax, &read.frames, Vec::new());
             w.walk(head);

@@ -236,7 +236,7 @@ impl Walk for Walker<'_, '_> {
             "method_reference" => self.method_reference(node),
             "annotation" | "marker_annotation" => {
                 if let Some(name) = Self::field(node, "name") {
-                    if let Some(path) = self.type_path(name) {
+                    if let Some(path) = type_path(self.b, name) {
                         self.b.add_ref(path, false, false);
                     }
                 }
@@ -287,7 +287,7 @@ impl<'s> Walker<'_, 's> {
         for c in named_children(node) {
             match c.kind() {
                 "identifier" | "scoped_identifier" => {
-                    if let Some(path) = self.type_path(c) {
+                    if let Some(path) = type_path(self.b, c) {
                         self.b.facts.package = Some(texts(&path).join("."));
                     }
                 }
@@ -301,7 +301,7 @@ impl<'s> Walker<'_, 's> {
         let Some(path_node) = kids.iter().find(|c| matches!(c.kind(), "identifier" | "scoped_identifier")) else {
             return;
         };
-        let Some(mut path) = self.type_path(*path_node) else {
+        let Some(mut path) = type_path(self.b, *path_node) else {
             return;
         };
         let pos = self.b.pos(node);
@@ -739,16 +739,12 @@ impl<'s> Walker<'_, 's> {
         self.b.ascend();
     }
 
-    fn type_path(&self, ty: Node) -> Option<Vec<Seg>> {
-        type_path(self.b, ty)
-    }
-
     /// `type_path`, except for a type parameter in scope (or `var`), which names no declared type.
     fn checked_type_path(&self, ty: Node) -> Option<Vec<Seg>> {
         if is_var(self.b, ty) {
             return None;
         }
-        let path = self.type_path(ty)?;
+        let path = type_path(self.b, ty)?;
         if path.len() == 1 && self.tparams.iter().any(|t| *t == path[0].0) {
             return None;
         }
