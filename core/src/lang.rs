@@ -779,6 +779,94 @@ impl Language {
         matches!(self, Language::Python | Language::Kotlin | Language::Cpp | Language::Swift)
     }
 
+    /// Whether its compiler rejects a member that the declared type of the value doesn't have, so a
+    /// value proven of a type can't carry a member of an unrelated one at run time.
+    pub fn checks_members(self) -> bool {
+        matches!(
+            self,
+            Language::TypeScript
+                | Language::Tsx
+                | Language::Rust
+                | Language::Go
+                | Language::Java
+                | Language::C
+                | Language::Cpp
+                | Language::CSharp
+                | Language::Kotlin
+                | Language::Swift
+        )
+    }
+
+    /// Names that, where nothing in the repository binds them, denote what the language itself
+    /// provides — Rust's standard crates, prelude and primitive types, JavaScript's standard
+    /// globals, Java's `java.lang` — so a member named through one is a member of nothing the
+    /// repository declares. Globals a program extends (`window`, `globalThis`) are not among them.
+    pub fn builtin_names(self) -> &'static [&'static str] {
+        match self {
+            Language::Rust => &[
+                "std", "core", "alloc", "Box", "Vec", "String", "Option", "Result", "Some", "None", "Ok", "Err",
+                "bool", "char", "str", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128",
+                "isize", "f32", "f64",
+            ],
+            Language::TypeScript | Language::Tsx | Language::JavaScript => &[
+                "Math",
+                "JSON",
+                "Object",
+                "Array",
+                "Promise",
+                "Number",
+                "String",
+                "Boolean",
+                "Symbol",
+                "Reflect",
+                "Date",
+                "RegExp",
+                "Map",
+                "Set",
+                "WeakMap",
+                "WeakSet",
+                "Error",
+                "BigInt",
+                "Intl",
+                "Atomics",
+                "ArrayBuffer",
+                "console",
+            ],
+            Language::Java => &[
+                "java",
+                "javax",
+                "String",
+                "System",
+                "Math",
+                "Integer",
+                "Long",
+                "Double",
+                "Float",
+                "Short",
+                "Byte",
+                "Character",
+                "Boolean",
+                "Object",
+                "Thread",
+                "StringBuilder",
+            ],
+            _ => &[],
+        }
+    }
+
+    /// Whether an import of `module` (as the import fact writes it) brings in the language's
+    /// standard library: Rust's `std::…`, `core::…`, `alloc::…`; Go's standard packages (no dot in
+    /// the path's first element: `fmt`, `net/http`); Java's `java.…`, `javax.…`; Node's `node:…`.
+    pub fn is_std_module(self, module: &str) -> bool {
+        match self {
+            Language::Rust => matches!(module.split("::").next(), Some("std" | "core" | "alloc")),
+            Language::Go => module.split('/').next().is_some_and(|first| !first.is_empty() && !first.contains('.')),
+            Language::Java => module.starts_with("java.") || module.starts_with("javax."),
+            Language::TypeScript | Language::Tsx | Language::JavaScript => module.starts_with("node:"),
+            _ => false,
+        }
+    }
+
     /// C and C++ share the preprocessor, headers and linkage.
     pub fn is_c_family(self) -> bool {
         matches!(self, Language::C | Language::Cpp)

@@ -20,7 +20,7 @@ pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
 const MAGIC: [u8; 8] = *b"CODEGRPH";
 /// Bumped whenever the layout or the meaning of facts changes.
-pub(crate) const FORMAT_VERSION: u32 = 21;
+pub(crate) const FORMAT_VERSION: u32 = 22;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 const HEADER_LEN: usize = 8 + 4 + 8 + 32;
@@ -462,11 +462,15 @@ impl Image {
     }
 
     /// The graph's per-file counters, decoded: one per file.
-    pub(crate) fn file_stats(&self, files: usize) -> Result<Vec<crate::index::FileRefs>, String> {
+    pub(crate) fn file_stats(&self, files: usize, symbols: usize) -> Result<Vec<crate::index::FileRefs>, String> {
         let stats: Vec<crate::index::FileRefs> = postcard::from_bytes(&self.section(Section::FileStats)?)
             .map_err(|e| format!("its per-file counters are undecodable: {e}"))?;
         if stats.len() != files {
             return Err("its per-file counters do not fit its files".into());
+        }
+        let named = stats.iter().flat_map(|f| &f.known_stops).flat_map(|(_, _, types)| types.iter());
+        if named.into_iter().any(|&t| t as usize >= symbols) {
+            return Err("its per-file counters name symbols it doesn't have".into());
         }
         Ok(stats)
     }

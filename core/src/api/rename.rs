@@ -719,15 +719,31 @@ impl<'a> Plan<'a> {
         let index = self.index;
         let member = self.group.keys().any(|&g| owner_type(index, g).is_some() || index.symbol(g).container.is_some());
         let before = found.unsafe_sites.len();
+        let owners = if member { self.concrete_owners() } else { None };
         for &f in visible {
             let file = &index.files[f as usize];
             let resolved: BTreeSet<Pos> =
                 index.graph().refs_by_file[f as usize].iter().map(|&i| index.graph().refs[i as usize].pos).collect();
-            for chain in &file.facts.refs {
+            // Stops on a value of proven types none of which can carry the renamed member.
+            let elsewhere: BTreeSet<(u32, u32)> = match &owners {
+                Some(owners) if file.language.checks_members() => index.file_stats()[f as usize]
+                    .known_stops
+                    .iter()
+                    .filter(|(_, _, types)| types.iter().all(|&t| !self.may_carry(t, owners)))
+                    .map(|&(k, seg, _)| (k, seg))
+                    .collect(),
+                _ => BTreeSet::new(),
+            };
+            for (k, chain) in file.facts.refs.iter().enumerate() {
                 let segs = &chain.segments;
                 let at: Vec<Pos> = if member {
                     let from = usize::from(chain.receiver.is_none());
-                    segs.iter().skip(from).filter(|(n, _)| *n == self.old).map(|(_, p)| *p).collect()
+                    segs.iter()
+                        .enumerate()
+                        .skip(from)
+                        .filter(|(i, (n, _))| *n == self.old && !elsewhere.contains(&(k as u32, *i as u32)))
+                        .map(|(_, (_, p))| *p)
+                        .collect()
                 } else if shadowed_by_local(file, chain.enclosing, &self.old) {
                     // A local of that name around the use: it means the local, not the declaration.
                     Vec::new()
@@ -785,6 +801,36 @@ impl<'a> Plan<'a> {
                 self.old
             ));
         }
+    }
+
+    /// The types whose values may carry the renamed members: their owners and every type above and
+    /// below them. `None` when that can't be bounded: a declaration is not a member, or is one of a
+    /// trait or interface or of a Rust trait implementation (blanket and structural implementations
+    /// give it to types nobody relates to it).
+    fn concrete_owners(&self) -> Option<BTreeSet<SymId>> {
+        let index = self.index;
+        let mut owners = BTreeSet::new();
+        for &g in self.group.keys() {
+            let owner = owner_type(index, g)?;
+            let abstract_owner = matches!(index.symbol(owner).kind, SymbolKind::Trait | SymbolKind::Interface);
+            if abstract_owner || index.symbol(g).impl_trait.is_some() {
+                return None;
+            }
+            owners.insert(owner);
+            for dir in [Direction::Up, Direction::Down] {
+                owners.extend(walk(index, owner, dir, 10).into_iter().map(|step| step.id));
+            }
+        }
+        Some(owners)
+    }
+
+    /// Whether a value of type `t` may carry a member of `owners`: it is one of them, an alias (whose
+    /// lookup is not followed), or forwards members it lacks (`Deref`, `__getattr__`).
+    fn may_carry(&self, t: SymId, owners: &BTreeSet<SymId>) -> bool {
+        const FORWARDING: [&str; 4] = ["deref", "deref_mut", "__getattr__", "__getattribute__"];
+        owners.contains(&t)
+            || self.index.symbol(t).kind == SymbolKind::Type
+            || members(self.index, t).into_iter().any(|m| FORWARDING.contains(&self.index.symbol(m).name.as_str()))
     }
 
     /// Strings that are exactly the name (dynamic access: unsafe), and, when asked, matches of the
@@ -1124,6 +1170,39 @@ mod tests {
         );
         assert_eq!(r.renamed.len(), 4);
         assert!(r.edits.iter().all(|e| e.old_text == "area" && e.new_text == "size"));
+    }
+
+    /// A crate whose same-named uses are all provably of something else: members of the standard
+    /// library through its paths, prelude and imports, of an outside crate, and of a value of
+    /// another type (whose `push` a macro writes, so nothing resolves it).
+    const PRINTER: &str = "use std::thread;\nuse outside_crate::Tool;\n\npub struct Printer { n: u32 }\nimpl Printer {\n    pub fn new() -> Printer { Printer { n: 0 } }\n    pub fn push(&mut self) { self.n += 1; }\n}\n\npub struct Other;\nmacro_rules! pusher { ($t:ty) => { impl $t { pub fn push(&self) {} } } }\npusher!(Other);\n\npub fn f(o: &Other) -> Printer {\n    let _v: Vec<u32> = std::vec::Vec::new();\n    let _s = String::new();\n    let _b = thread::Builder::new();\n    let _t = Tool::new();\n    o.push();\n    let mut p = Printer::new();\n    p.push();\n    p\n}\n";
+
+    #[test]
+    fn uses_of_something_else_leave_a_rust_rename_safe() {
+        let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", PRINTER)]);
+        let r = preview(&mut s, "src/lib.rs::Printer::new", "create");
+        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
+        assert_eq!(edits(&r), ["src/lib.rs:6:12-15 definition", "src/lib.rs:20:26-29 reference"]);
+        let r = preview(&mut s, "src/lib.rs::Printer::push", "bump");
+        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
+        assert_eq!(edits(&r), ["src/lib.rs:7:12-16 definition", "src/lib.rs:21:7-11 reference"]);
+    }
+
+    #[test]
+    fn a_use_of_unknown_type_or_a_trait_member_still_makes_a_rust_rename_unsafe() {
+        // `x` is a closure's parameter of no declared type: its `push` may be Printer's.
+        let unknown = PRINTER.replace("    o.push();\n", "    let g = |x| x.push();\n    let _ = g;\n");
+        let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", &unknown)]);
+        let r = preview(&mut s, "src/lib.rs::Printer::push", "bump");
+        assert!(!r.safe);
+        assert_eq!(r.unsafe_sites.iter().map(|u| (u.line, u.column)).collect::<Vec<_>>(), [(19, 19)]);
+        // A trait's method may be implemented for any type (blanket impls): a value of another
+        // type proves nothing about it.
+        let traits = "pub trait Push { fn push(&self); }\npub struct A;\npub struct B;\nimpl Push for A { fn push(&self) {} }\nmacro_rules! p { ($t:ty) => { impl $t { pub fn push(&self) {} } } }\np!(B);\npub fn f(b: &B) { b.push(); }\n";
+        let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", traits)]);
+        let r = preview(&mut s, "src/lib.rs::Push::push", "bump");
+        assert!(!r.safe);
+        assert!(r.unsafe_sites.iter().any(|u| (u.line, u.column) == (7, 21)), "{:?}", r.unsafe_sites);
     }
 
     #[test]

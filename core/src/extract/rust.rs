@@ -1007,9 +1007,32 @@ fn macro_invocation(b: &mut Builder, node: Node, item_level: bool) {
     }
     let Some(tt) = named_children(node).into_iter().find(|c| c.kind() == "token_tree") else { return };
     let inner = skip_comments(b.text(tt).get(1..b.text(tt).len().saturating_sub(1)).unwrap_or(""));
-    if item_level && ITEM_STARTS.iter().any(|k| inner.starts_with(k)) {
+    let holds_items = |text: &str| ITEM_STARTS.iter().any(|k| text.starts_with(k));
+    if item_level && holds_items(inner) {
         if let Some(tree) = parse_range(b, tt) {
             items(b, tree.root_node());
+            return;
+        }
+    }
+    // `cfg_if! { if #[cfg(unix)] { mod unix; pub use unix::*; } else { … } }`: a macro whose own
+    // syntax holds blocks of items declares the items of every block (which one a build compiles is
+    // a matter of configuration, as for `#[cfg]` items); the syntax around them is not code.
+    if item_level {
+        let blocks: Vec<tree_sitter::Tree> = named_children(tt)
+            .into_iter()
+            .filter(|t| t.kind() == "token_tree" && b.text(*t).starts_with('{'))
+            .filter_map(|t| {
+                let tree = parse_range(b, t)?;
+                let root = tree.root_node();
+                let items =
+                    holds_items(skip_comments(&b.text(t)[1..])) || (root.named_child_count() > 0 && !root.has_error());
+                items.then_some(tree)
+            })
+            .collect();
+        if !blocks.is_empty() {
+            for tree in blocks {
+                items(b, tree.root_node());
+            }
             return;
         }
     }

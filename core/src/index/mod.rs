@@ -216,6 +216,7 @@ pub(crate) struct StoredFileStats<'a> {
     bindings: &'a [ImportBinding],
     resolved: u64,
     unresolved: &'a [(u32, u32)],
+    known_stops: &'a [(u32, u32, Box<[SymId]>)],
     unbound_imports: &'a [(u32, u32)],
     unresolved_calls: &'a [String],
 }
@@ -255,6 +256,7 @@ impl Graph {
                 bindings: &[],
                 resolved: f.resolved,
                 unresolved: &f.unresolved,
+                known_stops: &f.known_stops,
                 unbound_imports: &f.unbound_imports,
                 unresolved_calls: &f.unresolved_calls,
             })
@@ -444,7 +446,7 @@ impl Index {
         }
         self.file_stats.get_or_init(|| {
             let (image, configs) = self.stored.as_ref().expect("a graph without counters was read from a snapshot");
-            match image.file_stats(self.files.len()) {
+            match image.file_stats(self.files.len(), self.syms.len()) {
                 Ok(stats) => stats,
                 Err(why) => {
                     image.mark_damaged(why);

@@ -497,6 +497,12 @@ pub(crate) struct FileRefs {
     /// The chains that could not be proven, as (chain, segment where resolution stopped): that
     /// segment's name and position are in the file's facts.
     pub unresolved: Vec<(u32, u32)>,
+    /// The unproven chains whose value before the segment where they stopped was proven, as
+    /// (chain, segment, the declared types that value has): that member is none of those types'
+    /// (nor of anything their lookup reaches), so it is provably not a member of another type
+    /// (`unsafeSites` of a rename leave such a site out). A module, a standard wrapper or a value
+    /// of a type outside the repository contributes no type.
+    pub known_stops: Vec<(u32, u32, Box<[SymId]>)>,
     /// Import items that bind no declaration (a namespace, a glob, or nothing found), as (import, item).
     pub unbound_imports: Vec<(u32, u32)>,
     /// Callee names of the call sites that could not be proven (one entry per site).
@@ -2075,7 +2081,13 @@ impl<'a> Resolver<'_, 'a> {
                 let head = match &receiver {
                     Some(values) => {
                         let call = (chain.call && last == 0) || chain.calls_at.first() == Some(&0);
-                        Some(self.by_use(self.members_all(values, &chain.segments[0].0, 0), call))
+                        let members = self.by_use(self.members_all(values, &chain.segments[0].0, 0), call);
+                        if members.is_empty() && !values.is_empty() {
+                            if let Some(types) = self.value_types(values) {
+                                out.known_stops.push((k as u32, 0, types));
+                            }
+                        }
+                        Some(members)
                     }
                     None => self.head(fid, chain.enclosing, &chain.segments[0].0, 0),
                 };
@@ -2092,6 +2104,7 @@ impl<'a> Resolver<'_, 'a> {
                 };
                 let aliased = receiver.is_none() && self.is_import_alias(fid, chain.enclosing, &chain.segments[0].0);
                 let mut stopped_at = None;
+                let mut known_stop = None;
                 for (i, (seg_name, pos)) in chain.segments.iter().enumerate() {
                     let len = seg_name.chars().count() as u32;
                     let called_here = chain.calls_at.binary_search(&(i as u32)).is_ok();
@@ -2104,10 +2117,21 @@ impl<'a> Resolver<'_, 'a> {
                         }
                     }
                     if i > 0 {
-                        values = self.by_use(self.member_or_clone(fid, &values, seg_name, called_here, 0), call);
+                        let members = self.by_use(self.member_or_clone(fid, &values, seg_name, called_here, 0), call);
+                        if members.is_empty() {
+                            known_stop = self.value_types(&values);
+                        }
+                        values = members;
                     }
                     if values.is_empty() {
                         stopped_at = Some(i as u32);
+                        let outside = i == 0 && last > 0 && receiver.is_none();
+                        if outside && self.outside_head(fid, chain.enclosing, seg_name) {
+                            // `std::mem::take`, `Box::new`, `Math.max`: the path's segments up to
+                            // its first call are members of something outside the repository.
+                            let end = chain.calls_at.first().map_or(last as u32, |&c| c.max(1));
+                            out.known_stops.extend((1..=end).map(|j| (k as u32, j, Box::default())));
+                        }
                         break;
                     }
                     if called_here && (self.is_clone(fid, seg_name, &values) || self.is_super_call(fid, i, seg_name)) {
@@ -2145,6 +2169,9 @@ impl<'a> Resolver<'_, 'a> {
                     }
                 }
                 if let Some(i) = stopped_at {
+                    if let Some(types) = known_stop {
+                        out.known_stops.push((k as u32, i, types));
+                    }
                     out.unresolved.push((k as u32, i));
                     if chain.call {
                         out.unresolved_calls.push(callee_name.clone());
@@ -2187,6 +2214,69 @@ impl<'a> Resolver<'_, 'a> {
             }
         }
         out
+    }
+
+    /// Whether a head that resolves to nothing names what the language provides: an unbound builtin
+    /// name (`Language::builtin_names`), or a name imported from the standard library
+    /// (`Language::is_std_module`) that the repository doesn't declare.
+    fn outside_head(&self, file: FileId, scope: Option<u32>, name: &str) -> bool {
+        let f = &self.index.files[file as usize];
+        let chain = self.scope_chain(file, scope);
+        let visible = |imp: &&Import| imp.scope.is_none_or(|s| chain.contains(&s));
+        let mut binding =
+            f.facts.imports.iter().filter(visible).filter(|imp| imp.items.iter().any(|it| it.alias == name));
+        let outside = |imp: &Import| {
+            f.language.is_std_module(&imp.module)
+                || (f.language == Language::Rust && self.rust_extern_module(file, imp.scope, &imp.module))
+        };
+        match binding.next() {
+            Some(imp) => outside(imp) && binding.all(outside),
+            None => {
+                f.language.builtin_names().contains(&name)
+                    && !chain.iter().any(|&s| self.visible_local(file, s, name).is_some())
+            }
+        }
+    }
+
+    /// Whether a Rust `use` path that resolved to nothing starts at a crate the repository doesn't
+    /// hold and no module in scope is named like (`use regex_test::TestRunner;` where no crate of
+    /// the tree is `regex_test`).
+    fn rust_extern_module(&self, file: FileId, scope: Option<u32>, module: &str) -> bool {
+        let module = module.strip_prefix("::").unwrap_or(module);
+        let root = module.split("::").next().unwrap_or_default();
+        !root.is_empty()
+            && !matches!(root, "crate" | "self" | "super" | "Self")
+            && !self.rust.crates.contains_key(root)
+            && self.head(file, scope, root, 1).is_none_or(|found| found.is_empty())
+    }
+
+    /// The declared types of proven values (`FileRefs::known_stops`); `None` when some value's type
+    /// is not known (a function, a variable of no proven type).
+    fn value_types(&self, values: &[Value]) -> Option<Box<[SymId]>> {
+        let mut types = Vec::new();
+        for v in values {
+            match v {
+                Value::Instance(t) => types.push(*t),
+                Value::Sym(s) => {
+                    let kind = self.index.symbol(*s).kind;
+                    if kind.is_type() {
+                        types.push(*s);
+                    } else if matches!(kind, SymbolKind::Field | SymbolKind::Variable | SymbolKind::Constant) {
+                        let held = self.held(vec![v.clone()], 1);
+                        if held.is_empty() {
+                            return None;
+                        }
+                        types.extend(self.value_types(&held)?.iter().copied());
+                    } else if kind != SymbolKind::Module {
+                        return None;
+                    }
+                }
+                Value::File(_) | Value::GoPackage(_) | Value::JavaPackage(_) | Value::Wrapped(..) => {}
+            }
+        }
+        types.sort_unstable();
+        types.dedup();
+        Some(types.into())
     }
 
     /// Whether `name` is bound in scope by an import under another name (`import a as name`, `use

@@ -188,3 +188,22 @@ fn a_rust_module_and_a_function_of_one_name_are_both_found() {
     assert_eq!(goto(&mut s, "tests/t.rs", 3, 18), ["src/task/spawn.rs::spawn"]);
     assert_eq!(goto(&mut s, "tests/t.rs", 4, 7), ["src/task/spawn.rs::JoinHandle::abort"]);
 }
+
+#[test]
+fn items_in_the_blocks_of_cfg_if_are_declared() {
+    // libc's layout: the crate root's modules and their glob re-exports are written inside
+    // `cfg_if! { if #[cfg(…)] { … } else { … } }`, nested too.
+    let (_d, mut s) = repo(&[
+        ("Cargo.toml", "[package]\nname = \"lc\"\n"),
+        (
+            "src/lib.rs",
+            "cfg_if! {\n    if #[cfg(windows)] {\n        mod windows;\n        pub use crate::windows::*;\n    } else {\n        cfg_if! {\n            if #[cfg(unix)] {\n                mod unix;\n                pub use crate::unix::*;\n            }\n        }\n    }\n}\n",
+        ),
+        ("src/unix.rs", "pub const EFD_CLOEXEC: i32 = 1;\npub fn close(fd: i32) -> i32 { fd }\n"),
+        ("src/windows.rs", "pub fn closesocket(fd: i32) -> i32 { fd }\n"),
+        ("tests/t.rs", "fn t() {\n    let flags = lc::EFD_CLOEXEC;\n    lc::close(flags);\n    lc::closesocket(flags);\n}\n"),
+    ]);
+    assert_eq!(goto(&mut s, "tests/t.rs", 2, 21), ["src/unix.rs::EFD_CLOEXEC"]);
+    assert_eq!(goto(&mut s, "tests/t.rs", 3, 9), ["src/unix.rs::close"]);
+    assert_eq!(goto(&mut s, "tests/t.rs", 4, 9), ["src/windows.rs::closesocket"]);
+}
