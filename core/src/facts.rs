@@ -16,6 +16,11 @@ pub const MAP: &str = "{}";
 /// (`(Sender<T>, usize)` is `["(,)", "1", "Sender", "0"]`; an element of no known type is empty).
 pub const TUPLE: &str = "(,)";
 
+/// A value of one of several types (TypeScript's `A | B`) or of all of them (`A & B`): `|` followed,
+/// for each, by the length of its path and the path, as a tuple's elements are written. Its members
+/// are those of each type.
+pub const UNION: &str = "|";
+
 /// `inner` behind a wrapper marker (`MAYBE`, `SEQUENCE`): `[]` + `Circle` is a sequence of circles.
 pub fn marked(marker: &str, inner: Vec<String>) -> Vec<String> {
     std::iter::once(marker.to_string()).chain(inner).collect()
@@ -31,6 +36,19 @@ pub fn tuple_path(elements: Vec<Vec<String>>) -> Option<Vec<String>> {
     for e in elements {
         out.push(e.len().to_string());
         out.extend(e);
+    }
+    Some(out)
+}
+
+/// The path of a union of these type paths (each known): the one path when there is one.
+pub fn union_path(mut types: Vec<Vec<String>>) -> Option<Vec<String>> {
+    if types.len() < 2 {
+        return types.pop();
+    }
+    let mut out = vec![UNION.to_string()];
+    for t in types {
+        out.push(t.len().to_string());
+        out.extend(t);
     }
     Some(out)
 }

@@ -854,6 +854,46 @@ impl Language {
         }
     }
 
+    /// Types the language provides whose values carry no member the repository declares and
+    /// forward to none (no `Deref`, not an interface a repository type may implement): a member of
+    /// such a value is the language's own.
+    pub fn opaque_types(self) -> &'static [&'static str] {
+        match self {
+            Language::Rust => &[
+                "bool", "char", "str", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128",
+                "isize", "f32", "f64", "String",
+            ],
+            Language::TypeScript | Language::Tsx | Language::JavaScript => {
+                &["string", "number", "boolean", "bigint", "symbol", "Date", "RegExp"]
+            }
+            Language::Java => {
+                &["String", "int", "long", "double", "float", "boolean", "char", "byte", "short", "StringBuilder"]
+            }
+            Language::Go => &[
+                "string",
+                "bool",
+                "byte",
+                "rune",
+                "int",
+                "int8",
+                "int16",
+                "int32",
+                "int64",
+                "uint",
+                "uint8",
+                "uint16",
+                "uint32",
+                "uint64",
+                "uintptr",
+                "float32",
+                "float64",
+                "complex64",
+                "complex128",
+            ],
+            _ => &[],
+        }
+    }
+
     /// Whether an import of `module` (as the import fact writes it) brings in the language's
     /// standard library: Rust's `std::…`, `core::…`, `alloc::…`; Go's standard packages (no dot in
     /// the path's first element: `fmt`, `net/http`); Java's `java.…`, `javax.…`; Node's `node:…`.

@@ -7,7 +7,8 @@ use tree_sitter::Node;
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
-    marked, ImportItem, ImportKind, LocalOrigin, Param, Receiver, ReceiverBase, SymbolKind, TypeRelKind, SEQUENCE,
+    marked, union_path, ImportItem, ImportKind, LocalOrigin, Param, Receiver, ReceiverBase, SymbolKind, TypeRelKind,
+    SEQUENCE,
 };
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -847,10 +848,11 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
         }
         // `T[]`: a sequence of `T` (its elements reached through `for … of`, `[i]`, `find`, callbacks).
         "array_type" => Some(marked(SEQUENCE, inner(node.named_child(0)?)?)),
-        "union_type" => {
-            let named: Vec<Vec<String>> = named_children(node).into_iter().filter_map(inner).collect();
-            (named.len() == 1).then(|| named.into_iter().next().expect("one element"))
-        }
+        // `A | B | undefined`: a value of one of the named types (members of each); the parts of
+        // no named type (`undefined`, `string`, a function type) are what a narrowing leaves out
+        // before a member is used.
+        // `A & { closed: true }`: a value of every part; its members are those of the named parts.
+        "union_type" | "intersection_type" => union_path(named_children(node).into_iter().filter_map(inner).collect()),
         _ => None,
     }
 }
@@ -932,6 +934,21 @@ fn expr(b: &mut Builder, node: Node) {
             }
         }
         "object" => object_literal(b, node, None),
+        // `x = { … }`, `this.options = { … }`: the keys are members of what the target holds.
+        "assignment_expression"
+            if node.field("right").is_some_and(|r| r.kind() == "object")
+                && node.field("left").is_some_and(|l| matches!(l.kind(), "identifier" | "member_expression")) =>
+        {
+            let (left, right) = (node.field("left").expect("checked"), node.field("right").expect("checked"));
+            expr(b, left);
+            match chain(b, left) {
+                Some(target) => {
+                    let origin = LocalOrigin::CallChain(texts(target), Vec::new());
+                    object_literal(b, right, Some(Receiver { base: ReceiverBase::Value(origin), members: Vec::new() }));
+                }
+                None => expr(b, right),
+            }
+        }
         "return_statement" => {
             // `return { … }` from a function with a declared return type: the keys are its members.
             let declared = b.enclosing().and_then(|f| b.facts.symbols[f as usize].returns.clone());

@@ -9,7 +9,7 @@ use tree_sitter::{Node, Parser, Range};
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
     map_path, marked, tuple_path, ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver, ReceiverBase,
-    SymbolKind, TypeRelKind, TypeRelation, MAYBE, SEQUENCE,
+    SymbolKind, TypeRelKind, TypeRelation, MAP, MAYBE, SEQUENCE,
 };
 use crate::lang::Language;
 
@@ -458,6 +458,32 @@ fn head_origin(b: &Builder, node: Node) -> Option<LocalOrigin> {
 const TRANSPARENT_NEW: [(&str, &str); 6] =
     [("Pin", "new"), ("Pin", "new_unchecked"), ("Box", "new"), ("Box", "pin"), ("Rc", "new"), ("Arc", "new")];
 
+/// The wrapper marker of a call of a standard collection's constructor: `Vec::new()` is a sequence,
+/// `HashMap::default()` a map (of values of no known type).
+fn new_collection(b: &Builder, call: Node) -> Option<&'static str> {
+    let f = call.field("function")?;
+    if f.kind() != "scoped_identifier" {
+        return None;
+    }
+    let (path, name) = (f.field("path")?, f.field("name")?);
+    let ty = match path.kind() {
+        "scoped_identifier" => path.field("name")?,
+        "generic_type" => path.field("type")?,
+        _ => path,
+    };
+    if !["new", "with_capacity", "default"].contains(&b.text(name)) {
+        return None;
+    }
+    let ty = b.text(ty);
+    if SEQUENCE_TYPES.contains(&ty) {
+        Some(SEQUENCE)
+    } else if MAP_TYPES.contains(&ty) {
+        Some(MAP)
+    } else {
+        None
+    }
+}
+
 /// The one argument of a call of a transparent wrapper's constructor (`TRANSPARENT_NEW`).
 fn transparent_argument<'t>(b: &Builder, call: Node<'t>) -> Option<Node<'t>> {
     let f = call.field("function")?;
@@ -523,8 +549,13 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
             let first_arg = || type_args().into_iter().next();
             match base.last().map(String::as_str) {
                 Some(w) if TRANSPARENT.contains(&w) => inner(first_arg()?),
-                Some(w) if MAYBE_TYPES.contains(&w) => Some(marked(MAYBE, inner(first_arg()?)?)),
-                Some(w) if SEQUENCE_TYPES.contains(&w) => Some(marked(SEQUENCE, inner(first_arg()?)?)),
+                // `Option<T>`, `Vec<T>` of a `T` of no known type: a wrapper of unknown values.
+                Some(w) if MAYBE_TYPES.contains(&w) => {
+                    Some(marked(MAYBE, first_arg().and_then(inner).unwrap_or_default()))
+                }
+                Some(w) if SEQUENCE_TYPES.contains(&w) => {
+                    Some(marked(SEQUENCE, first_arg().and_then(inner).unwrap_or_default()))
+                }
                 Some(w) if MAP_TYPES.contains(&w) => {
                     map_path(type_args().into_iter().map(|t| inner(t).unwrap_or_default()).collect())
                 }
@@ -534,6 +565,8 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
         "type_identifier" | "scoped_type_identifier" => {
             Some(path_segments(b, node)?.into_iter().map(|s| s.0).collect())
         }
+        // `u32`, `str`: a type the language provides (its values' members are its own).
+        "primitive_type" => Some(vec![b.text(node).to_string()]),
         _ => None,
     }
 }
@@ -779,6 +812,13 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
             return value.named_child(0).map_or(LocalOrigin::Unknown, inner);
         }
         "call_expression" if let Some(arg) = transparent_argument(b, value) => return inner(arg),
+        // `Vec::new()`, `HashMap::with_capacity(n)`, `vec![…]`: a new, empty sequence or map.
+        "call_expression" if let Some(marker) = new_collection(b, value) => {
+            return LocalOrigin::Declared(vec![marker.to_string()]);
+        }
+        "macro_invocation" if value.field("macro").is_some_and(|m| b.text(m) == "vec") => {
+            return LocalOrigin::Declared(vec![SEQUENCE.to_string()]);
+        }
         "type_cast_expression" => {
             return value
                 .field("type")

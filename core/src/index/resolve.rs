@@ -16,9 +16,13 @@ use super::modules::{
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
     tuple_elements, Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, MAP, MAYBE,
-    SEQUENCE, TUPLE,
+    SEQUENCE, TUPLE, UNION,
 };
 use crate::lang::Language;
+
+/// Associated functions that give a value of their own type (`Self`) whatever else is declared:
+/// a constructor of an opaque type (`Language::opaque_types`) gives an opaque value.
+const OPAQUE_CONSTRUCTORS: [&str; 5] = ["new", "with_capacity", "from", "default", "try_from"];
 
 /// How deep chains of re-exports, globs, aliases and inheritance are followed.
 const MAX_HOPS: u32 = 12;
@@ -38,8 +42,13 @@ enum Value {
     GoPackage(String),
     /// A Java package.
     JavaPackage(String),
-    /// A standard wrapper (Rust's `Option`/`Result`, `Vec`, slices) of these values.
+    /// A standard wrapper (Rust's `Option`/`Result`, `Vec`, slices) of these values (none: of
+    /// values of no known type).
     Wrapped(Wrap, Box<[Value]>),
+    /// A value of a type the language provides that carries no member of the repository's types
+    /// and forwards to none (`Language::opaque_types`: `u32`, `String`, `string`): its members are
+    /// provably not the repository's.
+    Outside,
 }
 
 /// What a standard wrapper holds.
@@ -917,10 +926,14 @@ impl<'a> Resolver<'_, 'a> {
         }
         match origin {
             LocalOrigin::Unknown => Vec::new(),
-            LocalOrigin::Declared(path) | LocalOrigin::Constructed(path) => {
-                self.instances(self.resolve_path_hops(file, scope, path, hops))
-            }
+            LocalOrigin::Declared(path) | LocalOrigin::Constructed(path) => self.type_values(file, scope, path, hops),
             LocalOrigin::CallResult(path) => {
+                // `String::new()`, `u64::from(x)`: a constructor of an opaque type gives one.
+                if let [ty, ctor] = path.as_slice() {
+                    if OPAQUE_CONSTRUCTORS.contains(&ctor.as_str()) && self.opaque(file, scope, ty) {
+                        return vec![Value::Outside];
+                    }
+                }
                 let mut out = Vec::new();
                 for v in self.resolve_path_hops(file, scope, path, hops) {
                     let Value::Sym(s) = v else { continue };
@@ -1196,8 +1209,7 @@ impl<'a> Resolver<'_, 'a> {
         let Some(ret) = &sym.returns else { return Vec::new() };
         let file = self.index.file_of(func);
         let local = self.index.syms[func as usize].1;
-        let values = self.resolve_path_hops(file, Some(local), ret, hops);
-        self.instances(values)
+        self.type_values(file, Some(local), ret, hops)
     }
 
     fn resolve_path_hops(&self, file: FileId, scope: Option<u32>, path: &[String], hops: u32) -> Vec<Value> {
@@ -1209,20 +1221,42 @@ impl<'a> Resolver<'_, 'a> {
         } else {
             None
         };
+        // A marker alone (`Vec<T>` of a parameter `T`, `Vec::new()`): a wrapper of values of no
+        // known type, whose own methods are still known.
         if let Some(wrap) = wrap {
-            let inner = self.instances(self.resolve_path_hops(file, scope, rest, hops + 1));
-            return if inner.is_empty() { Vec::new() } else { vec![Value::Wrapped(wrap, inner.into())] };
+            let inner = self.type_values(file, scope, rest, hops + 1);
+            return if inner.is_empty() && !rest.is_empty() {
+                Vec::new()
+            } else {
+                vec![Value::Wrapped(wrap, inner.into())]
+            };
         }
         if head == MAP {
             let pairs = self.resolve_path_hops(file, scope, rest, hops + 1);
-            return if pairs.is_empty() { Vec::new() } else { vec![Value::Wrapped(Wrap::Map, pairs.into())] };
+            return if pairs.is_empty() && !rest.is_empty() {
+                Vec::new()
+            } else {
+                vec![Value::Wrapped(Wrap::Map, pairs.into())]
+            };
+        }
+        if head == UNION {
+            // Every type must be known: a member of a union is one of each's.
+            let mut out = Vec::new();
+            for t in tuple_elements(rest).unwrap_or_default() {
+                let values = self.type_values(file, scope, t, hops + 1);
+                if values.is_empty() {
+                    return Vec::new();
+                }
+                out.extend(values);
+            }
+            return out;
         }
         if head == TUPLE {
             let mut out = Vec::new();
             for (i, element) in
                 tuple_elements(rest).unwrap_or_default().into_iter().enumerate().take(usize::from(u8::MAX))
             {
-                let inner = self.instances(self.resolve_path_hops(file, scope, element, hops + 1));
+                let inner = self.type_values(file, scope, element, hops + 1);
                 if !inner.is_empty() {
                     out.push(Value::Wrapped(Wrap::Element(i as u8), inner.into()));
                 }
@@ -1236,12 +1270,29 @@ impl<'a> Resolver<'_, 'a> {
         values
     }
 
+    /// The instances a type path denotes; a type the language provides and the repository doesn't
+    /// declare is `Value::Outside`.
+    fn type_values(&self, file: FileId, scope: Option<u32>, path: &[String], hops: u32) -> Vec<Value> {
+        let values = self.instances(self.resolve_path_hops(file, scope, path, hops));
+        match path {
+            [name] if values.is_empty() && self.opaque(file, scope, name) => vec![Value::Outside],
+            _ => values,
+        }
+    }
+
+    /// Whether `name`, resolving to nothing, is a type of `Language::opaque_types` (not a local, not
+    /// imported from the repository).
+    fn opaque(&self, file: FileId, scope: Option<u32>, name: &str) -> bool {
+        let language = self.lang(file);
+        language.opaque_types().contains(&name) && self.outside_head(file, scope, name)
+    }
+
     fn instances(&self, values: Vec<Value>) -> Vec<Value> {
         values
             .into_iter()
             .filter_map(|v| match v {
                 Value::Sym(s) if self.index.symbol(s).kind.is_type() => Some(Value::Instance(s)),
-                v @ (Value::Instance(_) | Value::Wrapped(..)) => Some(v),
+                v @ (Value::Instance(_) | Value::Wrapped(..) | Value::Outside) => Some(v),
                 _ => None,
             })
             .collect()
@@ -1544,7 +1595,7 @@ impl<'a> Resolver<'_, 'a> {
             }
             Value::Instance(t) => self.ruby_side(self.type_member(*t, name, hops + 1, &mut HashSet::default()), false),
             // Wrappers have only the standard methods (`wrapper_step`).
-            Value::Wrapped(..) => Vec::new(),
+            Value::Wrapped(..) | Value::Outside => Vec::new(),
         }
     }
 
@@ -2232,7 +2283,7 @@ impl<'a> Resolver<'_, 'a> {
         match binding.next() {
             Some(imp) => outside(imp) && binding.all(outside),
             None => {
-                f.language.builtin_names().contains(&name)
+                (f.language.builtin_names().contains(&name) || f.language.opaque_types().contains(&name))
                     && !chain.iter().any(|&s| self.visible_local(file, s, name).is_some())
             }
         }
@@ -2271,7 +2322,7 @@ impl<'a> Resolver<'_, 'a> {
                         return None;
                     }
                 }
-                Value::File(_) | Value::GoPackage(_) | Value::JavaPackage(_) | Value::Wrapped(..) => {}
+                Value::File(_) | Value::GoPackage(_) | Value::JavaPackage(_) | Value::Wrapped(..) | Value::Outside => {}
             }
         }
         types.sort_unstable();
