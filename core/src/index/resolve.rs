@@ -47,8 +47,9 @@ enum Value {
     Wrapped(Wrap, Box<[Value]>),
     /// A value of a type the language provides that carries no member of the repository's types
     /// and forwards to none (`Language::opaque_types`: `u32`, `String`, `string`): its members are
-    /// provably not the repository's.
-    Outside,
+    /// provably not the repository's, but for those of the repository's impls for that type
+    /// (`impl U16 for u16`), by its name.
+    Outside(&'static str),
 }
 
 /// What a standard wrapper holds.
@@ -265,6 +266,9 @@ struct Tables<'a> {
     java: JavaPackages,
     c: CModules,
     supertypes: HashMap<SymId, Vec<(TypeRelKind, SymId)>>,
+    /// The members of the repository's impls for a type the language provides (`impl U16 for u16`),
+    /// by (that type, member name).
+    outside_members: HashMap<(&'static str, &'a str), Vec<SymId>>,
 }
 
 /// A local binding: (file, scope, binding position, name).
@@ -321,9 +325,11 @@ fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
         java: JavaPackages::new(&index.files),
         c: CModules::new(index, configs),
         supertypes: HashMap::default(),
+        outside_members: HashMap::default(),
     };
     tables.build_children();
     tables.build_locals();
+    tables.outside_members = Resolver::new(&tables).outside_impl_members();
     tables
 }
 
@@ -572,6 +578,28 @@ impl<'a> Tables<'a> {
 impl<'a> Resolver<'_, 'a> {
     fn lang(&self, file: FileId) -> Language {
         self.index.files[file as usize].language
+    }
+
+    /// The members of impls whose type is one the language provides and the repository doesn't
+    /// declare (`impl U16 for u16 { fn high_u8(self) … }`).
+    fn outside_impl_members(&self) -> HashMap<(&'static str, &'a str), Vec<SymId>> {
+        let mut out: HashMap<(&'static str, &'a str), Vec<SymId>> = HashMap::default();
+        for (fid, f) in self.index.files.iter().enumerate() {
+            let opaque = f.language.opaque_types();
+            if opaque.is_empty() {
+                continue;
+            }
+            for (local, sym) in f.facts.symbols.iter().enumerate() {
+                let Some([name]) = sym.impl_of.as_deref() else { continue };
+                if !opaque.contains(&name.as_str()) {
+                    continue;
+                }
+                if let Some(ty) = self.opaque(fid as FileId, sym.container, name) {
+                    out.entry((ty, sym.name.as_str())).or_default().push(f.sym_base + local as u32);
+                }
+            }
+        }
+        out
     }
 
     /// Rust impl members and Go methods belong to the type their impl/receiver names.
@@ -930,8 +958,8 @@ impl<'a> Resolver<'_, 'a> {
             LocalOrigin::CallResult(path) => {
                 // `String::new()`, `u64::from(x)`: a constructor of an opaque type gives one.
                 if let [ty, ctor] = path.as_slice() {
-                    if OPAQUE_CONSTRUCTORS.contains(&ctor.as_str()) && self.opaque(file, scope, ty) {
-                        return vec![Value::Outside];
+                    if OPAQUE_CONSTRUCTORS.contains(&ctor.as_str()) && self.opaque(file, scope, ty).is_some() {
+                        return self.opaque(file, scope, ty).map(Value::Outside).into_iter().collect();
                     }
                 }
                 let mut out = Vec::new();
@@ -1275,16 +1303,16 @@ impl<'a> Resolver<'_, 'a> {
     fn type_values(&self, file: FileId, scope: Option<u32>, path: &[String], hops: u32) -> Vec<Value> {
         let values = self.instances(self.resolve_path_hops(file, scope, path, hops));
         match path {
-            [name] if values.is_empty() && self.opaque(file, scope, name) => vec![Value::Outside],
+            [name] if values.is_empty() => self.opaque(file, scope, name).map(Value::Outside).into_iter().collect(),
             _ => values,
         }
     }
 
-    /// Whether `name`, resolving to nothing, is a type of `Language::opaque_types` (not a local, not
-    /// imported from the repository).
-    fn opaque(&self, file: FileId, scope: Option<u32>, name: &str) -> bool {
-        let language = self.lang(file);
-        language.opaque_types().contains(&name) && self.outside_head(file, scope, name)
+    /// The type of `Language::opaque_types` that `name` is where it resolves to nothing (not a local,
+    /// not imported from the repository).
+    fn opaque(&self, file: FileId, scope: Option<u32>, name: &str) -> Option<&'static str> {
+        let ty = self.lang(file).opaque_types().iter().find(|t| **t == name)?;
+        self.outside_head(file, scope, name).then_some(*ty)
     }
 
     fn instances(&self, values: Vec<Value>) -> Vec<Value> {
@@ -1292,7 +1320,7 @@ impl<'a> Resolver<'_, 'a> {
             .into_iter()
             .filter_map(|v| match v {
                 Value::Sym(s) if self.index.symbol(s).kind.is_type() => Some(Value::Instance(s)),
-                v @ (Value::Instance(_) | Value::Wrapped(..) | Value::Outside) => Some(v),
+                v @ (Value::Instance(_) | Value::Wrapped(..) | Value::Outside(_)) => Some(v),
                 _ => None,
             })
             .collect()
@@ -1595,7 +1623,10 @@ impl<'a> Resolver<'_, 'a> {
             }
             Value::Instance(t) => self.ruby_side(self.type_member(*t, name, hops + 1, &mut HashSet::default()), false),
             // Wrappers have only the standard methods (`wrapper_step`).
-            Value::Wrapped(..) | Value::Outside => Vec::new(),
+            Value::Wrapped(..) => Vec::new(),
+            Value::Outside(ty) => {
+                self.outside_members.get(&(*ty, name)).into_iter().flatten().map(|&m| Value::Sym(m)).collect()
+            }
         }
     }
 
@@ -2322,7 +2353,11 @@ impl<'a> Resolver<'_, 'a> {
                         return None;
                     }
                 }
-                Value::File(_) | Value::GoPackage(_) | Value::JavaPackage(_) | Value::Wrapped(..) | Value::Outside => {}
+                Value::File(_)
+                | Value::GoPackage(_)
+                | Value::JavaPackage(_)
+                | Value::Wrapped(..)
+                | Value::Outside(_) => {}
             }
         }
         types.sort_unstable();
