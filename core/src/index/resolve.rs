@@ -271,6 +271,9 @@ struct Tables<'a> {
     outside_members: HashMap<(&'static str, &'a str), Vec<SymId>>,
 }
 
+/// A name written in a scope of a file: (file, scope, name).
+type ScopedName = (FileId, Option<u32>, String);
+
 /// A local binding: (file, scope, binding position, name).
 type LocalKey = (FileId, u32, u32, String);
 
@@ -291,6 +294,8 @@ struct Resolver<'t, 'a> {
     /// Where in its file the name being resolved is written (the index of its reference among the
     /// file's): the bindings of locals visible there. `None`: the last binding.
     at: std::cell::Cell<Option<u32>>,
+    /// `outside_head` answers while one file is resolved: (file, scope, name) → outside.
+    outside_memo: RefCell<HashMap<ScopedName, bool>>,
 }
 
 impl<'a> std::ops::Deref for Resolver<'_, 'a> {
@@ -309,6 +314,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
             typing_locals: RefCell::new(HashSet::default()),
             local_memo: RefCell::new(HashMap::default()),
             at: std::cell::Cell::new(None),
+            outside_memo: RefCell::new(HashMap::default()),
         }
     }
 }
@@ -1689,7 +1695,7 @@ impl<'a> Resolver<'_, 'a> {
         let local = self.index.syms[s as usize].1;
         if let Some(ty) = &sym.returns {
             let scope = sym.container.or(Some(local));
-            let found = self.instances(self.resolve_path_hops(file, scope, ty, hops));
+            let found = self.type_values(file, scope, ty, hops);
             // Go: a type position never names a field, but `Engine *Engine` finds the field itself
             // in its struct's scope; the type is looked up from the scope around the struct.
             if found.is_empty() && sym.kind == SymbolKind::Field && self.lang(file) == Language::Go {
@@ -2142,6 +2148,7 @@ impl<'a> Resolver<'_, 'a> {
     /// Resolves every reference chain and import item written in one file.
     fn file_refs(&self, fid: FileId) -> FileRefs {
         self.local_memo.borrow_mut().clear();
+        self.outside_memo.borrow_mut().clear();
         let f = &self.index.files[fid as usize];
         let mut out = FileRefs::default();
         let refs = &mut out.refs;
@@ -2302,6 +2309,16 @@ impl<'a> Resolver<'_, 'a> {
     /// name (`Language::builtin_names`), or a name imported from the standard library
     /// (`Language::is_std_module`) that the repository doesn't declare.
     fn outside_head(&self, file: FileId, scope: Option<u32>, name: &str) -> bool {
+        let key = (file, scope, name.to_string());
+        if let Some(&known) = self.outside_memo.borrow().get(&key) {
+            return known;
+        }
+        let outside = self.compute_outside_head(file, scope, name);
+        self.outside_memo.borrow_mut().insert(key, outside);
+        outside
+    }
+
+    fn compute_outside_head(&self, file: FileId, scope: Option<u32>, name: &str) -> bool {
         let f = &self.index.files[file as usize];
         let chain = self.scope_chain(file, scope);
         let visible = |imp: &&Import| imp.scope.is_none_or(|s| chain.contains(&s));
