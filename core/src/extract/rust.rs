@@ -458,9 +458,9 @@ fn head_origin(b: &Builder, node: Node) -> Option<LocalOrigin> {
 const TRANSPARENT_NEW: [(&str, &str); 6] =
     [("Pin", "new"), ("Pin", "new_unchecked"), ("Box", "new"), ("Box", "pin"), ("Rc", "new"), ("Arc", "new")];
 
-/// The wrapper marker of a call of a standard collection's constructor: `Vec::new()` is a sequence,
-/// `HashMap::default()` a map (of values of no known type).
-fn new_collection(b: &Builder, call: Node) -> Option<&'static str> {
+/// The type's last name and the function's name of a call of an associated function: `Pin::new(…)`,
+/// `std::pin::Pin::new(…)`, `Box::<T>::new(…)`.
+fn associated_call(call: Node) -> Option<(Node, Node)> {
     let f = call.field("function")?;
     if f.kind() != "scoped_identifier" {
         return None;
@@ -471,6 +471,13 @@ fn new_collection(b: &Builder, call: Node) -> Option<&'static str> {
         "generic_type" => path.field("type")?,
         _ => path,
     };
+    Some((ty, name))
+}
+
+/// The wrapper marker of a call of a standard collection's constructor: `Vec::new()` is a sequence,
+/// `HashMap::default()` a map (of values of no known type).
+fn new_collection(b: &Builder, call: Node) -> Option<&'static str> {
+    let (ty, name) = associated_call(call)?;
     if !["new", "with_capacity", "default"].contains(&b.text(name)) {
         return None;
     }
@@ -486,17 +493,7 @@ fn new_collection(b: &Builder, call: Node) -> Option<&'static str> {
 
 /// The one argument of a call of a transparent wrapper's constructor (`TRANSPARENT_NEW`).
 fn transparent_argument<'t>(b: &Builder, call: Node<'t>) -> Option<Node<'t>> {
-    let f = call.field("function")?;
-    if f.kind() != "scoped_identifier" {
-        return None;
-    }
-    let (path, name) = (f.field("path")?, f.field("name")?);
-    // `Pin::new`, `std::pin::Pin::new`, `Box::<T>::new`.
-    let ty = match path.kind() {
-        "scoped_identifier" => path.field("name")?,
-        "generic_type" => path.field("type")?,
-        _ => path,
-    };
+    let (ty, name) = associated_call(call)?;
     if !TRANSPARENT_NEW.contains(&(b.text(ty), b.text(name))) {
         return None;
     }
