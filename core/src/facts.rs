@@ -285,6 +285,11 @@ pub struct Import {
     pub reexport: bool,
     /// Index of the inline module (Rust) or function the import is written in; `None` at file level.
     pub scope: Option<u32>,
+    /// Written where the build configuration the index reads by leaves it out (a Rust
+    /// `#[cfg(windows)]` item, a `cfg_if!` branch for another platform): still an import, tried
+    /// after the others.
+    #[serde(default)]
+    pub inactive: bool,
 }
 
 /// A name used somewhere: a single identifier or a chain `a.b.c` / `a::b::c`, with the position of

@@ -146,6 +146,8 @@ pub(crate) struct Builder<'a> {
     scope: Vec<u32>,
     depth: usize,
     pub depth_exceeded: bool,
+    /// Inside code the build configuration leaves out (`Import::inactive`).
+    pub inactive: bool,
 }
 
 impl<'a> Builder<'a> {
@@ -158,6 +160,7 @@ impl<'a> Builder<'a> {
             scope: Vec::new(),
             depth: 0,
             depth_exceeded: false,
+            inactive: false,
         }
     }
 
@@ -348,7 +351,15 @@ impl<'a> Builder<'a> {
 
     pub fn add_import(&mut self, module: String, kind: ImportKind, items: Vec<ImportItem>, pos: Pos, reexport: bool) {
         let scope = self.enclosing();
-        self.facts.imports.push(Import { module, kind, items, pos, reexport, scope });
+        self.facts.imports.push(Import { module, kind, items, pos, reexport, scope, inactive: self.inactive });
+    }
+
+    /// Runs `walk` with what it records marked as left out of the build when `left_out` is set.
+    pub fn configured(&mut self, left_out: bool, walk: impl FnOnce(&mut Self)) {
+        let was = self.inactive;
+        self.inactive |= left_out;
+        walk(self);
+        self.inactive = was;
     }
 
     pub fn add_relation(&mut self, symbol: u32, kind: TypeRelKind, target: Vec<String>, pos: Pos) {

@@ -19,8 +19,93 @@ pub(crate) fn extract(b: &mut Builder, root: Node) {
 
 /// The items of a source file, inline module body, impl or trait body.
 fn items(b: &mut Builder, node: Node) {
+    // `#[cfg(…)]` before an item: whether the configuration the index reads leaves it out.
+    let mut left_out = false;
     for child in named_children(node) {
-        item(b, child);
+        if child.kind() == "attribute_item" {
+            let text = b.text(child).trim_start_matches('#').trim();
+            let inner = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')).unwrap_or("");
+            left_out |= cfg_predicate(inner) == Some(false);
+            continue;
+        }
+        if !matches!(child.kind(), "line_comment" | "block_comment") {
+            b.configured(left_out, |b| item(b, child));
+            left_out = false;
+        }
+    }
+}
+
+/// The build configuration `cfg` predicates are evaluated against: x86-64 Linux with glibc (what
+/// rust-analyzer reads on the most common host). Keys it doesn't fix (`feature`, `test`, a crate's
+/// own cfgs) are unknown, and unknown never leaves code out.
+const CFG: [(&str, &str); 8] = [
+    ("target_family", "unix"),
+    ("target_os", "linux"),
+    ("target_arch", "x86_64"),
+    ("target_env", "gnu"),
+    ("target_pointer_width", "64"),
+    ("target_endian", "little"),
+    ("target_vendor", "unknown"),
+    ("panic", "unwind"),
+];
+
+/// The value of `cfg(predicate)` (an attribute's inside, or a `cfg_if!` condition's) under `CFG`;
+/// `None` for something else or an unknown predicate.
+fn cfg_predicate(text: &str) -> Option<bool> {
+    let predicate = text.trim().strip_prefix("cfg")?.trim_start().strip_prefix('(')?.strip_suffix(')')?;
+    cfg_value(&mut predicate.trim())
+}
+
+/// Evaluates the predicate at the start of `text` (`unix`, `target_os = "linux"`, `any(…)`,
+/// `all(…)`, `not(…)`), consuming it.
+fn cfg_value(text: &mut &str) -> Option<bool> {
+    let rest = text.trim_start();
+    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    let (word, after) = rest.split_at(end);
+    *text = after.trim_start();
+    if word.is_empty() {
+        *text = "";
+        return None;
+    }
+    if matches!(word, "any" | "all" | "not") && text.starts_with('(') {
+        *text = &text[1..];
+        let mut values = Vec::new();
+        loop {
+            *text = text.trim_start();
+            if let Some(after) = text.strip_prefix(')') {
+                *text = after;
+                break;
+            }
+            if text.is_empty() {
+                return None;
+            }
+            values.push(cfg_value(text));
+            *text = text.trim_start();
+            if let Some(after) = text.strip_prefix(',') {
+                *text = after;
+            }
+        }
+        return match word {
+            "not" => values.first().copied().flatten().map(|v| !v),
+            "any" if values.contains(&Some(true)) => Some(true),
+            "any" if values.iter().all(|v| *v == Some(false)) => Some(false),
+            "all" if values.contains(&Some(false)) => Some(false),
+            "all" if values.iter().all(|v| *v == Some(true)) => Some(true),
+            _ => None,
+        };
+    }
+    if let Some(after) = text.strip_prefix('=') {
+        let after = after.trim_start().strip_prefix('"')?;
+        let close = after.find('"')?;
+        let value = &after[..close];
+        *text = &after[close + 1..];
+        let fixed = CFG.iter().any(|(k, _)| *k == word);
+        return fixed.then(|| CFG.contains(&(word, value)));
+    }
+    match word {
+        "unix" => Some(true),
+        "windows" => Some(false),
+        _ => None,
     }
 }
 
@@ -1055,20 +1140,34 @@ fn macro_invocation(b: &mut Builder, node: Node, item_level: bool) {
     // syntax holds blocks of items declares the items of every block (which one a build compiles is
     // a matter of configuration, as for `#[cfg]` items); the syntax around them is not code.
     if item_level {
-        let blocks: Vec<tree_sitter::Tree> = named_children(tt)
-            .into_iter()
-            .filter(|t| t.kind() == "token_tree" && b.text(*t).starts_with('{'))
-            .filter_map(|t| {
-                let tree = parse_range(b, t)?;
-                let root = tree.root_node();
-                let items =
-                    holds_items(skip_comments(&b.text(t)[1..])) || (root.named_child_count() > 0 && !root.has_error());
-                items.then_some(tree)
-            })
-            .collect();
+        // Each block's branch: `if #[cfg(p)] { … }` is left out where `p` is false, an `else`
+        // branch where an earlier condition of its chain is true.
+        let mut blocks: Vec<(tree_sitter::Tree, bool)> = Vec::new();
+        let (mut condition, mut taken) = (None, false);
+        for t in named_children(tt) {
+            if t.kind() != "token_tree" {
+                continue;
+            }
+            let text = b.text(t);
+            if text.starts_with('[') {
+                condition = cfg_predicate(&text[1..text.len().saturating_sub(1)]);
+                continue;
+            }
+            if !text.starts_with('{') {
+                continue;
+            }
+            let left_out = taken || condition == Some(false);
+            taken |= condition == Some(true);
+            condition = None;
+            let Some(tree) = parse_range(b, t) else { continue };
+            let root = tree.root_node();
+            if holds_items(skip_comments(&text[1..])) || (root.named_child_count() > 0 && !root.has_error()) {
+                blocks.push((tree, left_out));
+            }
+        }
         if !blocks.is_empty() {
-            for tree in blocks {
-                items(b, tree.root_node());
+            for (tree, left_out) in blocks {
+                b.configured(left_out, |b| items(b, tree.root_node()));
             }
             return;
         }

@@ -1393,15 +1393,19 @@ impl<'a> Resolver<'_, 'a> {
         }
         let f = &self.index.files[file as usize];
         let mut out = Vec::new();
-        for (i, imp) in f.facts.imports.iter().enumerate() {
-            if imp.kind != ImportKind::Glob || imp.scope != scope {
-                continue;
-            }
-            for module in self.import_module(file, i as u32, hops + 1) {
-                out.extend(self.member(&module, name, hops + 1));
-            }
-            if !out.is_empty() {
-                break;
+        // The globs the build configuration keeps first (`cfg_if!` re-exports one platform's
+        // module among many), then the others.
+        for inactive in [false, true] {
+            for (i, imp) in f.facts.imports.iter().enumerate() {
+                if imp.kind != ImportKind::Glob || imp.scope != scope || imp.inactive != inactive {
+                    continue;
+                }
+                for module in self.import_module(file, i as u32, hops + 1) {
+                    out.extend(self.member(&module, name, hops + 1));
+                }
+                if !out.is_empty() {
+                    return out;
+                }
             }
         }
         out

@@ -200,10 +200,47 @@ fn items_in_the_blocks_of_cfg_if_are_declared() {
             "cfg_if! {\n    if #[cfg(windows)] {\n        mod windows;\n        pub use crate::windows::*;\n    } else {\n        cfg_if! {\n            if #[cfg(unix)] {\n                mod unix;\n                pub use crate::unix::*;\n            }\n        }\n    }\n}\n",
         ),
         ("src/unix.rs", "pub const EFD_CLOEXEC: i32 = 1;\npub fn close(fd: i32) -> i32 { fd }\n"),
-        ("src/windows.rs", "pub fn closesocket(fd: i32) -> i32 { fd }\n"),
+        ("src/windows.rs", "pub fn closesocket(fd: i32) -> i32 { fd }\npub fn close(fd: i32) -> i32 { fd }\n"),
         ("tests/t.rs", "fn t() {\n    let flags = lc::EFD_CLOEXEC;\n    lc::close(flags);\n    lc::closesocket(flags);\n}\n"),
     ]);
     assert_eq!(goto(&mut s, "tests/t.rs", 2, 21), ["src/unix.rs::EFD_CLOEXEC"]);
+    // Both branches declare `close`: the one the build configuration (x86-64 Linux) keeps is found
+    // through the glob of its branch, though the Windows branch is written first.
     assert_eq!(goto(&mut s, "tests/t.rs", 3, 9), ["src/unix.rs::close"]);
     assert_eq!(goto(&mut s, "tests/t.rs", 4, 9), ["src/windows.rs::closesocket"]);
+}
+
+#[test]
+fn cfg_attributes_order_globs_by_the_build_configuration() {
+    let (_d, mut s) = repo(&[
+        ("Cargo.toml", "[package]\nname = \"sy\"\n"),
+        (
+            "src/lib.rs",
+            "#[cfg(any(windows, target_os = \"macos\"))]\nmod other;\n#[cfg(any(windows, target_os = \"macos\"))]\npub use other::*;\n#[cfg(all(unix, not(target_arch = \"aarch64\")))]\nmod linux;\n#[cfg(all(unix, not(target_arch = \"aarch64\")))]\npub use linux::*;\n",
+        ),
+        ("src/other.rs", "pub fn is_read_closed() -> bool { false }\n"),
+        ("src/linux.rs", "pub fn is_read_closed() -> bool { true }\n"),
+        ("tests/t.rs", "fn t() {\n    sy::is_read_closed();\n}\n"),
+    ]);
+    assert_eq!(goto(&mut s, "tests/t.rs", 2, 9), ["src/linux.rs::is_read_closed"]);
+}
+
+#[test]
+fn deep_chains_of_glob_re_exports_are_followed() {
+    // libc's depth: the crate root re-exports `unix::*`, which re-exports `linux_like::*`, and so
+    // on down to the architecture's module (six levels).
+    let mut files: Vec<(String, String)> = vec![("Cargo.toml".into(), "[package]\nname = \"lc\"\n".into())];
+    let levels = ["unix", "linux_like", "linux", "gnu", "b64", "x86_64"];
+    let mut dir = "src".to_string();
+    let mut file = "src/lib.rs".to_string();
+    for level in levels {
+        files.push((file.clone(), format!("mod {level};\npub use self::{level}::*;\n")));
+        dir = format!("{dir}/{level}");
+        file = format!("{dir}/mod.rs");
+    }
+    files.push((file.clone(), "pub const EFD_CLOEXEC: i32 = 1;\n".into()));
+    files.push(("tests/t.rs".into(), "fn t() {\n    let _ = lc::EFD_CLOEXEC;\n}\n".into()));
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (_d, mut s) = repo(&refs);
+    assert_eq!(goto(&mut s, "tests/t.rs", 2, 17), [format!("{file}::EFD_CLOEXEC")]);
 }
