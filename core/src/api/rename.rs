@@ -251,9 +251,11 @@ impl<'a> Plan<'a> {
         let index = self.index;
         let mut group = BTreeMap::from([(self.root, Role::Asked)]);
         // TypeScript merges same-named declarations of one scope (an interface and a const, a
-        // class and a namespace): they are one name.
+        // class and a namespace), and a Python scope's writings of one name (`def f` under an
+        // `if`, then `f = wrap(f)`) are one binding: they are one name.
         let file = index.file_of(self.root);
-        if index.files[file as usize].language.is_js_family() {
+        let language = index.files[file as usize].language;
+        if language.is_js_family() || language == Language::Python {
             let sym = index.symbol(self.root);
             for (i, other) in index.files[file as usize].facts.symbols.iter().enumerate() {
                 let id = index.global(file, i as u32);
@@ -455,6 +457,7 @@ impl<'a> Plan<'a> {
         if let Some(reason) = self.bound_by_outside() {
             found.reasons.push(reason);
         }
+        self.shared_uses(&mut found);
         self.conflicts(&mut found);
         if !found.conflicts.is_empty() {
             found.reasons.push(format!("{} conflicts with the new name: see conflicts", found.conflicts.len()));
@@ -595,6 +598,43 @@ impl<'a> Plan<'a> {
             }
         }
         seen
+    }
+
+    /// Renamed uses that also stand for a declaration that is not renamed (`x.send()` where `x:
+    /// Client | Other`, a name several platforms' declarations answer): after the rename the use
+    /// no longer names that one, so the preview is not safe.
+    fn shared_uses(&self, found: &mut Found) {
+        let index = self.index;
+        let graph = index.graph();
+        let mut renamed: BTreeSet<(FileId, Pos)> = BTreeSet::new();
+        for &g in self.group.keys() {
+            renamed.extend(index.sites_of(g).iter().filter(|r| !r.alias).map(|r| (r.file, r.pos)));
+        }
+        let files: BTreeSet<FileId> = renamed.iter().map(|&(f, _)| f).collect();
+        let before = found.unsafe_sites.len();
+        let mut others: BTreeSet<SymId> = BTreeSet::new();
+        for f in files {
+            for &i in &graph.refs_by_file[f as usize] {
+                let r = &graph.refs[i as usize];
+                if renamed.contains(&(r.file, r.pos)) && !self.group.contains_key(&r.target) && !r.alias {
+                    others.insert(r.target);
+                    found.unsafe_sites.push(UnsafeSite {
+                        path: index.files[f as usize].path.clone(),
+                        line: r.pos.line,
+                        column: r.pos.col,
+                        kind: "sharedUse".into(),
+                    });
+                }
+            }
+        }
+        let n = found.unsafe_sites.len() - before;
+        if n > 0 {
+            let names: Vec<String> = others.iter().take(3).map(|&o| index.handle(o)).collect();
+            found.reasons.push(format!(
+                "{n} renamed uses also stand for declarations that are not renamed ({}): see unsafeSites",
+                names.join(", ")
+            ));
+        }
     }
 
     /// The new name already declared beside a renamed declaration, in its type hierarchy, at the
@@ -1203,6 +1243,34 @@ mod tests {
         let r = preview(&mut s, "src/lib.rs::Push::push", "bump");
         assert!(!r.safe);
         assert!(r.unsafe_sites.iter().any(|u| (u.line, u.column) == (7, 21)), "{:?}", r.unsafe_sites);
+    }
+
+    #[test]
+    fn a_use_that_also_stands_for_a_declaration_not_renamed_makes_a_preview_unsafe() {
+        // `either.send()` is Client's or Other's: renaming Client's alone would leave Other's
+        // callers calling a name it doesn't have.
+        let code = "export class Client { send(n: number): void {} }\nexport class Other { send(n: number): void {} }\nexport function f(either: Client | Other, c: Client): void {\n  either.send(1);\n  c.send(2);\n}\n";
+        let (_dir, mut s) = repo(&[("a.ts", code)]);
+        let r = preview(&mut s, "a.ts::Client::send", "deliver");
+        assert!(!r.safe);
+        assert!(r.reasons.iter().any(|w| w.contains("a.ts::Other::send")), "{:?}", r.reasons);
+        let shared: Vec<(u32, u32)> =
+            r.unsafe_sites.iter().filter(|u| u.kind == "sharedUse").map(|u| (u.line, u.column)).collect();
+        assert_eq!(shared, [(4, 10)]);
+    }
+
+    #[test]
+    fn a_python_name_written_twice_in_one_scope_is_renamed_whole() {
+        // `protect` is defined, then rebound: both writings are one binding its users see.
+        let code = "def wrap(f):\n    return f\n\ndef protect(view):\n    return view\n\nprotect = wrap(protect)\n";
+        let user = "from guard import protect\n\nprotect(None)\n";
+        let (_dir, mut s) = repo(&[("guard.py", code), ("views.py", user)]);
+        let r = preview(&mut s, "guard.py::protect", "shield");
+        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
+        let lines: Vec<(String, u32)> = r.edits.iter().map(|e| (e.path.clone(), e.line)).collect();
+        for at in [("guard.py", 4), ("guard.py", 7), ("views.py", 1), ("views.py", 3)] {
+            assert!(lines.contains(&(at.0.to_string(), at.1)), "{at:?} not in {lines:?}");
+        }
     }
 
     #[test]

@@ -1190,7 +1190,21 @@ impl<'a> Resolver<'_, 'a> {
     /// The members `name` of `values`; for a Rust `.clone()` call that no indexed declaration
     /// answers, the receiver itself (`Clone::clone` returns `Self`).
     fn member_or_clone(&self, file: FileId, values: &[Value], name: &str, called: bool, hops: u32) -> Vec<Value> {
-        let members = self.members_all(values, name, hops);
+        let mut members = self.members_all(values, name, hops);
+        // A member of a type the language provides: the impls for it of the asking file's crate
+        // (another crate's `impl U16 for u16` is not in scope there).
+        let crate_root = |f: FileId| self.rust.files.get(&f).map(|r| r.crate_root);
+        for v in values {
+            if let Value::Outside(ty) = v {
+                let impls = self.outside_members.get(&(*ty, name)).into_iter().flatten();
+                let here = crate_root(file);
+                members.extend(
+                    impls
+                        .filter(|&&m| here.is_some() && crate_root(self.index.file_of(m)) == here)
+                        .map(|&m| Value::Sym(m)),
+                );
+            }
+        }
         if members.is_empty() && called && name == "clone" && self.lang(file) == Language::Rust {
             return values.iter().filter(|v| matches!(v, Value::Instance(_))).cloned().collect();
         }
@@ -1634,9 +1648,8 @@ impl<'a> Resolver<'_, 'a> {
             Value::Instance(t) => self.ruby_side(self.type_member(*t, name, hops + 1, &mut HashSet::default()), false),
             // Wrappers have only the standard methods (`wrapper_step`).
             Value::Wrapped(..) => Vec::new(),
-            Value::Outside(ty) => {
-                self.outside_members.get(&(*ty, name)).into_iter().flatten().map(|&m| Value::Sym(m)).collect()
-            }
+            // The repository's impls for the type: `member_or_clone`, which knows the crate asking.
+            Value::Outside(_) => Vec::new(),
         }
     }
 
