@@ -798,16 +798,13 @@ impl Language {
     }
 
     /// Names that, where nothing in the repository binds them, denote what the language itself
-    /// provides — Rust's standard crates, prelude and primitive types, JavaScript's standard
-    /// globals, Java's `java.lang` — so a member named through one is a member of nothing the
-    /// repository declares. Globals a program extends (`window`, `globalThis`) are not among them.
+    /// provides — besides its `opaque_types`: Rust's standard crates and prelude, JavaScript's
+    /// standard globals, Java's `java.lang` — so a member named through one is a member of nothing
+    /// the repository declares. Globals a program extends (`window`, `globalThis`) are not among
+    /// them.
     pub fn builtin_names(self) -> &'static [&'static str] {
         match self {
-            Language::Rust => &[
-                "std", "core", "alloc", "Box", "Vec", "String", "Option", "Result", "Some", "None", "Ok", "Err",
-                "bool", "char", "str", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128",
-                "isize", "f32", "f64",
-            ],
+            Language::Rust => &["std", "core", "alloc", "Box", "Vec", "Option", "Result", "Some", "None", "Ok", "Err"],
             Language::TypeScript | Language::Tsx | Language::JavaScript => &[
                 "Math",
                 "JSON",
@@ -835,7 +832,6 @@ impl Language {
             Language::Java => &[
                 "java",
                 "javax",
-                "String",
                 "System",
                 "Math",
                 "Integer",
@@ -848,7 +844,6 @@ impl Language {
                 "Boolean",
                 "Object",
                 "Thread",
-                "StringBuilder",
             ],
             _ => &[],
         }

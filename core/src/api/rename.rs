@@ -363,6 +363,8 @@ impl<'a> Plan<'a> {
         let reexports = self.reexport_positions();
         let mut stale: BTreeSet<FileId> = BTreeSet::new();
         let mut sites: Vec<(FileId, Pos, &'static str)> = Vec::new();
+        // The proven uses renamed (for `shared_uses`).
+        let mut uses: BTreeSet<(FileId, Pos)> = BTreeSet::new();
         for (&g, &role) in &self.group {
             let s = index.symbol(g);
             let kind = match role {
@@ -383,6 +385,7 @@ impl<'a> Plan<'a> {
                     "reference"
                 };
                 sites.push((r.file, r.pos, kind));
+                uses.insert((r.file, r.pos));
             }
         }
         // TypeScript overloads are one declaration: the names of its other signatures too.
@@ -457,7 +460,7 @@ impl<'a> Plan<'a> {
         if let Some(reason) = self.bound_by_outside() {
             found.reasons.push(reason);
         }
-        self.shared_uses(&mut found);
+        self.shared_uses(&uses, &mut found);
         self.conflicts(&mut found);
         if !found.conflicts.is_empty() {
             found.reasons.push(format!("{} conflicts with the new name: see conflicts", found.conflicts.len()));
@@ -603,13 +606,9 @@ impl<'a> Plan<'a> {
     /// Renamed uses that also stand for a declaration that is not renamed (`x.send()` where `x:
     /// Client | Other`, a name several platforms' declarations answer): after the rename the use
     /// no longer names that one, so the preview is not safe.
-    fn shared_uses(&self, found: &mut Found) {
+    fn shared_uses(&self, renamed: &BTreeSet<(FileId, Pos)>, found: &mut Found) {
         let index = self.index;
         let graph = index.graph();
-        let mut renamed: BTreeSet<(FileId, Pos)> = BTreeSet::new();
-        for &g in self.group.keys() {
-            renamed.extend(index.sites_of(g).iter().filter(|r| !r.alias).map(|r| (r.file, r.pos)));
-        }
         let files: BTreeSet<FileId> = renamed.iter().map(|&(f, _)| f).collect();
         let before = found.unsafe_sites.len();
         let mut others: BTreeSet<SymId> = BTreeSet::new();
@@ -760,6 +759,8 @@ impl<'a> Plan<'a> {
         let member = self.group.keys().any(|&g| owner_type(index, g).is_some() || index.symbol(g).container.is_some());
         let before = found.unsafe_sites.len();
         let owners = if member { self.concrete_owners() } else { None };
+        // `may_carry` per type, asked once (the same types stop many chains).
+        let mut carries: HashMap<SymId, bool> = HashMap::default();
         for &f in visible {
             let file = &index.files[f as usize];
             let resolved: BTreeSet<Pos> =
@@ -769,7 +770,9 @@ impl<'a> Plan<'a> {
                 Some(owners) if file.language.checks_members() => index.file_stats()[f as usize]
                     .known_stops
                     .iter()
-                    .filter(|(_, _, types)| types.iter().all(|&t| !self.may_carry(t, owners)))
+                    .filter(|(_, _, types)| {
+                        types.iter().all(|&t| !*carries.entry(t).or_insert_with(|| self.may_carry(t, owners)))
+                    })
                     .map(|&(k, seg, _)| (k, seg))
                     .collect(),
                 _ => BTreeSet::new(),

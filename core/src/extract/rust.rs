@@ -23,9 +23,7 @@ fn items(b: &mut Builder, node: Node) {
     let mut left_out = false;
     for child in named_children(node) {
         if child.kind() == "attribute_item" {
-            let text = b.text(child).trim_start_matches('#').trim();
-            let inner = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')).unwrap_or("");
-            left_out |= cfg_predicate(inner) == Some(false);
+            left_out |= cfg_predicate(b.text(child)) == Some(false);
             continue;
         }
         if !matches!(child.kind(), "line_comment" | "block_comment") {
@@ -49,10 +47,12 @@ const CFG: [(&str, &str); 8] = [
     ("panic", "unwind"),
 ];
 
-/// The value of `cfg(predicate)` (an attribute's inside, or a `cfg_if!` condition's) under `CFG`;
-/// `None` for something else or an unknown predicate.
-fn cfg_predicate(text: &str) -> Option<bool> {
-    let predicate = text.trim().strip_prefix("cfg")?.trim_start().strip_prefix('(')?.strip_suffix(')')?;
+/// The value of an attribute `#[cfg(predicate)]` (or of a `cfg_if!` condition's `[cfg(…)]`) under
+/// `CFG`; `None` for another attribute or an unknown predicate.
+fn cfg_predicate(attribute: &str) -> Option<bool> {
+    let text = attribute.trim().trim_start_matches('#').trim_start();
+    let inner = text.strip_prefix('[')?.strip_suffix(']')?.trim();
+    let predicate = inner.strip_prefix("cfg")?.trim_start().strip_prefix('(')?.strip_suffix(')')?;
     cfg_value(&mut predicate.trim())
 }
 
@@ -102,11 +102,8 @@ fn cfg_value(text: &mut &str) -> Option<bool> {
         let fixed = CFG.iter().any(|(k, _)| *k == word);
         return fixed.then(|| CFG.contains(&(word, value)));
     }
-    match word {
-        "unix" => Some(true),
-        "windows" => Some(false),
-        _ => None,
-    }
+    // `unix`, `windows`: a target family.
+    matches!(word, "unix" | "windows").then(|| CFG.contains(&("target_family", word)))
 }
 
 fn is_pub(node: Node) -> bool {
@@ -1150,7 +1147,7 @@ fn macro_invocation(b: &mut Builder, node: Node, item_level: bool) {
             }
             let text = b.text(t);
             if text.starts_with('[') {
-                condition = cfg_predicate(&text[1..text.len().saturating_sub(1)]);
+                condition = cfg_predicate(text);
                 continue;
             }
             if !text.starts_with('{') {

@@ -591,15 +591,11 @@ impl<'a> Resolver<'_, 'a> {
     fn outside_impl_members(&self) -> HashMap<(&'static str, &'a str), Vec<SymId>> {
         let mut out: HashMap<(&'static str, &'a str), Vec<SymId>> = HashMap::default();
         for (fid, f) in self.index.files.iter().enumerate() {
-            let opaque = f.language.opaque_types();
-            if opaque.is_empty() {
+            if f.language.opaque_types().is_empty() {
                 continue;
             }
             for (local, sym) in f.facts.symbols.iter().enumerate() {
                 let Some([name]) = sym.impl_of.as_deref() else { continue };
-                if !opaque.contains(&name.as_str()) {
-                    continue;
-                }
                 if let Some(ty) = self.opaque(fid as FileId, sym.container, name) {
                     out.entry((ty, sym.name.as_str())).or_default().push(f.sym_base + local as u32);
                 }
@@ -964,8 +960,10 @@ impl<'a> Resolver<'_, 'a> {
             LocalOrigin::CallResult(path) => {
                 // `String::new()`, `u64::from(x)`: a constructor of an opaque type gives one.
                 if let [ty, ctor] = path.as_slice() {
-                    if OPAQUE_CONSTRUCTORS.contains(&ctor.as_str()) && self.opaque(file, scope, ty).is_some() {
-                        return self.opaque(file, scope, ty).map(Value::Outside).into_iter().collect();
+                    if let Some(ty) =
+                        self.opaque(file, scope, ty).filter(|_| OPAQUE_CONSTRUCTORS.contains(&ctor.as_str()))
+                    {
+                        return vec![Value::Outside(ty)];
                     }
                 }
                 let mut out = Vec::new();
@@ -1194,15 +1192,14 @@ impl<'a> Resolver<'_, 'a> {
         // A member of a type the language provides: the impls for it of the asking file's crate
         // (another crate's `impl U16 for u16` is not in scope there).
         let crate_root = |f: FileId| self.rust.files.get(&f).map(|r| r.crate_root);
-        for v in values {
-            if let Value::Outside(ty) = v {
-                let impls = self.outside_members.get(&(*ty, name)).into_iter().flatten();
-                let here = crate_root(file);
-                members.extend(
-                    impls
-                        .filter(|&&m| here.is_some() && crate_root(self.index.file_of(m)) == here)
-                        .map(|&m| Value::Sym(m)),
-                );
+        if let Some(here) = crate_root(file) {
+            for v in values {
+                if let Value::Outside(ty) = v {
+                    let impls = self.outside_members.get(&(*ty, name)).into_iter().flatten();
+                    members.extend(
+                        impls.filter(|&&m| crate_root(self.index.file_of(m)) == Some(here)).map(|&m| Value::Sym(m)),
+                    );
+                }
             }
         }
         if members.is_empty() && called && name == "clone" && self.lang(file) == Language::Rust {
