@@ -779,6 +779,19 @@ impl Language {
         matches!(self, Language::Python | Language::Kotlin | Language::Cpp | Language::Swift)
     }
 
+    /// Whether a name written inside a type declaration of this kind (not reached through its
+    /// own arm of the resolver's scope walk) can mean one of the type's members without a receiver:
+    /// an enum member in a later member's initialiser (TypeScript, C), a table's column in its
+    /// constraints. A Rust struct's fields or a TypeScript class's members never are.
+    pub fn sees_own_members(self, kind: crate::facts::SymbolKind) -> bool {
+        use crate::facts::SymbolKind;
+        match kind {
+            SymbolKind::Enum => self.is_js_family() || self.is_c_family(),
+            SymbolKind::Table | SymbolKind::View => self == Language::Sql,
+            _ => false,
+        }
+    }
+
     /// Whether its compiler rejects a member that the declared type of the value doesn't have, so a
     /// value proven of a type can't carry a member of an unrelated one at run time.
     pub fn checks_members(self) -> bool {

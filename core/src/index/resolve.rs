@@ -901,6 +901,9 @@ impl<'a> Resolver<'_, 'a> {
                         return Some(found);
                     }
                 }
+                // A Rust struct's fields, a TypeScript class's members: reached through a receiver
+                // or the type's path, never bare.
+                _ if sym.kind.is_type() && !lang.sees_own_members(sym.kind) => {}
                 _ => {
                     let mut found: Vec<Value> = self.named(Owner::Sym(sym_id), name).map(Value::Sym).collect();
                     found.extend(self.scoped_imports(file, Some(s), name, hops));

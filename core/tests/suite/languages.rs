@@ -211,6 +211,26 @@ fn items_in_the_blocks_of_cfg_if_are_declared() {
 }
 
 #[test]
+fn a_types_own_members_are_not_in_scope_inside_it() {
+    // tokio's `chan: chan::Tx<T>`: the field's type names the module `chan`, not the field.
+    let (_d, mut s) = repo(&[
+        ("Cargo.toml", "[package]\nname = \"tk\"\n"),
+        ("src/lib.rs", "mod chan;\nmod bounded;\n"),
+        ("src/chan.rs", "pub struct Tx;\nimpl Tx {\n    pub fn closed(&self) {}\n}\n"),
+        (
+            "src/bounded.rs",
+            "use crate::chan;\npub struct Sender {\n    chan: chan::Tx,\n}\nimpl Sender {\n    fn closed(&self) {\n        self.chan.closed();\n    }\n}\n",
+        ),
+        // A class's property is reached through `this`, never bare: `count` is the module's.
+        ("web/a.ts", "const count = 1;\nexport class A {\n  count = 2;\n  size = count;\n}\n"),
+    ]);
+    assert_eq!(goto(&mut s, "src/bounded.rs", 3, 11), Vec::<String>::new());
+    assert_eq!(goto(&mut s, "src/bounded.rs", 3, 17), ["src/chan.rs::Tx"]);
+    assert_eq!(goto(&mut s, "src/bounded.rs", 7, 19), ["src/chan.rs::Tx::closed"]);
+    assert_eq!(goto(&mut s, "web/a.ts", 4, 10), ["web/a.ts::count"]);
+}
+
+#[test]
 fn cfg_attributes_order_globs_by_the_build_configuration() {
     let (_d, mut s) = repo(&[
         ("Cargo.toml", "[package]\nname = \"sy\"\n"),
