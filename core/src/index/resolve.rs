@@ -45,11 +45,13 @@ enum Value {
     /// A standard wrapper (Rust's `Option`/`Result`, `Vec`, slices) of these values (none: of
     /// values of no known type).
     Wrapped(Wrap, Box<[Value]>),
-    /// A value of a type the language provides that carries no member of the repository's types
-    /// and forwards to none (`Language::opaque_types`: `u32`, `String`, `string`): its members are
+    /// A value of a type the language or another crate provides, which carries no member of the
+    /// repository's types and forwards to none (`Language::opaque_types`: `u32`, `String`,
+    /// `string`; a type imported from the standard library, `AtomicUsize`): its members are
     /// provably not the repository's, but for those of the repository's impls for that type
-    /// (`impl U16 for u16`), by its name.
-    Outside(&'static str),
+    /// (`impl U16 for u16`), found by its name's number in `Tables::outside_names` (0: a name no
+    /// impl of the repository is for).
+    Outside(u32),
 }
 
 /// What a standard wrapper holds.
@@ -63,6 +65,18 @@ enum Wrap {
     Element(u8),
     /// A map: its values are (key, value) tuples (`Element(0)` keys, `Element(1)` values).
     Map,
+}
+
+impl Wrap {
+    /// The marker its type paths start with (a tuple's element has none: `(,)` is the tuple's).
+    fn marker(self) -> &'static str {
+        match self {
+            Wrap::Maybe => MAYBE,
+            Wrap::Sequence => SEQUENCE,
+            Wrap::Map => MAP,
+            Wrap::Element(_) => "",
+        }
+    }
 }
 
 /// What a call of a standard method on a wrapper gives: the value inside, the wrapper again, or an
@@ -266,9 +280,13 @@ struct Tables<'a> {
     java: JavaPackages,
     c: CModules,
     supertypes: HashMap<SymId, Vec<(TypeRelKind, SymId)>>,
-    /// The members of the repository's impls for a type the language provides (`impl U16 for u16`),
-    /// by (that type, member name).
-    outside_members: HashMap<(&'static str, &'a str), Vec<SymId>>,
+    /// The members of the repository's impls for a type the language or another crate provides
+    /// (`impl U16 for u16`, `impl BufMut for Vec<u8>`), by (that type's number, member name).
+    outside_members: HashMap<(u32, &'a str), Vec<SymId>>,
+    /// The numbers of the names of those types (a standard wrapper by its marker, `[]`), from 1.
+    outside_names: HashMap<&'a str, u32>,
+    /// The member names of `outside_members`.
+    outside_member_names: HashSet<&'a str>,
 }
 
 /// A name written in a scope of a file: (file, scope, name).
@@ -332,10 +350,13 @@ fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
         c: CModules::new(index, configs),
         supertypes: HashMap::default(),
         outside_members: HashMap::default(),
+        outside_names: HashMap::default(),
+        outside_member_names: HashSet::default(),
     };
     tables.build_children();
     tables.build_locals();
-    tables.outside_members = Resolver::new(&tables).outside_impl_members();
+    (tables.outside_members, tables.outside_names) = Resolver::new(&tables).outside_impl_members();
+    tables.outside_member_names = tables.outside_members.keys().map(|(_, name)| *name).collect();
     tables
 }
 
@@ -586,22 +607,49 @@ impl<'a> Resolver<'_, 'a> {
         self.index.files[file as usize].language
     }
 
-    /// The members of impls whose type is one the language provides and the repository doesn't
-    /// declare (`impl U16 for u16 { fn high_u8(self) … }`).
-    fn outside_impl_members(&self) -> HashMap<(&'static str, &'a str), Vec<SymId>> {
-        let mut out: HashMap<(&'static str, &'a str), Vec<SymId>> = HashMap::default();
+    /// The members of impls whose type the repository doesn't declare — one the language provides
+    /// (`impl U16 for u16 { fn high_u8(self) … }`), a standard wrapper (`impl BufMut for Vec<u8>`:
+    /// `[]`), one imported from the standard library or another crate (`impl Ext for AtomicUsize`)
+    /// — and the numbers given to those types' names.
+    #[expect(clippy::type_complexity, reason = "the two tables built together")]
+    fn outside_impl_members(&self) -> (HashMap<(u32, &'a str), Vec<SymId>>, HashMap<&'a str, u32>) {
+        let mut members: HashMap<(u32, &'a str), Vec<SymId>> = HashMap::default();
+        let mut names: HashMap<&'a str, u32> = HashMap::default();
         for (fid, f) in self.index.files.iter().enumerate() {
             if f.language.opaque_types().is_empty() {
                 continue;
             }
+            self.outside_memo.borrow_mut().clear();
             for (local, sym) in f.facts.symbols.iter().enumerate() {
-                let Some([name]) = sym.impl_of.as_deref() else { continue };
-                if let Some(ty) = self.opaque(fid as FileId, sym.container, name) {
-                    out.entry((ty, sym.name.as_str())).or_default().push(f.sym_base + local as u32);
-                }
+                let Some(path) = sym.impl_of.as_deref() else { continue };
+                let Some(name) = self.outside_type_name(fid as FileId, sym.container, path) else { continue };
+                let next = names.len() as u32 + 1;
+                let id = *names.entry(name).or_insert(next);
+                members.entry((id, sym.name.as_str())).or_default().push(f.sym_base + local as u32);
             }
         }
-        out
+        (members, names)
+    }
+
+    /// The name a type path is known by when it denotes a type the repository doesn't declare: a
+    /// standard wrapper's marker, or the last segment of a path that resolves to nothing and starts
+    /// at a name provably outside the repository.
+    fn outside_type_name<'p>(&self, file: FileId, scope: Option<u32>, path: &'p [String]) -> Option<&'p str> {
+        let first = path.first()?;
+        if [MAYBE, SEQUENCE, MAP].contains(&first.as_str()) {
+            return Some(first);
+        }
+        if first.is_empty() || !self.resolve_path(file, scope, path).is_empty() {
+            return None;
+        }
+        self.outside_head(file, scope, first).then(|| path.last().expect("not empty").as_str())
+    }
+
+    /// The value of a type path that resolves to nothing in the repository, when it is provably a
+    /// type from outside it.
+    fn outside_value(&self, file: FileId, scope: Option<u32>, path: &[String]) -> Option<Value> {
+        let name = self.outside_type_name(file, scope, path)?;
+        Some(Value::Outside(self.outside_names.get(name).copied().unwrap_or(0)))
     }
 
     /// Rust impl members and Go methods belong to the type their impl/receiver names.
@@ -961,12 +1009,13 @@ impl<'a> Resolver<'_, 'a> {
             LocalOrigin::Unknown => Vec::new(),
             LocalOrigin::Declared(path) | LocalOrigin::Constructed(path) => self.type_values(file, scope, path, hops),
             LocalOrigin::CallResult(path) => {
-                // `String::new()`, `u64::from(x)`: a constructor of an opaque type gives one.
-                if let [ty, ctor] = path.as_slice() {
-                    if let Some(ty) =
-                        self.opaque(file, scope, ty).filter(|_| OPAQUE_CONSTRUCTORS.contains(&ctor.as_str()))
+                // `String::new()`, `u64::from(x)`, `AtomicUsize::new(0)`: a constructor of a type
+                // from outside the repository gives one.
+                if let [ty @ .., ctor] = path.as_slice() {
+                    if let Some(v) =
+                        self.outside_value(file, scope, ty).filter(|_| OPAQUE_CONSTRUCTORS.contains(&ctor.as_str()))
                     {
-                        return vec![Value::Outside(ty)];
+                        return vec![v];
                     }
                 }
                 let mut out = Vec::new();
@@ -1195,14 +1244,25 @@ impl<'a> Resolver<'_, 'a> {
         // A member of a type the language provides: the impls for it of the asking file's crate
         // (another crate's `impl U16 for u16` is not in scope there).
         let crate_root = |f: FileId| self.rust.files.get(&f).map(|r| r.crate_root);
-        if let Some(here) = crate_root(file) {
-            for v in values {
-                if let Value::Outside(ty) = v {
-                    let impls = self.outside_members.get(&(*ty, name)).into_iter().flatten();
-                    members.extend(
-                        impls.filter(|&&m| crate_root(self.index.file_of(m)) == Some(here)).map(|&m| Value::Sym(m)),
-                    );
+        let here = crate_root(file).filter(|_| self.outside_member_names.contains(name));
+        if let Some(here) = here {
+            // A field or variable: the values it holds (`self.state: AtomicUsize`).
+            let held = values.iter().flat_map(|v| match v {
+                Value::Sym(s) if matches!(self.index.symbol(*s).kind, SymbolKind::Field | SymbolKind::Variable) => {
+                    self.value_of(*s, hops + 1)
                 }
+                v => vec![v.clone()],
+            });
+            for v in held {
+                let ty = match v {
+                    Value::Outside(ty) => ty,
+                    Value::Wrapped(wrap, _) => self.outside_names.get(wrap.marker()).copied().unwrap_or(0),
+                    _ => 0,
+                };
+                let impls = self.outside_members.get(&(ty, name)).into_iter().flatten();
+                members.extend(
+                    impls.filter(|&&m| crate_root(self.index.file_of(m)) == Some(here)).map(|&m| Value::Sym(m)),
+                );
             }
         }
         if members.is_empty() && called && name == "clone" && self.lang(file) == Language::Rust {
@@ -1323,16 +1383,9 @@ impl<'a> Resolver<'_, 'a> {
     fn type_values(&self, file: FileId, scope: Option<u32>, path: &[String], hops: u32) -> Vec<Value> {
         let values = self.instances(self.resolve_path_hops(file, scope, path, hops));
         match path {
-            [name] if values.is_empty() => self.opaque(file, scope, name).map(Value::Outside).into_iter().collect(),
+            _ if values.is_empty() => self.outside_value(file, scope, path).into_iter().collect(),
             _ => values,
         }
-    }
-
-    /// The type of `Language::opaque_types` that `name` is where it resolves to nothing (not a local,
-    /// not imported from the repository).
-    fn opaque(&self, file: FileId, scope: Option<u32>, name: &str) -> Option<&'static str> {
-        let ty = self.lang(file).opaque_types().iter().find(|t| **t == name)?;
-        self.outside_head(file, scope, name).then_some(*ty)
     }
 
     fn instances(&self, values: Vec<Value>) -> Vec<Value> {
@@ -1766,9 +1819,10 @@ impl<'a> Resolver<'_, 'a> {
         for &(_, sup) in self.supertypes.get(&t).into_iter().flatten() {
             out.extend(self.type_member(sup, name, hops + 1, seen));
         }
-        // A C/C++ typedef or `using` alias has the members of the type it names.
+        // A type alias (a C/C++ typedef or `using`, Rust's `type OwnedDFA = DFA<Vec<u32>>`, an
+        // associated `type Target = Inner;`) has the members of the type it names.
         let sym = self.index.symbol(t);
-        if out.is_empty() && sym.kind == SymbolKind::Type && self.lang(self.index.file_of(t)).is_c_family() {
+        if out.is_empty() && sym.kind == SymbolKind::Type {
             if let Some(target) = &sym.returns {
                 let file = self.index.file_of(t);
                 for aliased in self.types_of(self.resolve_path_hops(file, sym.container, target, hops + 1)) {
