@@ -238,6 +238,11 @@ fn item(b: &mut Builder, node: Node) {
                 let idx = b.add_symbol(node, name, SymbolKind::Type, exported);
                 if let Some(t) = node.field("type") {
                     b.within(idx, |b| ty(b, t));
+                    // `type OwnedDFA = DFA<Vec<u32>>;`: the type it names, whose members it has.
+                    let aliased = type_path(b, t);
+                    if let Some(sym) = b.facts.symbols.get_mut(idx as usize) {
+                        sym.returns = aliased;
+                    }
                 }
             }
         }

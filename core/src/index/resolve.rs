@@ -1260,15 +1260,23 @@ impl<'a> Resolver<'_, 'a> {
                     _ => 0,
                 };
                 let impls = self.outside_members.get(&(ty, name)).into_iter().flatten();
-                members.extend(
-                    impls.filter(|&&m| crate_root(self.index.file_of(m)) == Some(here)).map(|&m| Value::Sym(m)),
-                );
+                let in_scope =
+                    |m: SymId| crate_root(self.index.file_of(m)) == Some(here) || self.trait_imported(file, m);
+                members.extend(impls.filter(|&&m| in_scope(m)).map(|&m| Value::Sym(m)));
             }
         }
         if members.is_empty() && called && name == "clone" && self.lang(file) == Language::Rust {
             return values.iter().filter(|v| matches!(v, Value::Instance(_))).cloned().collect();
         }
         members
+    }
+
+    /// Whether the trait that impl member `m` implements is imported by `file` (`use bytes::BufMut;`
+    /// brings another crate's `impl BufMut for Vec<u8>` into scope there).
+    fn trait_imported(&self, file: FileId, m: SymId) -> bool {
+        let Some(name) = self.index.symbol(m).impl_trait.as_ref().and_then(|t| t.last()) else { return false };
+        let imports = &self.index.files[file as usize].facts.imports;
+        imports.iter().any(|imp| imp.items.iter().any(|item| item.name == *name))
     }
 
     /// Members found for one use: a call means the callables among them (`x.name()` is the method

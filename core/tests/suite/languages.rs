@@ -231,6 +231,21 @@ fn a_types_own_members_are_not_in_scope_inside_it() {
 }
 
 #[test]
+fn another_crates_impl_for_a_standard_type_is_found_where_its_trait_is_imported() {
+    let (_d, mut s) = repo(&[
+        ("Cargo.toml", "[package]\nname = \"bb\"\n"),
+        (
+            "src/lib.rs",
+            "pub trait BufMut {\n    fn put_i8(&mut self, n: i8);\n}\nimpl BufMut for Vec<u8> {\n    fn put_i8(&mut self, n: i8) {\n        self.push(n as u8);\n    }\n}\n",
+        ),
+        ("tests/with.rs", "use bb::BufMut;\nfn t() {\n    let mut vec = Vec::new();\n    vec.put_i8(-1);\n}\n"),
+        ("tests/without.rs", "fn t() {\n    let mut vec = Vec::new();\n    vec.put_i8(-1);\n}\n"),
+    ]);
+    assert_eq!(goto(&mut s, "tests/with.rs", 4, 9), ["src/lib.rs::u8::put_i8"]);
+    assert_eq!(goto(&mut s, "tests/without.rs", 3, 9), Vec::<String>::new());
+}
+
+#[test]
 fn cfg_attributes_order_globs_by_the_build_configuration() {
     let (_d, mut s) = repo(&[
         ("Cargo.toml", "[package]\nname = \"sy\"\n"),
