@@ -253,6 +253,13 @@ fn item(b: &mut Builder, node: Node) {
             }
         }
         "macro_invocation" => macro_invocation(b, node, true),
+        // `extern "C" { pub fn close(fd: c_int) -> c_int; pub static environ: … }`: declarations of
+        // the items another library defines, which the crate names like its own.
+        "foreign_mod_item" => {
+            if let Some(body) = node.field("body") {
+                items(b, body);
+            }
+        }
         "expression_statement" => named_children(node).into_iter().for_each(|c| expr(b, c)),
         "attribute_item" | "inner_attribute_item" | "line_comment" | "block_comment" | "extern_crate_declaration" => {}
         _ => expr(b, node),
@@ -1350,6 +1357,23 @@ mod tests {
     use crate::extract::extract;
     use crate::facts::*;
     use crate::lang::Language;
+
+    #[test]
+    fn items_of_extern_blocks_are_declared() {
+        let src = "extern \"C\" {\n    pub fn close(fd: i32) -> i32;\n    #[cfg(windows)]\n    pub fn closesocket(fd: u64) -> i32;\n    pub static mut environ: *const *const u8;\n    fn hidden();\n}\n";
+        let facts = extract(Language::Rust, src);
+        let close = facts.symbols.iter().find(|s| s.name == "close").expect("close");
+        assert_eq!(
+            (close.kind, close.exported, close.returns.as_deref()),
+            (SymbolKind::Function, true, Some(&["i32".to_string()][..]))
+        );
+        assert!(
+            facts.symbols.iter().any(|s| s.name == "closesocket"),
+            "another platform's declaration is still declared"
+        );
+        assert!(facts.symbols.iter().any(|s| s.name == "environ" && s.exported));
+        assert!(facts.symbols.iter().any(|s| s.name == "hidden" && !s.exported));
+    }
 
     #[test]
     fn items_impls_and_uses() {
