@@ -303,6 +303,9 @@ struct Resolver<'t, 'a> {
     /// empty, which breaks import cycles.
     import_memo: RefCell<HashMap<(FileId, u32, u32), Vec<Value>>>,
     module_memo: RefCell<HashMap<(FileId, u32), Vec<Value>>>,
+    /// Memo of what a module's glob imports give a name: (file, scope, name) → values; an entry in
+    /// progress is empty, which breaks glob cycles (`use super::*` in a child module).
+    glob_memo: RefCell<HashMap<ScopedName, Vec<Value>>>,
     /// Locals whose type is being worked out (cycle guard).
     typing_locals: RefCell<HashSet<(FileId, u32, String)>>,
     /// The values of local bindings worked out with no other local in progress (so no cycle guard
@@ -329,6 +332,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
             tables,
             import_memo: RefCell::new(HashMap::default()),
             module_memo: RefCell::new(HashMap::default()),
+            glob_memo: RefCell::new(HashMap::default()),
             typing_locals: RefCell::new(HashSet::default()),
             local_memo: RefCell::new(HashMap::default()),
             at: std::cell::Cell::new(None),
@@ -1466,6 +1470,17 @@ impl<'a> Resolver<'_, 'a> {
         if hops > MAX_HOPS {
             return Vec::new();
         }
+        let key = (file, scope, name.to_string());
+        if let Some(v) = self.glob_memo.borrow().get(&key) {
+            return v.clone();
+        }
+        self.glob_memo.borrow_mut().insert(key.clone(), Vec::new());
+        let out = self.compute_globs(file, scope, name, hops);
+        self.glob_memo.borrow_mut().insert(key, out.clone());
+        out
+    }
+
+    fn compute_globs(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32) -> Vec<Value> {
         let f = &self.index.files[file as usize];
         let mut out = Vec::new();
         // The globs the build configuration keeps first (`cfg_if!` re-exports one platform's
@@ -1475,8 +1490,10 @@ impl<'a> Resolver<'_, 'a> {
                 if imp.kind != ImportKind::Glob || imp.scope != scope || imp.inactive != inactive {
                     continue;
                 }
+                // A chain of globs is bounded by the memo, not by depth (libc's crate root
+                // re-exports its platform's items through six levels of them).
                 for module in self.import_module(file, i as u32, hops + 1) {
-                    out.extend(self.member(&module, name, hops + 1));
+                    out.extend(self.member(&module, name, hops));
                 }
                 if !out.is_empty() {
                     return out;
@@ -1514,6 +1531,15 @@ impl<'a> Resolver<'_, 'a> {
                     return Vec::new();
                 }
                 let path: Vec<String> = imp.module.split("::").map(str::to_string).collect();
+                // A path of modules (`self::unix`, `crate::new::common`) is read off the module
+                // tree, at no depth: libc's crate root reaches its platform's items through six
+                // levels of glob re-exports.
+                if let Some(owner) = self.rust_module_path(file, imp.scope, &path) {
+                    return vec![match owner {
+                        RustOwner::File(f) => Value::File(f),
+                        RustOwner::Inline(s) => Value::Sym(s),
+                    }];
+                }
                 if path[0] == "self" {
                     // `use self::x`: the module the `use` is written in.
                     let current = match imp.scope.and_then(|s| nearest_module(f, s)) {
@@ -1949,6 +1975,50 @@ impl<'a> Resolver<'_, 'a> {
             out = self.globs(file, scope, name, hops);
         }
         out
+    }
+
+    /// The module a Rust path names through the module tree alone — `self`, `crate`, `super`, a
+    /// child module (`mod unix;`, an inline `mod`), a crate of the tree — following no import;
+    /// `None` when a segment is not such a module.
+    fn rust_module_path(&self, file: FileId, scope: Option<u32>, path: &[String]) -> Option<RustOwner> {
+        let f = &self.index.files[file as usize];
+        let current = match scope.and_then(|s| nearest_module(f, s)) {
+            Some(m) => RustOwner::Inline(f.sym_base + m),
+            None => RustOwner::File(file),
+        };
+        let child = |owner: RustOwner, name: &str| -> Option<RustOwner> {
+            if let Some(&child) = self.rust.children.get(&(owner, name.to_string())) {
+                return Some(RustOwner::File(child));
+            }
+            let table = match owner {
+                RustOwner::File(f) => Owner::File(f),
+                RustOwner::Inline(s) => Owner::Sym(s),
+            };
+            let mut inline = self.named(table, name).filter(|&s| self.index.symbol(s).kind == SymbolKind::Module);
+            let found = inline.next()?;
+            inline.next().is_none().then_some(RustOwner::Inline(found))
+        };
+        let (first, rest) = path.split_first()?;
+        let mut owner = match first.as_str() {
+            "self" => current,
+            "crate" => RustOwner::File(self.rust.files.get(&file)?.crate_root),
+            "super" => match self.rust_parent(file, &self.scope_chain(file, scope)).as_slice() {
+                [Value::File(p)] => RustOwner::File(*p),
+                [Value::Sym(s)] => RustOwner::Inline(*s),
+                _ => return None,
+            },
+            name => child(current, name).or_else(|| self.rust.crates.get(name).map(|&c| RustOwner::File(c)))?,
+        };
+        for seg in rest {
+            owner = match seg.as_str() {
+                "super" => match owner {
+                    RustOwner::File(f) => self.rust.files.get(&f)?.parent?,
+                    RustOwner::Inline(_) => return None,
+                },
+                name => child(owner, name)?,
+            };
+        }
+        Some(owner)
     }
 
     fn rust_extern(&self, name: &str) -> Vec<Value> {

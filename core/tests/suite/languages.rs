@@ -263,19 +263,27 @@ fn cfg_attributes_order_globs_by_the_build_configuration() {
 #[test]
 fn deep_chains_of_glob_re_exports_are_followed() {
     // libc's depth: the crate root re-exports `unix::*`, which re-exports `linux_like::*`, and so
-    // on down to the architecture's module (six levels).
+    // on down to the architecture's module (six levels there; ten here), every level also
+    // importing its parent's names (`use super::*`: a cycle of globs).
     let mut files: Vec<(String, String)> = vec![("Cargo.toml".into(), "[package]\nname = \"lc\"\n".into())];
-    let levels = ["unix", "linux_like", "linux", "gnu", "b64", "x86_64"];
+    let levels = ["unix", "linux_like", "linux", "gnu", "b64", "x86_64", "a", "b", "c", "d"];
     let mut dir = "src".to_string();
     let mut file = "src/lib.rs".to_string();
-    for level in levels {
-        files.push((file.clone(), format!("mod {level};\npub use self::{level}::*;\n")));
+    for (i, level) in levels.iter().enumerate() {
+        let parent = if i == 0 { "" } else { "use super::*;\n" };
+        files.push((file.clone(), format!("{parent}mod {level};\npub use self::{level}::*;\n")));
         dir = format!("{dir}/{level}");
         file = format!("{dir}/mod.rs");
     }
-    files.push((file.clone(), "pub const EFD_CLOEXEC: i32 = 1;\n".into()));
+    let deepest = file.clone();
+    files.push((file, "use super::*;\npub const EFD_CLOEXEC: i32 = 1;\n".into()));
+    // A sibling of the first level names the items through the crate root.
+    files[1].1.push_str("mod types;\n");
+    files.push(("src/types.rs".into(), "pub const FLAGS: i32 = crate::EFD_CLOEXEC | crate::MISSING;\n".into()));
     files.push(("tests/t.rs".into(), "fn t() {\n    let _ = lc::EFD_CLOEXEC;\n}\n".into()));
     let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
     let (_d, mut s) = repo(&refs);
-    assert_eq!(goto(&mut s, "tests/t.rs", 2, 17), [format!("{file}::EFD_CLOEXEC")]);
+    assert_eq!(goto(&mut s, "tests/t.rs", 2, 17), [format!("{deepest}::EFD_CLOEXEC")]);
+    assert_eq!(goto(&mut s, "src/types.rs", 1, 31), [format!("{deepest}::EFD_CLOEXEC")]);
+    assert_eq!(goto(&mut s, "src/types.rs", 1, 53), Vec::<String>::new());
 }
