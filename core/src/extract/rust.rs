@@ -371,7 +371,14 @@ fn member(b: &mut Builder, node: Node, exported: bool, impl_of: Option<Vec<Strin
 fn function(b: &mut Builder, node: Node, exported: bool) {
     let Some(name) = node.field("name") else { return };
     let idx = b.add_symbol(node, name, SymbolKind::Function, exported);
-    let bounds = type_param_bounds(b, node);
+    let mut bounds = type_param_bounds(b, node);
+    // A method also sees its impl's or trait's type parameters (`impl<R: AsyncRead> BufReader<R>`),
+    // shadowed by its own.
+    if let Some(owner) =
+        node.parent().and_then(|list| list.parent()).filter(|o| matches!(o.kind(), "impl_item" | "trait_item"))
+    {
+        bounds.extend(type_param_bounds(b, owner));
+    }
     // A type parameter with a trait bound is known by that trait: `fn f<T: Area>(x: T)`.
     let declared = |b: &Builder, t: Node| {
         type_path(b, t).map(|p| match p.as_slice() {
@@ -411,12 +418,17 @@ fn function(b: &mut Builder, node: Node, exported: bool) {
     });
 }
 
-/// The first trait bound of each type parameter of an item, from `<T: Trait>` and `where T: Trait`.
+/// The first trait bound of each type parameter of an item, from `<T: Trait>` and `where T: Trait`,
+/// the standard marker traits passed over (`T: Send + Handler` is known by `Handler`).
 fn type_param_bounds(b: &Builder, item: Node) -> Vec<(String, Vec<String>)> {
+    const MARKERS: [&str; 8] = ["Send", "Sync", "Sized", "Unpin", "Copy", "Clone", "Debug", "Default"];
     let mut out = Vec::new();
     let mut add = |name: Node, bounds: Option<Node>| {
-        let first = bounds.and_then(|bs| named_children(bs).into_iter().find(|t| t.kind() != "lifetime"));
-        if let Some(path) = first.and_then(|t| type_path(b, t)) {
+        let paths = bounds.into_iter().flat_map(named_children).filter(|t| t.kind() != "lifetime");
+        let first = paths
+            .filter_map(|t| type_path(b, t))
+            .find(|p| p.last().is_some_and(|last| !MARKERS.contains(&last.as_str())));
+        if let Some(path) = first {
             out.push((b.text(name).to_string(), path));
         }
     };
