@@ -1278,9 +1278,20 @@ impl<'a> Resolver<'_, 'a> {
     /// Whether the trait that impl member `m` implements is imported by `file` (`use bytes::BufMut;`
     /// brings another crate's `impl BufMut for Vec<u8>` into scope there).
     fn trait_imported(&self, file: FileId, m: SymId) -> bool {
-        let Some(name) = self.index.symbol(m).impl_trait.as_ref().and_then(|t| t.last()) else { return false };
+        let sym = self.index.symbol(m);
+        let Some(path) = sym.impl_trait.as_deref() else { return false };
+        let Some(name) = path.last() else { return false };
+        let traits = self.types_of(self.resolve_path(self.index.file_of(m), sym.container, path));
         let imports = &self.index.files[file as usize].facts.imports;
-        imports.iter().any(|imp| imp.items.iter().any(|item| item.name == *name))
+        imports.iter().enumerate().any(|(i, imp)| {
+            imp.items.iter().enumerate().any(|(j, item)| {
+                item.name == *name
+                    && self
+                        .import_item(file, i as u32, j as u32, 1)
+                        .iter()
+                        .any(|v| matches!(v, Value::Sym(t) if traits.contains(t)))
+            })
+        })
     }
 
     /// Members found for one use: a call means the callables among them (`x.name()` is the method

@@ -240,6 +240,12 @@ fn another_crates_impl_for_a_standard_type_is_found_where_its_trait_is_imported(
         ),
         ("tests/with.rs", "use bb::BufMut;\nfn t() {\n    let mut vec = Vec::new();\n    vec.put_i8(-1);\n}\n"),
         ("tests/without.rs", "fn t() {\n    let mut vec = Vec::new();\n    vec.put_i8(-1);\n}\n"),
+        // Another crate's trait of the same name, for the same type: not the one imported.
+        ("other/Cargo.toml", "[package]\nname = \"other\"\n"),
+        (
+            "other/src/lib.rs",
+            "pub trait BufMut {\n    fn put_i8(&mut self, n: i8);\n}\nimpl BufMut for Vec<u8> {\n    fn put_i8(&mut self, n: i8) {}\n}\n",
+        ),
     ]);
     assert_eq!(goto(&mut s, "tests/with.rs", 4, 9), ["src/lib.rs::u8::put_i8"]);
     assert_eq!(goto(&mut s, "tests/without.rs", 3, 9), Vec::<String>::new());
