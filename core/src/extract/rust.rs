@@ -106,6 +106,15 @@ fn cfg_value(text: &mut &str) -> Option<bool> {
     matches!(word, "unix" | "windows").then(|| CFG.contains(&("target_family", word)))
 }
 
+/// The types of a tuple struct's or variant's fields, in order (one `Param` each).
+fn tuple_fields(b: &Builder, list: Node) -> Vec<Param> {
+    named_children(list)
+        .into_iter()
+        .filter(|f| !matches!(f.kind(), "attribute_item" | "visibility_modifier" | "line_comment" | "block_comment"))
+        .map(|t| Param { ty: type_path(b, t), callback: Vec::new() })
+        .collect()
+}
+
 fn is_pub(node: Node) -> bool {
     named_children(node).iter().any(|c| c.kind() == "visibility_modifier")
 }
@@ -124,7 +133,12 @@ fn item(b: &mut Builder, node: Node) {
                     for child in named_children(node) {
                         match child.kind() {
                             "field_declaration_list" => fields(b, child),
-                            "ordered_field_declaration_list" | "type_parameters" | "where_clause" => ty(b, child),
+                            // `struct Locations(captures::Captures);`: `self.0` is of the first type.
+                            "ordered_field_declaration_list" => {
+                                b.symbol_mut(idx).params = tuple_fields(b, child);
+                                ty(b, child);
+                            }
+                            "type_parameters" | "where_clause" => ty(b, child),
                             _ => {}
                         }
                     }
@@ -143,20 +157,7 @@ fn item(b: &mut Builder, node: Node) {
                                 if let Some(fields) =
                                     variant.field("body").filter(|f| f.kind() == "ordered_field_declaration_list")
                                 {
-                                    let params = named_children(fields)
-                                        .into_iter()
-                                        .filter(|f| {
-                                            !matches!(
-                                                f.kind(),
-                                                "attribute_item"
-                                                    | "visibility_modifier"
-                                                    | "line_comment"
-                                                    | "block_comment"
-                                            )
-                                        })
-                                        .map(|t| Param { ty: type_path(b, t), callback: Vec::new() })
-                                        .collect();
-                                    b.symbol_mut(v).params = params;
+                                    b.symbol_mut(v).params = tuple_fields(b, fields);
                                 }
                             }
                             if let Some(body) = variant.field("body") {

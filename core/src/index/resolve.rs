@@ -1275,6 +1275,11 @@ impl<'a> Resolver<'_, 'a> {
         members
     }
 
+    fn is_tuple_struct(&self, t: SymId) -> bool {
+        let sym = self.index.symbol(t);
+        sym.kind == SymbolKind::Struct && !sym.params.is_empty() && self.lang(self.index.file_of(t)) == Language::Rust
+    }
+
     /// Whether the trait that impl member `m` implements is imported by `file` (`use bytes::BufMut;`
     /// brings another crate's `impl BufMut for Vec<u8>` into scope there).
     fn trait_imported(&self, file: FileId, m: SymId) -> bool {
@@ -1742,6 +1747,12 @@ impl<'a> Resolver<'_, 'a> {
                 } else {
                     Vec::new()
                 }
+            }
+            // `self.0` of a Rust tuple struct: a value of that field's type (no declaration to name).
+            Value::Instance(t) if name.bytes().all(|c| c.is_ascii_digit()) && self.is_tuple_struct(*t) => {
+                let ty = name.parse::<usize>().ok().and_then(|i| self.index.symbol(*t).params.get(i)?.ty.as_ref());
+                let scope = Some(self.index.syms[*t as usize].1);
+                ty.map_or_else(Vec::new, |ty| self.type_values(self.index.file_of(*t), scope, ty, hops + 1))
             }
             Value::Instance(t) => self.ruby_side(self.type_member(*t, name, hops + 1, &mut HashSet::default()), false),
             // Wrappers have only the standard methods (`wrapper_step`).
