@@ -9,6 +9,9 @@ use serde::{Deserialize, Serialize};
 /// (`Option<T>`, `io::Result<T>`), `[]` a sequence of it (`Vec<T>`, `&[T]`, `[T; N]`).
 pub const MAYBE: &str = "?";
 pub const SEQUENCE: &str = "[]";
+/// A cell of the rest (Rust's `RefCell<T>`, `Cell<T>`): the value inside is reached through
+/// `borrow()`, `borrow_mut()`, `get()`.
+pub const CELL: &str = "&";
 /// A map type: `{}` followed by the tuple path of its key and value types (`HashMap<K, V>`): its
 /// elements are (key, value) pairs.
 pub const MAP: &str = "{}";

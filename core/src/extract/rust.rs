@@ -9,7 +9,7 @@ use tree_sitter::{Node, Parser, Range};
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
     map_path, marked, tuple_path, ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver, ReceiverBase,
-    SymbolKind, TypeRelKind, TypeRelation, MAP, MAYBE, SEQUENCE,
+    SymbolKind, TypeRelKind, TypeRelation, CELL, MAP, MAYBE, SEQUENCE,
 };
 use crate::lang::Language;
 
@@ -657,6 +657,9 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
                 Some(w) if MAYBE_TYPES.contains(&w) => {
                     Some(marked(MAYBE, first_arg().and_then(inner).unwrap_or_default()))
                 }
+                Some(w) if CELL_TYPES.contains(&w) => {
+                    Some(marked(CELL, first_arg().and_then(inner).unwrap_or_default()))
+                }
                 Some(w) if SEQUENCE_TYPES.contains(&w) => {
                     Some(marked(SEQUENCE, first_arg().and_then(inner).unwrap_or_default()))
                 }
@@ -699,6 +702,8 @@ const ITERATOR_TRAITS: [&str; 4] = ["Iterator", "IntoIterator", "DoubleEndedIter
 const TRANSPARENT: [&str; 7] = ["Box", "Arc", "Rc", "Pin", "Cow", "ManuallyDrop", "NonNull"];
 /// Options and results: the value is inside, reached through `?`, `unwrap()`, `Some(x)`, `Ok(x)`.
 const MAYBE_TYPES: [&str; 3] = ["Option", "Result", "Poll"];
+/// Cells: the value is inside, reached through `borrow()`, `borrow_mut()`, `get()`.
+const CELL_TYPES: [&str; 2] = ["RefCell", "Cell"];
 /// Maps: their elements are (key, value) pairs; `values()`, `get()` and `[k]` reach the values.
 const MAP_TYPES: [&str; 4] = ["HashMap", "BTreeMap", "IndexMap", "FxHashMap"];
 /// Sequences: their elements are reached through `for`, indexing, `first()`, `iter()`.

@@ -15,7 +15,7 @@ use super::modules::{
 };
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
-    tuple_elements, Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, MAP, MAYBE,
+    tuple_elements, Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, CELL, MAP, MAYBE,
     SEQUENCE, TUPLE, UNION,
 };
 use crate::lang::Language;
@@ -65,6 +65,8 @@ enum Wrap {
     Element(u8),
     /// A map: its values are (key, value) tuples (`Element(0)` keys, `Element(1)` values).
     Map,
+    /// A cell (`RefCell`, `Cell`): its value, through `borrow()`, `borrow_mut()`, `get()`.
+    Cell,
 }
 
 impl Wrap {
@@ -72,6 +74,7 @@ impl Wrap {
     fn marker(self) -> &'static str {
         match self {
             Wrap::Maybe => MAYBE,
+            Wrap::Cell => CELL,
             Wrap::Sequence => SEQUENCE,
             Wrap::Map => MAP,
             Wrap::Element(_) => "",
@@ -116,6 +119,8 @@ const WRAPPER_METHODS: &[(&[Language], Wrap, Step, &[&str])] = &[
         Step::Same,
         &["as_ref", "as_mut", "as_deref", "as_deref_mut", "take", "clone", "cloned", "copied", "ok", "or", "or_else"],
     ),
+    (RUST, Wrap::Cell, Step::Inner, &["borrow", "borrow_mut", "get", "get_mut", "take", "replace", "into_inner"]),
+    (RUST, Wrap::Cell, Step::MaybeElement, &["try_borrow", "try_borrow_mut"]),
     (RUST, Wrap::Sequence, Step::Inner, &["[]"]),
     (
         RUST,
@@ -640,7 +645,7 @@ impl<'a> Resolver<'_, 'a> {
     /// at a name provably outside the repository.
     fn outside_type_name<'p>(&self, file: FileId, scope: Option<u32>, path: &'p [String]) -> Option<&'p str> {
         let first = path.first()?;
-        if [MAYBE, SEQUENCE, MAP].contains(&first.as_str()) {
+        if [MAYBE, SEQUENCE, MAP, CELL].contains(&first.as_str()) {
             return Some(first);
         }
         if first.is_empty() || !self.resolve_path(file, scope, path).is_empty() {
@@ -735,7 +740,7 @@ impl<'a> Resolver<'_, 'a> {
 
     /// Resolves a path written in `file` at the scope of local symbol `scope`.
     fn resolve_path(&self, file: FileId, scope: Option<u32>, path: &[String]) -> Vec<Value> {
-        if path.first().is_some_and(|h| h == MAYBE || h == SEQUENCE || h == TUPLE || h == MAP) {
+        if path.first().is_some_and(|h| [MAYBE, SEQUENCE, TUPLE, MAP, CELL].contains(&h.as_str())) {
             return self.resolve_path_hops(file, scope, path, 0);
         }
         let Some((head, rest)) = path.split_first() else { return Vec::new() };
@@ -1350,12 +1355,11 @@ impl<'a> Resolver<'_, 'a> {
 
     fn resolve_path_hops(&self, file: FileId, scope: Option<u32>, path: &[String], hops: u32) -> Vec<Value> {
         let Some((head, rest)) = path.split_first() else { return Vec::new() };
-        let wrap = if head == MAYBE {
-            Some(Wrap::Maybe)
-        } else if head == SEQUENCE {
-            Some(Wrap::Sequence)
-        } else {
-            None
+        let wrap = match head.as_str() {
+            MAYBE => Some(Wrap::Maybe),
+            SEQUENCE => Some(Wrap::Sequence),
+            CELL => Some(Wrap::Cell),
+            _ => None,
         };
         // A marker alone (`Vec<T>` of a parameter `T`, `Vec::new()`): a wrapper of values of no
         // known type, whose own methods are still known.
