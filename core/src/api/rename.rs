@@ -897,9 +897,13 @@ impl<'a> Plan<'a> {
             if file.language == Language::Rust {
                 // Macro arguments are token trees nobody resolves: a name there is unproven.
                 let member = self.group.keys().any(|&g| owner_type(index, g).is_some());
-                for (pos, after_dot) in macro_tokens(text, &self.old) {
-                    // A member is reached as `.name`; anything else is a path or a bare name.
-                    if after_dot == member && !edited.contains(&(file.path.clone(), pos.line, pos.col)) {
+                for (pos, after_dot, declares) in macro_tokens(text, &self.old) {
+                    // A member is reached as `.name`, but a macro also pastes a bare token into a
+                    // path (memchr's `unsafe_ifunc!(Two, find_raw, …)` calls `$ty::$name`): for a
+                    // member every token of the name is unproven; for anything else a `.name`
+                    // is a member of something, never it.
+                    let unproven = if member { !declares } else { !after_dot };
+                    if unproven && !edited.contains(&(file.path.clone(), pos.line, pos.col)) {
                         found.unsafe_sites.push(UnsafeSite {
                             path: file.path.clone(),
                             line: pos.line,
@@ -1078,9 +1082,12 @@ fn overload_names(text: &str, language: Language, sym: &crate::facts::Symbol) ->
     out
 }
 
-/// Identifiers spelled `name` inside Rust macro invocations' token trees, and whether each
-/// follows a `.` (a member access).
-fn macro_tokens(text: &str, name: &str) -> Vec<(Pos, bool)> {
+/// Keywords after which a macro token declares an item or a binding of its own.
+const DECLARING: [&str; 10] = ["fn", "struct", "enum", "union", "trait", "type", "mod", "const", "static", "let"];
+
+/// Identifiers spelled `name` inside Rust macro token trees, whether each follows a `.` (a member
+/// access), and whether it follows one of `DECLARING` (declares something of its own).
+fn macro_tokens(text: &str, name: &str) -> Vec<(Pos, bool, bool)> {
     let Some(tree) = parse(Language::Rust, text) else { return Vec::new() };
     let positions = crate::extract::positions_of(text);
     let mut out = Vec::new();
@@ -1090,7 +1097,9 @@ fn macro_tokens(text: &str, name: &str) -> Vec<(Pos, bool)> {
             && &text[n.byte_range()] == name
         {
             let after_dot = n.prev_sibling().is_some_and(|p| p.kind() == ".");
-            out.push((positions.pos(n.start_byte()), after_dot));
+            // `fn push` in a macro's body declares another item of the name: not a use of it.
+            let declares = n.prev_sibling().is_some_and(|p| DECLARING.contains(&p.kind()));
+            out.push((positions.pos(n.start_byte()), after_dot, declares));
         }
     });
     out
@@ -1246,6 +1255,18 @@ mod tests {
         let r = preview(&mut s, "src/lib.rs::Push::push", "bump");
         assert!(!r.safe);
         assert!(r.unsafe_sites.iter().any(|u| (u.line, u.column) == (7, 21)), "{:?}", r.unsafe_sites);
+    }
+
+    #[test]
+    fn a_methods_name_as_a_bare_macro_argument_makes_a_rust_rename_unsafe() {
+        // memchr's `unsafe_ifunc!(Two, find_raw, …)` expands to `Two::find_raw(…)`.
+        let code = "pub struct Two;\nimpl Two {\n    pub fn find_raw(&self) {}\n}\nmacro_rules! call {\n    ($t:ident, $f:ident) => {\n        $t.$f()\n    };\n}\npub fn f(t: Two) {\n    call!(t, find_raw);\n}\n";
+        let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"mc\"\n"), ("src/lib.rs", code)]);
+        let r = preview(&mut s, "src/lib.rs::Two::find_raw", "find_fast");
+        assert!(!r.safe);
+        let in_macro: Vec<(u32, u32)> =
+            r.unsafe_sites.iter().filter(|u| u.kind == "inMacro").map(|u| (u.line, u.column)).collect();
+        assert_eq!(in_macro, [(11, 14)]);
     }
 
     #[test]
