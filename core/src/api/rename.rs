@@ -897,12 +897,12 @@ impl<'a> Plan<'a> {
             if file.language == Language::Rust {
                 // Macro arguments are token trees nobody resolves: a name there is unproven.
                 let member = self.group.keys().any(|&g| owner_type(index, g).is_some());
-                for (pos, after_dot, declares) in macro_tokens(text, &self.old) {
-                    // A member is reached as `.name`, but a macro also pastes a bare token into a
-                    // path (memchr's `unsafe_ifunc!(Two, find_raw, …)` calls `$ty::$name`): for a
-                    // member every token of the name is unproven; for anything else a `.name`
-                    // is a member of something, never it.
-                    let unproven = if member { !declares } else { !after_dot };
+                for (pos, after_dot, member_like) in macro_tokens(text, &self.old) {
+                    // A member is reached as `.name` or `Type::name`, and a macro may paste a
+                    // whole argument into either (memchr's `unsafe_ifunc!(Two, find_raw, …)`
+                    // calls `$ty::$name`); for anything else a `.name` is a member of something,
+                    // never it.
+                    let unproven = if member { member_like } else { !after_dot };
                     if unproven && !edited.contains(&(file.path.clone(), pos.line, pos.col)) {
                         found.unsafe_sites.push(UnsafeSite {
                             path: file.path.clone(),
@@ -1082,11 +1082,10 @@ fn overload_names(text: &str, language: Language, sym: &crate::facts::Symbol) ->
     out
 }
 
-/// Keywords after which a macro token declares an item or a binding of its own.
-const DECLARING: [&str; 10] = ["fn", "struct", "enum", "union", "trait", "type", "mod", "const", "static", "let"];
-
 /// Identifiers spelled `name` inside Rust macro token trees, whether each follows a `.` (a member
-/// access), and whether it follows one of `DECLARING` (declares something of its own).
+/// access), and whether it may stand for a member: after a `.` or a `::`, or as a whole macro
+/// argument (`unsafe_ifunc!(Two, find_raw, …)`, which the macro may paste into `Two::find_raw`).
+/// A bare name inside an expression (`assert!((area - PI).abs() < e)`) or after `fn` is not one.
 fn macro_tokens(text: &str, name: &str) -> Vec<(Pos, bool, bool)> {
     let Some(tree) = parse(Language::Rust, text) else { return Vec::new() };
     let positions = crate::extract::positions_of(text);
@@ -1096,10 +1095,11 @@ fn macro_tokens(text: &str, name: &str) -> Vec<(Pos, bool, bool)> {
             && n.parent().is_some_and(|p| p.kind() == "token_tree")
             && &text[n.byte_range()] == name
         {
-            let after_dot = n.prev_sibling().is_some_and(|p| p.kind() == ".");
-            // `fn push` in a macro's body declares another item of the name: not a use of it.
-            let declares = n.prev_sibling().is_some_and(|p| DECLARING.contains(&p.kind()));
-            out.push((positions.pos(n.start_byte()), after_dot, declares));
+            let prev = n.prev_sibling().map_or("", |p| p.kind());
+            let next = n.next_sibling().map_or("", |p| p.kind());
+            let after_dot = prev == ".";
+            let argument = matches!(prev, "," | "(" | "[" | "{") && matches!(next, "," | ")" | "]" | "}");
+            out.push((positions.pos(n.start_byte()), after_dot, after_dot || prev == "::" || argument));
         }
     });
     out
@@ -1259,8 +1259,9 @@ mod tests {
 
     #[test]
     fn a_methods_name_as_a_bare_macro_argument_makes_a_rust_rename_unsafe() {
-        // memchr's `unsafe_ifunc!(Two, find_raw, …)` expands to `Two::find_raw(…)`.
-        let code = "pub struct Two;\nimpl Two {\n    pub fn find_raw(&self) {}\n}\nmacro_rules! call {\n    ($t:ident, $f:ident) => {\n        $t.$f()\n    };\n}\npub fn f(t: Two) {\n    call!(t, find_raw);\n}\n";
+        // memchr's `unsafe_ifunc!(Two, find_raw, …)` expands to `Two::find_raw(…)`; a local of the
+        // name inside an expression of `assert!` is not the method.
+        let code = "pub struct Two;\nimpl Two {\n    pub fn find_raw(&self) {}\n}\nmacro_rules! call {\n    ($t:ident, $f:ident) => {\n        $t.$f()\n    };\n}\npub fn f(t: Two) {\n    call!(t, find_raw);\n    let find_raw = 1;\n    assert!((find_raw - 1) == 0);\n}\n";
         let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"mc\"\n"), ("src/lib.rs", code)]);
         let r = preview(&mut s, "src/lib.rs::Two::find_raw", "find_fast");
         assert!(!r.safe);
