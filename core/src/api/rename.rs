@@ -887,6 +887,7 @@ impl<'a> Plan<'a> {
     ) {
         let index = self.index;
         let before = found.unsafe_sites.len();
+        let member = self.group.keys().any(|&g| owner_type(index, g).is_some());
         for &f in visible {
             let file = &index.files[f as usize];
             let Some(file_text) = self.text(f) else { continue };
@@ -896,7 +897,6 @@ impl<'a> Plan<'a> {
             }
             if file.language == Language::Rust {
                 // Macro arguments are token trees nobody resolves: a name there is unproven.
-                let member = self.group.keys().any(|&g| owner_type(index, g).is_some());
                 for (pos, after_dot, member_like) in macro_tokens(text, &self.old) {
                     // A member is reached as `.name` or `Type::name`, and a macro may paste a
                     // whole argument into either (memchr's `unsafe_ifunc!(Two, find_raw, …)`

@@ -240,10 +240,7 @@ fn item(b: &mut Builder, node: Node) {
                 if let Some(t) = node.field("type") {
                     b.within(idx, |b| ty(b, t));
                     // `type OwnedDFA = DFA<Vec<u32>>;`: the type it names, whose members it has.
-                    let aliased = type_path(b, t);
-                    if let Some(sym) = b.facts.symbols.get_mut(idx as usize) {
-                        sym.returns = aliased;
-                    }
+                    b.symbol_mut(idx).returns = type_path(b, t);
                 }
             }
         }
@@ -651,18 +648,13 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
                 })
             };
             let first_arg = || type_args().into_iter().next();
-            match base.last().map(String::as_str) {
+            let last = base.last().map(String::as_str);
+            // `Option<T>`, `Vec<T>` of a `T` of no known type: a wrapper of unknown values.
+            if let Some(marker) = last.and_then(wrapper_marker) {
+                return Some(marked(marker, first_arg().and_then(inner).unwrap_or_default()));
+            }
+            match last {
                 Some(w) if TRANSPARENT.contains(&w) => inner(first_arg()?),
-                // `Option<T>`, `Vec<T>` of a `T` of no known type: a wrapper of unknown values.
-                Some(w) if MAYBE_TYPES.contains(&w) => {
-                    Some(marked(MAYBE, first_arg().and_then(inner).unwrap_or_default()))
-                }
-                Some(w) if CELL_TYPES.contains(&w) => {
-                    Some(marked(CELL, first_arg().and_then(inner).unwrap_or_default()))
-                }
-                Some(w) if SEQUENCE_TYPES.contains(&w) => {
-                    Some(marked(SEQUENCE, first_arg().and_then(inner).unwrap_or_default()))
-                }
                 Some(w) if MAP_TYPES.contains(&w) => {
                     map_path(type_args().into_iter().map(|t| inner(t).unwrap_or_default()).collect())
                 }
@@ -704,6 +696,12 @@ const TRANSPARENT: [&str; 7] = ["Box", "Arc", "Rc", "Pin", "Cow", "ManuallyDrop"
 const MAYBE_TYPES: [&str; 3] = ["Option", "Result", "Poll"];
 /// Cells: the value is inside, reached through `borrow()`, `borrow_mut()`, `get()`.
 const CELL_TYPES: [&str; 2] = ["RefCell", "Cell"];
+/// The marker of a wrapper of one type argument (`Option` → `MAYBE`), if `name` is one.
+fn wrapper_marker(name: &str) -> Option<&'static str> {
+    [(&MAYBE_TYPES[..], MAYBE), (&CELL_TYPES[..], CELL), (&SEQUENCE_TYPES[..], SEQUENCE)]
+        .into_iter()
+        .find_map(|(types, marker)| types.contains(&name).then_some(marker))
+}
 /// Maps: their elements are (key, value) pairs; `values()`, `get()` and `[k]` reach the values.
 const MAP_TYPES: [&str; 4] = ["HashMap", "BTreeMap", "IndexMap", "FxHashMap"];
 /// Sequences: their elements are reached through `for`, indexing, `first()`, `iter()`.

@@ -49,7 +49,7 @@ enum Value {
     /// repository's types and forwards to none (`Language::opaque_types`: `u32`, `String`,
     /// `string`; a type imported from the standard library, `AtomicUsize`): its members are
     /// provably not the repository's, but for those of the repository's impls for that type
-    /// (`impl U16 for u16`), found by its name's number in `Tables::outside_names` (0: a name no
+    /// (`impl U16 for u16`), found by its name's number in `OutsideImpls::names` (0: a name no
     /// impl of the repository is for).
     Outside(u32),
 }
@@ -78,6 +78,17 @@ impl Wrap {
             Wrap::Sequence => SEQUENCE,
             Wrap::Map => MAP,
             Wrap::Element(_) => "",
+        }
+    }
+
+    /// The wrapper a type path's marker stands for (`marker`'s inverse).
+    fn of_marker(marker: &str) -> Option<Wrap> {
+        match marker {
+            MAYBE => Some(Wrap::Maybe),
+            CELL => Some(Wrap::Cell),
+            SEQUENCE => Some(Wrap::Sequence),
+            MAP => Some(Wrap::Map),
+            _ => None,
         }
     }
 }
@@ -266,6 +277,22 @@ enum Owner {
     Sym(SymId),
 }
 
+/// A Rust module as a value: a file module, or an inline `mod`'s symbol.
+fn module_value(owner: RustOwner) -> Value {
+    match owner {
+        RustOwner::File(f) => Value::File(f),
+        RustOwner::Inline(s) => Value::Sym(s),
+    }
+}
+
+/// The table a Rust module's items are named in.
+fn names_of(owner: RustOwner) -> Owner {
+    match owner {
+        RustOwner::File(f) => Owner::File(f),
+        RustOwner::Inline(s) => Owner::Sym(s),
+    }
+}
+
 /// One binding of a local: the number of its file's references written before it, and its origin.
 type Binding<'a> = (u32, &'a LocalOrigin);
 
@@ -285,13 +312,19 @@ struct Tables<'a> {
     java: JavaPackages,
     c: CModules,
     supertypes: HashMap<SymId, Vec<(TypeRelKind, SymId)>>,
-    /// The members of the repository's impls for a type the language or another crate provides
-    /// (`impl U16 for u16`, `impl BufMut for Vec<u8>`), by (that type's number, member name).
-    outside_members: HashMap<(u32, &'a str), Vec<SymId>>,
-    /// The numbers of the names of those types (a standard wrapper by its marker, `[]`), from 1.
-    outside_names: HashMap<&'a str, u32>,
-    /// The member names of `outside_members`.
-    outside_member_names: HashSet<&'a str>,
+    outside: OutsideImpls<'a>,
+}
+
+/// The repository's impls for types the language or another crate provides (`impl U16 for u16`,
+/// `impl BufMut for Vec<u8>`).
+#[derive(Default)]
+struct OutsideImpls<'a> {
+    /// Their members, by (the type's number, member name).
+    members: HashMap<(u32, &'a str), Vec<SymId>>,
+    /// The numbers of those types' names (a standard wrapper by its marker, `[]`), from 1.
+    names: HashMap<&'a str, u32>,
+    /// The member names of `members`: most members asked for have no such impl.
+    member_names: HashSet<&'a str>,
 }
 
 /// A name written in a scope of a file: (file, scope, name).
@@ -358,14 +391,11 @@ fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
         java: JavaPackages::new(&index.files),
         c: CModules::new(index, configs),
         supertypes: HashMap::default(),
-        outside_members: HashMap::default(),
-        outside_names: HashMap::default(),
-        outside_member_names: HashSet::default(),
+        outside: OutsideImpls::default(),
     };
     tables.build_children();
     tables.build_locals();
-    (tables.outside_members, tables.outside_names) = Resolver::new(&tables).outside_impl_members();
-    tables.outside_member_names = tables.outside_members.keys().map(|(_, name)| *name).collect();
+    tables.outside = Resolver::new(&tables).outside_impls();
     tables
 }
 
@@ -620,10 +650,8 @@ impl<'a> Resolver<'_, 'a> {
     /// (`impl U16 for u16 { fn high_u8(self) … }`), a standard wrapper (`impl BufMut for Vec<u8>`:
     /// `[]`), one imported from the standard library or another crate (`impl Ext for AtomicUsize`)
     /// — and the numbers given to those types' names.
-    #[expect(clippy::type_complexity, reason = "the two tables built together")]
-    fn outside_impl_members(&self) -> (HashMap<(u32, &'a str), Vec<SymId>>, HashMap<&'a str, u32>) {
-        let mut members: HashMap<(u32, &'a str), Vec<SymId>> = HashMap::default();
-        let mut names: HashMap<&'a str, u32> = HashMap::default();
+    fn outside_impls(&self) -> OutsideImpls<'a> {
+        let mut out = OutsideImpls::default();
         for (fid, f) in self.index.files.iter().enumerate() {
             if f.language.opaque_types().is_empty() {
                 continue;
@@ -632,12 +660,13 @@ impl<'a> Resolver<'_, 'a> {
             for (local, sym) in f.facts.symbols.iter().enumerate() {
                 let Some(path) = sym.impl_of.as_deref() else { continue };
                 let Some(name) = self.outside_type_name(fid as FileId, sym.container, path) else { continue };
-                let next = names.len() as u32 + 1;
-                let id = *names.entry(name).or_insert(next);
-                members.entry((id, sym.name.as_str())).or_default().push(f.sym_base + local as u32);
+                let next = out.names.len() as u32 + 1;
+                let id = *out.names.entry(name).or_insert(next);
+                out.members.entry((id, sym.name.as_str())).or_default().push(f.sym_base + local as u32);
+                out.member_names.insert(sym.name.as_str());
             }
         }
-        (members, names)
+        out
     }
 
     /// The name a type path is known by when it denotes a type the repository doesn't declare: a
@@ -645,7 +674,7 @@ impl<'a> Resolver<'_, 'a> {
     /// at a name provably outside the repository.
     fn outside_type_name<'p>(&self, file: FileId, scope: Option<u32>, path: &'p [String]) -> Option<&'p str> {
         let first = path.first()?;
-        if [MAYBE, SEQUENCE, MAP, CELL].contains(&first.as_str()) {
+        if Wrap::of_marker(first).is_some() {
             return Some(first);
         }
         if first.is_empty() || !self.resolve_path(file, scope, path).is_empty() {
@@ -658,7 +687,7 @@ impl<'a> Resolver<'_, 'a> {
     /// type from outside it.
     fn outside_value(&self, file: FileId, scope: Option<u32>, path: &[String]) -> Option<Value> {
         let name = self.outside_type_name(file, scope, path)?;
-        Some(Value::Outside(self.outside_names.get(name).copied().unwrap_or(0)))
+        Some(Value::Outside(self.outside.names.get(name).copied().unwrap_or(0)))
     }
 
     /// Rust impl members and Go methods belong to the type their impl/receiver names.
@@ -740,7 +769,7 @@ impl<'a> Resolver<'_, 'a> {
 
     /// Resolves a path written in `file` at the scope of local symbol `scope`.
     fn resolve_path(&self, file: FileId, scope: Option<u32>, path: &[String]) -> Vec<Value> {
-        if path.first().is_some_and(|h| [MAYBE, SEQUENCE, TUPLE, MAP, CELL].contains(&h.as_str())) {
+        if path.first().is_some_and(|h| h == TUPLE || Wrap::of_marker(h).is_some()) {
             return self.resolve_path_hops(file, scope, path, 0);
         }
         let Some((head, rest)) = path.split_first() else { return Vec::new() };
@@ -836,7 +865,9 @@ impl<'a> Resolver<'_, 'a> {
             (Language::Rust, "crate") => {
                 return Some(self.rust.files.get(&file).map(|r| Value::File(r.crate_root)).into_iter().collect())
             }
-            (Language::Rust, "super") => return Some(self.rust_parent(file, &chain)),
+            (Language::Rust, "super") => {
+                return Some(self.rust_parent(file, &chain).map(module_value).into_iter().collect())
+            }
             (l, "this")
                 if l.is_js_family()
                     || matches!(l, Language::Java | Language::CSharp | Language::Php | Language::Kotlin) =>
@@ -1253,7 +1284,7 @@ impl<'a> Resolver<'_, 'a> {
         // A member of a type the language provides: the impls for it of the asking file's crate
         // (another crate's `impl U16 for u16` is not in scope there).
         let crate_root = |f: FileId| self.rust.files.get(&f).map(|r| r.crate_root);
-        let here = crate_root(file).filter(|_| self.outside_member_names.contains(name));
+        let here = crate_root(file).filter(|_| self.outside.member_names.contains(name));
         if let Some(here) = here {
             // A field or variable: the values it holds (`self.state: AtomicUsize`).
             let held = values.iter().flat_map(|v| match v {
@@ -1265,10 +1296,10 @@ impl<'a> Resolver<'_, 'a> {
             for v in held {
                 let ty = match v {
                     Value::Outside(ty) => ty,
-                    Value::Wrapped(wrap, _) => self.outside_names.get(wrap.marker()).copied().unwrap_or(0),
+                    Value::Wrapped(wrap, _) => self.outside.names.get(wrap.marker()).copied().unwrap_or(0),
                     _ => 0,
                 };
-                let impls = self.outside_members.get(&(ty, name)).into_iter().flatten();
+                let impls = self.outside.members.get(&(ty, name)).into_iter().flatten();
                 let in_scope =
                     |m: SymId| crate_root(self.index.file_of(m)) == Some(here) || self.trait_imported(file, m);
                 members.extend(impls.filter(|&&m| in_scope(m)).map(|&m| Value::Sym(m)));
@@ -1280,6 +1311,8 @@ impl<'a> Resolver<'_, 'a> {
         members
     }
 
+    /// Whether `t` is a Rust tuple struct (`struct Locations(Captures);`: its fields' types are its
+    /// `params`).
     fn is_tuple_struct(&self, t: SymId) -> bool {
         let sym = self.index.symbol(t);
         sym.kind == SymbolKind::Struct && !sym.params.is_empty() && self.lang(self.index.file_of(t)) == Language::Rust
@@ -1355,28 +1388,18 @@ impl<'a> Resolver<'_, 'a> {
 
     fn resolve_path_hops(&self, file: FileId, scope: Option<u32>, path: &[String], hops: u32) -> Vec<Value> {
         let Some((head, rest)) = path.split_first() else { return Vec::new() };
-        let wrap = match head.as_str() {
-            MAYBE => Some(Wrap::Maybe),
-            SEQUENCE => Some(Wrap::Sequence),
-            CELL => Some(Wrap::Cell),
-            _ => None,
-        };
         // A marker alone (`Vec<T>` of a parameter `T`, `Vec::new()`): a wrapper of values of no
-        // known type, whose own methods are still known.
-        if let Some(wrap) = wrap {
-            let inner = self.type_values(file, scope, rest, hops + 1);
+        // known type, whose own methods are still known. A map holds the tuples of its key and
+        // value types.
+        if let Some(wrap) = Wrap::of_marker(head) {
+            let inner = match wrap {
+                Wrap::Map => self.resolve_path_hops(file, scope, rest, hops + 1),
+                _ => self.type_values(file, scope, rest, hops + 1),
+            };
             return if inner.is_empty() && !rest.is_empty() {
                 Vec::new()
             } else {
                 vec![Value::Wrapped(wrap, inner.into())]
-            };
-        }
-        if head == MAP {
-            let pairs = self.resolve_path_hops(file, scope, rest, hops + 1);
-            return if pairs.is_empty() && !rest.is_empty() {
-                Vec::new()
-            } else {
-                vec![Value::Wrapped(Wrap::Map, pairs.into())]
             };
         }
         if head == UNION {
@@ -1555,18 +1578,11 @@ impl<'a> Resolver<'_, 'a> {
                 // tree, at no depth: libc's crate root reaches its platform's items through six
                 // levels of glob re-exports.
                 if let Some(owner) = self.rust_module_path(file, imp.scope, &path) {
-                    return vec![match owner {
-                        RustOwner::File(f) => Value::File(f),
-                        RustOwner::Inline(s) => Value::Sym(s),
-                    }];
+                    return vec![module_value(owner)];
                 }
                 if path[0] == "self" {
                     // `use self::x`: the module the `use` is written in.
-                    let current = match imp.scope.and_then(|s| nearest_module(f, s)) {
-                        Some(m) => Value::Sym(f.sym_base + m),
-                        None => Value::File(file),
-                    };
-                    let mut values = vec![current];
+                    let mut values = vec![module_value(self.rust_current(file, imp.scope))];
                     for seg in &path[1..] {
                         values = self.members_all(&values, seg, hops);
                     }
@@ -1979,10 +1995,11 @@ impl<'a> Resolver<'_, 'a> {
         if hops > MAX_HOPS {
             return Vec::new();
         }
-        let (file, scope, table_owner) = match owner {
-            RustOwner::File(f) => (f, None, Owner::File(f)),
-            RustOwner::Inline(s) => (self.index.file_of(s), Some(self.index.syms[s as usize].1), Owner::Sym(s)),
+        let (file, scope) = match owner {
+            RustOwner::File(f) => (f, None),
+            RustOwner::Inline(s) => (self.index.file_of(s), Some(self.index.syms[s as usize].1)),
         };
+        let table_owner = names_of(owner);
         let mut out: Vec<Value> = self
             .named(table_owner, name)
             .filter(|&s| self.index.symbol(s).kind != SymbolKind::Macro)
@@ -2007,20 +2024,13 @@ impl<'a> Resolver<'_, 'a> {
     /// child module (`mod unix;`, an inline `mod`), a crate of the tree — following no import;
     /// `None` when a segment is not such a module.
     fn rust_module_path(&self, file: FileId, scope: Option<u32>, path: &[String]) -> Option<RustOwner> {
-        let f = &self.index.files[file as usize];
-        let current = match scope.and_then(|s| nearest_module(f, s)) {
-            Some(m) => RustOwner::Inline(f.sym_base + m),
-            None => RustOwner::File(file),
-        };
+        let current = self.rust_current(file, scope);
         let child = |owner: RustOwner, name: &str| -> Option<RustOwner> {
             if let Some(&child) = self.rust.children.get(&(owner, name.to_string())) {
                 return Some(RustOwner::File(child));
             }
-            let table = match owner {
-                RustOwner::File(f) => Owner::File(f),
-                RustOwner::Inline(s) => Owner::Sym(s),
-            };
-            let mut inline = self.named(table, name).filter(|&s| self.index.symbol(s).kind == SymbolKind::Module);
+            let mut inline =
+                self.named(names_of(owner), name).filter(|&s| self.index.symbol(s).kind == SymbolKind::Module);
             let found = inline.next()?;
             inline.next().is_none().then_some(RustOwner::Inline(found))
         };
@@ -2028,11 +2038,7 @@ impl<'a> Resolver<'_, 'a> {
         let mut owner = match first.as_str() {
             "self" => current,
             "crate" => RustOwner::File(self.rust.files.get(&file)?.crate_root),
-            "super" => match self.rust_parent(file, &self.scope_chain(file, scope)).as_slice() {
-                [Value::File(p)] => RustOwner::File(*p),
-                [Value::Sym(s)] => RustOwner::Inline(*s),
-                _ => return None,
-            },
+            "super" => self.rust_parent(file, &self.scope_chain(file, scope))?,
             name => child(current, name).or_else(|| self.rust.crates.get(name).map(|&c| RustOwner::File(c)))?,
         };
         for seg in rest {
@@ -2052,20 +2058,23 @@ impl<'a> Resolver<'_, 'a> {
     }
 
     /// `super` from a scope: the parent of the current module.
-    fn rust_parent(&self, file: FileId, chain: &[u32]) -> Vec<Value> {
+    fn rust_parent(&self, file: FileId, chain: &[u32]) -> Option<RustOwner> {
         let f = &self.index.files[file as usize];
-        let current = chain.first().and_then(|&s| nearest_module(f, s));
-        let parent = match current {
+        match chain.first().and_then(|&s| nearest_module(f, s)) {
             Some(m) => match f.facts.symbols[m as usize].container.and_then(|c| nearest_module(f, c)) {
                 Some(pm) => Some(RustOwner::Inline(f.sym_base + pm)),
                 None => Some(RustOwner::File(file)),
             },
             None => self.rust.files.get(&file).and_then(|r| r.parent),
-        };
-        match parent {
-            Some(RustOwner::File(p)) => vec![Value::File(p)],
-            Some(RustOwner::Inline(s)) => vec![Value::Sym(s)],
-            None => Vec::new(),
+        }
+    }
+
+    /// The module a scope of a file is in: its nearest inline `mod`, else the file.
+    fn rust_current(&self, file: FileId, scope: Option<u32>) -> RustOwner {
+        let f = &self.index.files[file as usize];
+        match scope.and_then(|s| nearest_module(f, s)) {
+            Some(m) => RustOwner::Inline(f.sym_base + m),
+            None => RustOwner::File(file),
         }
     }
 
@@ -2629,10 +2638,7 @@ impl<'a> Resolver<'_, 'a> {
                 }
             }
             for (i, decl_child) in f.facts.mods.iter().enumerate().filter_map(|(i, d)| {
-                let owner = match d.scope.and_then(|s| nearest_module(f, s)) {
-                    Some(local) => RustOwner::Inline(f.sym_base + local),
-                    None => RustOwner::File(fid),
-                };
+                let owner = self.rust_current(fid, d.scope);
                 Some((i, self.rust.children.get(&(owner, d.name.clone()))?))
             }) {
                 deps.entry(*decl_child).or_insert(DepVia::Mod(i as u32));
