@@ -321,7 +321,10 @@ for (const engine of ["native", "wasm"]) {
         const t0 = Date.now();
         const r = await outcome(client, "query_sqlite", { query });
         const ms = Date.now() - t0;
-        assert.ok(ms < 15000, `${query} took ${ms} ms`);
+        // The budget is counted in SQLite steps, not time (see core/src/sql.rs): this bound only
+        // says the query ended instead of running on. A step of a four-way join costs far more
+        // than a scan's, and on wasm on a slow 2-core machine the cut came at 24 s.
+        assert.ok(ms < 55000, `${query} took ${ms} ms`);
         if (r.answer) {
           // Only a cut answer is acceptable: the budget stopped it.
           assert.ok(r.answer.truncated && r.answer.truncatedBy === "steps", `${query}: ${JSON.stringify(r.answer).slice(0, 300)}`);
