@@ -148,6 +148,8 @@ pub(crate) struct Builder<'a> {
     pub depth_exceeded: bool,
     /// Inside code the build configuration leaves out (`Import::inactive`).
     pub inactive: bool,
+    /// The children of the last parent a doc comment was looked for in.
+    siblings: Siblings,
 }
 
 impl<'a> Builder<'a> {
@@ -161,7 +163,17 @@ impl<'a> Builder<'a> {
             depth: 0,
             depth_exceeded: false,
             inactive: false,
+            siblings: Siblings::default(),
         }
+    }
+
+    /// Runs `read` on trees parsed inside the file's (a macro's body parsed on its own), which are
+    /// dropped when it returns.
+    pub fn in_inner_trees<R>(&mut self, read: impl FnOnce(&mut Self) -> R) -> R {
+        let outer = self.siblings.enter();
+        let r = read(self);
+        self.siblings.leave(outer);
+        r
     }
 
     /// The source text of a node.
@@ -225,8 +237,11 @@ impl<'a> Builder<'a> {
         exported: bool,
     ) -> u32 {
         let signature = first_line(self.text(decl));
-        let comments = doc_comments(self.src, decl);
-        let doc = docs::of_comments(self.language, comments.iter().map(|c| self.text(*c)));
+        let comments = doc_comments(self.src, &mut self.siblings, decl);
+        let doc = docs::of_comments(
+            self.language,
+            comments.iter().map(|c| self.src.get(c.start_byte..c.end_byte).unwrap_or("")),
+        );
         self.facts.symbols.push(Symbol {
             name,
             kind,
@@ -243,7 +258,7 @@ impl<'a> Builder<'a> {
             extension_of: None,
             singleton: false,
             default_export: false,
-            doc_line: comments.first().map(|n| n.start_position().row as u32 + 1),
+            doc_line: comments.first().map(|c| c.start_row as u32 + 1),
             doc,
             params: Vec::new(),
             init: None,
@@ -412,12 +427,12 @@ pub(crate) fn call_origin(segs: &[Segment], calls: Vec<u32>) -> LocalOrigin {
 /// The comments among the comments, attributes and decorators written directly above a
 /// declaration (no blank line between), climbing out of wrappers the declaration is the first named
 /// part of (`export …`, a decorated definition), in source order: the declaration's doc comment.
-fn doc_comments<'t>(src: &str, decl: Node<'t>) -> Vec<Node<'t>> {
+fn doc_comments(src: &str, siblings: &mut Siblings, decl: Node) -> Vec<Sibling> {
     // Nothing written before it on its line and a blank line above: no sibling ends on its line
     // or the line above — unless one ends with the newline of the line before that, as a line
     // comment does in some grammars (Rust's), so that line must hold no line comment either. Then
-    // there is nothing to look at, and finding a previous sibling costs tree-sitter a walk down
-    // from the root past every earlier item.
+    // there is nothing to look at, and finding the siblings costs tree-sitter a walk down from the
+    // root.
     let line_start = |at: usize| src[..at].rfind('\n').map_or(0, |i| i + 1);
     let start = decl.start_byte();
     let this = line_start(start);
@@ -433,28 +448,129 @@ fn doc_comments<'t>(src: &str, decl: Node<'t>) -> Vec<Node<'t>> {
     if nothing_above {
         return Vec::new();
     }
-    let mut node = decl;
+    let mut node = Sibling::of(decl);
+    let mut parent = decl.parent();
     let mut comments = Vec::new();
-    for _ in 0..64 {
-        match node.prev_named_sibling() {
-            Some(prev) if prev.end_position().row + 1 >= node.start_position().row => {
-                let kind = prev.kind();
-                if kind.contains("comment") {
-                    comments.push(prev);
-                } else if !matches!(kind, "attribute_item" | "decorator" | "annotation" | "marker_annotation") {
-                    break;
+    let mut steps = 0;
+    'climb: while let Some(p) = parent {
+        let children = siblings.of(p);
+        let mut at = children.partition_point(|c| c.start_byte < node.start_byte);
+        // `at` is `node` itself among its parent's children (or where it would be).
+        while steps < 64 {
+            steps += 1;
+            let Some(prev) = at.checked_sub(1).map(|i| children[i]) else {
+                // The first named part of a wrapper: the wrapper's own siblings are looked at.
+                if matches!(p.kind(), "export_statement" | "decorated_definition") {
+                    node = Sibling::of(p);
+                    parent = p.parent();
+                    continue 'climb;
                 }
-                node = prev;
+                break 'climb;
+            };
+            if prev.end_row + 1 < node.start_row {
+                break 'climb;
             }
-            Some(_) => break,
-            None => match node.parent() {
-                Some(p) if matches!(p.kind(), "export_statement" | "decorated_definition") => node = p,
-                _ => break,
-            },
+            if prev.comment {
+                comments.push(prev);
+            } else if !prev.attribute {
+                break 'climb;
+            }
+            node = prev;
+            at -= 1;
         }
+        break;
     }
     comments.reverse();
     comments
+}
+
+/// What doc-comment lookups read of a node.
+#[derive(Clone, Copy)]
+pub(crate) struct Sibling {
+    /// A comment of any kind (line, block, doc).
+    comment: bool,
+    /// An attribute, decorator or annotation, which may stand between a doc comment and its
+    /// declaration.
+    attribute: bool,
+    start_byte: usize,
+    end_byte: usize,
+    start_row: usize,
+    end_row: usize,
+}
+
+impl Sibling {
+    fn of(node: Node) -> Sibling {
+        let kind = node.kind();
+        Sibling {
+            comment: kind.contains("comment"),
+            attribute: matches!(kind, "attribute_item" | "decorator" | "annotation" | "marker_annotation"),
+            start_byte: node.start_byte(),
+            end_byte: node.end_byte(),
+            start_row: node.start_position().row,
+            end_row: node.end_position().row,
+        }
+    }
+}
+
+/// The named children of the last parents doc-comment lookups read. tree-sitter finds a node's
+/// previous sibling by walking down from the root to its parent and along the parent's children, so
+/// looking back over the comments above each declaration of a long block cost a walk per comment
+/// and per declaration, quadratic in the block; the declarations of one block now share one reading
+/// of its children. A few parents are kept, as a block's declarations have blocks of their own
+/// (a struct's fields, an impl's methods) between them.
+#[derive(Default)]
+pub(crate) struct Siblings {
+    /// The parents read, the most recently used first.
+    parents: Vec<ReadParent>,
+    /// The tree being read: 0 for the file's, then one number per tree parsed inside it.
+    tree: u32,
+    /// Trees numbered so far.
+    trees: u32,
+}
+
+/// A parent whose named children were read.
+struct ReadParent {
+    /// Its id, start and end byte.
+    key: (usize, usize, usize),
+    /// The tree it is of (`Siblings::tree`).
+    tree: u32,
+    children: Vec<Sibling>,
+}
+
+impl Siblings {
+    /// How many parents are kept: the depth of nested blocks whose declarations are documented.
+    const KEPT: usize = 8;
+
+    /// `parent`'s named children, in order.
+    fn of(&mut self, parent: Node) -> &[Sibling] {
+        let key = (parent.id(), parent.start_byte(), parent.end_byte());
+        if let Some(i) = self.parents.iter().position(|p| p.key == key) {
+            self.parents[..=i].rotate_right(1);
+        } else {
+            let mut cursor = parent.walk();
+            let children = parent.named_children(&mut cursor).map(Sibling::of).collect();
+            if self.parents.len() == Self::KEPT {
+                self.parents.pop();
+            }
+            self.parents.insert(0, ReadParent { key, tree: self.tree, children });
+        }
+        &self.parents[0].children
+    }
+
+    /// Starts reading a tree parsed inside the current one (a macro's body); returns the tree to
+    /// go back to.
+    fn enter(&mut self) -> u32 {
+        self.trees += 1;
+        std::mem::replace(&mut self.tree, self.trees)
+    }
+
+    /// Done with the tree `enter` started, which is about to be dropped: what was read of it goes
+    /// (a node of a later tree may be made at the same address).
+    fn leave(&mut self, outer: u32) {
+        let tree = self.tree;
+        self.parents.retain(|p| p.tree != tree);
+        self.tree = outer;
+    }
 }
 
 /// A file's leading comment block (after a shebang or an encoding line), or its module docstring.
@@ -574,6 +690,31 @@ mod tests {
         // "é" is two bytes; the `=` after it is the 7th character.
         assert_eq!(b.pos_of_byte(7), Pos { line: 1, col: 7 });
         assert_eq!(b.pos_of_byte(12), Pos { line: 2, col: 1 });
+    }
+
+    #[test]
+    fn doc_comments_of_every_declaration_of_a_block() {
+        // Documented declarations of one block with blocks of their own between them, a macro's
+        // body parsed on its own in the middle, attributes between a doc and its item.
+        let src = "/// The point.\npub struct P {\n    /// Across.\n    pub x: f64,\n    /// Down.\n    pub y: f64,\n}\n\nimpl P {\n    /// Makes one.\n    #[inline]\n    pub fn new() -> P { P { x: 0.0, y: 0.0 } }\n    // Not a doc: a blank line follows.\n\n    pub fn plain(&self) {}\n    /// Sums.\n    pub fn sum(&self) -> f64 { self.x + self.y }\n}\n\ncfg_rt! {\n    /// Inside a macro.\n    pub fn spawn() {}\n}\n\n/// After the macro.\npub fn last() {}\n";
+        let facts = extract(Language::Rust, src);
+        let doc = |name: &str| {
+            let s = facts.symbols.iter().find(|s| s.name == name).expect(name);
+            (s.doc.as_deref(), s.doc_line)
+        };
+        assert_eq!(doc("P"), (Some("The point."), Some(1)));
+        assert_eq!(doc("x"), (Some("Across."), Some(3)));
+        assert_eq!(doc("y"), (Some("Down."), Some(5)));
+        assert_eq!(doc("new"), (Some("Makes one."), Some(10)));
+        assert_eq!(doc("plain"), (None, None));
+        assert_eq!(doc("sum"), (Some("Sums."), Some(16)));
+        assert_eq!(doc("spawn"), (Some("Inside a macro."), Some(21)));
+        assert_eq!(doc("last"), (Some("After the macro."), Some(25)));
+        // Out of a wrapper the declaration is the first part of: `export`, a decorated definition.
+        let ts = extract(Language::TypeScript, "/** Adds. */\nexport function add() {}\n");
+        assert_eq!(ts.symbols[0].doc.as_deref(), Some("Adds."));
+        let py = extract(Language::Python, "# Cached.\n@cache\ndef f():\n    pass\n");
+        assert_eq!(py.symbols[0].doc.as_deref(), Some("Cached."));
     }
 
     #[test]

@@ -125,7 +125,7 @@ fn item(b: &mut Builder, node: Node) {
     }
     let exported = is_pub(node);
     match node.kind() {
-        "function_item" | "function_signature_item" => function(b, node, exported),
+        "function_item" | "function_signature_item" => function(b, node, exported, &[]),
         "struct_item" | "union_item" => {
             if let Some(name) = node.field("name") {
                 let idx = b.add_symbol(node, name, SymbolKind::Struct, exported);
@@ -181,10 +181,11 @@ fn item(b: &mut Builder, node: Node) {
                     }
                 }
                 if let Some(body) = node.field("body") {
+                    let owner = Owner { bounds: type_param_bounds(b, node), impl_of: None, impl_trait: None };
                     b.within(idx, |b| {
                         for child in named_children(body) {
                             // Trait members are as public as the trait.
-                            member(b, child, exported, None, None);
+                            member(b, child, exported, &owner);
                         }
                     });
                 }
@@ -321,20 +322,32 @@ fn impl_item(b: &mut Builder, node: Node) {
         }
     }
     if let Some(body) = node.field("body") {
+        let owner = Owner { bounds: type_param_bounds(b, node), impl_of: self_path, impl_trait: trait_path };
         for child in named_children(body) {
-            member(b, child, false, self_path.clone(), trait_path.clone());
+            member(b, child, false, &owner);
         }
     }
 }
 
+/// The impl or trait an item is written in.
+struct Owner {
+    /// The trait bounds of its type parameters (`impl<R: AsyncRead> BufReader<R>`), which its
+    /// methods see too.
+    bounds: Vec<(String, Vec<String>)>,
+    /// The type an impl is for; None in a trait.
+    impl_of: Option<Vec<String>>,
+    /// The trait an impl implements.
+    impl_trait: Option<Vec<String>>,
+}
+
 /// An item inside an impl or trait body.
-fn member(b: &mut Builder, node: Node, exported: bool, impl_of: Option<Vec<String>>, impl_trait: Option<Vec<String>>) {
+fn member(b: &mut Builder, node: Node, exported: bool, owner: &Owner) {
     let before = b.facts.symbols.len();
     match node.kind() {
         "function_item" | "function_signature_item" => {
             // Trait impl members are as public as the trait; inherent ones as their `pub`.
-            let exported = exported || is_pub(node) || impl_trait.is_some();
-            function(b, node, exported);
+            let exported = exported || is_pub(node) || owner.impl_trait.is_some();
+            function(b, node, exported, &owner.bounds);
             if let Some(sym) = b.facts.symbols.get_mut(before) {
                 sym.kind = SymbolKind::Method;
             }
@@ -360,23 +373,20 @@ fn member(b: &mut Builder, node: Node, exported: bool, impl_of: Option<Vec<Strin
     }
     // A symbol made above; impl members belong to the impl's type, not to the module. The trait
     // is kept even when the type is one the index can't name (`impl U16 for u16`).
-    if let Some(sym) = b.facts.symbols.get_mut(before).filter(|_| impl_of.is_some() || impl_trait.is_some()) {
-        sym.impl_of = impl_of;
-        sym.impl_trait = impl_trait;
+    if let Some(sym) = b.facts.symbols.get_mut(before).filter(|_| owner.impl_of.is_some() || owner.impl_trait.is_some())
+    {
+        sym.impl_of.clone_from(&owner.impl_of);
+        sym.impl_trait.clone_from(&owner.impl_trait);
     }
 }
 
-fn function(b: &mut Builder, node: Node, exported: bool) {
+/// A function; a method also sees its impl's or trait's type parameters (`owner_bounds`), shadowed
+/// by its own.
+fn function(b: &mut Builder, node: Node, exported: bool, owner_bounds: &[(String, Vec<String>)]) {
     let Some(name) = node.field("name") else { return };
     let idx = b.add_symbol(node, name, SymbolKind::Function, exported);
     let mut bounds = type_param_bounds(b, node);
-    // A method also sees its impl's or trait's type parameters (`impl<R: AsyncRead> BufReader<R>`),
-    // shadowed by its own.
-    if let Some(owner) =
-        node.parent().and_then(|list| list.parent()).filter(|o| matches!(o.kind(), "impl_item" | "trait_item"))
-    {
-        bounds.extend(type_param_bounds(b, owner));
-    }
+    bounds.extend_from_slice(owner_bounds);
     // A type parameter with a trait bound is known by that trait: `fn f<T: Area>(x: T)`.
     let declared = |b: &Builder, t: Node| {
         type_path(b, t).map(|p| match p.as_slice() {
@@ -1147,6 +1157,11 @@ const ITEM_STARTS: [&str; 14] =
     ["pub", "fn", "struct", "enum", "trait", "impl", "mod", "use", "const", "static", "type", "async", "unsafe", "#["];
 
 fn macro_invocation(b: &mut Builder, node: Node, item_level: bool) {
+    b.in_inner_trees(|b| macro_body(b, node, item_level));
+}
+
+/// A macro invocation's name, then its body: items, blocks of items, an expression, or names.
+fn macro_body(b: &mut Builder, node: Node, item_level: bool) {
     if let Some(name) = node.field("macro") {
         if let Some(segs) = path_segments(b, name) {
             b.add_ref(segs, false, false);
