@@ -1,5 +1,5 @@
 // The hostile repository of core/tests/bad_input.rs, through both engines: binary, NUL and invalid
-// UTF-8 files, a 5 MB minified bundle, 10,000-deep nesting in every language, a symlink loop and a
+// UTF-8 files, a 5 MB single-line file, a minified bundle left out, 10,000-deep nesting in every language, a symlink loop and a
 // symlink out of the root. Neither engine crashes or hangs, both report the same skipped files with
 // reasons, answer identically, and refuse reads outside the root.
 "use strict";
@@ -21,9 +21,11 @@ function writeHostileRepo(root) {
   fs.writeFileSync(path.join(src, "latin1.rs"), Buffer.from([...Buffer.from("fn caf"), 0xe9, ...Buffer.from("() {}\n")]));
   const unit = "var a=b(c,d)+e[f]*g.h(i);";
   fs.writeFileSync(
-    path.join(src, "bundle.min.js"),
+    path.join(src, "bundle.js"),
     "export function big(){" + unit.repeat(Math.ceil((5 * 1024 * 1024) / unit.length)) + "}",
   );
+  fs.mkdirSync(path.join(src, "vendor"));
+  fs.writeFileSync(path.join(src, "vendor", "jquery.min.js"), "function jq(){return 1}jq();\n");
   const n = 10000;
   const open = (c) => c.repeat(n);
   fs.writeFileSync(path.join(src, "deep.ts"), `export const x = ${open("[")}1${open("]")};\n`);
@@ -56,7 +58,8 @@ test("both engines survive hostile input and agree", { skip: process.platform ==
     assert.match(reasons["src/binary.js"], /NUL byte/);
     assert.match(reasons["src/nul.py"], /NUL byte/);
     assert.match(reasons["src/latin1.rs"], /invalid UTF-8 at byte 6/);
-    assert.match(reasons["src/bundle.min.js"], /larger than the size cap/);
+    assert.match(reasons["src/bundle.js"], /larger than the size cap/);
+    assert.match(reasons["src/vendor/jquery.min.js"], /minified bundle/);
     assert.match(reasons["src/outside.ts"], /symlink/);
     assert.equal(status.files, 6);
     for (const file of ["../etc/passwd", "/etc/passwd", "src/outside.ts", "src/../../x"]) {
@@ -82,6 +85,6 @@ test("both engines survive hostile input and agree", { skip: process.platform ==
   const big = ["native", "wasm"].map((engine) =>
     openSession({ root, engine, maxFileBytes: 10 * 1024 * 1024 }).workspaceSymbols({ query: "big" }),
   );
-  assert.equal(big[0].symbols[0].handle, "src/bundle.min.js::big");
+  assert.equal(big[0].symbols[0].handle, "src/bundle.js::big");
   assert.deepStrictEqual(big[1], big[0]);
 });

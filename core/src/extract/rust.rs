@@ -4,6 +4,7 @@
 //! parsed as items: tree-sitter leaves such bodies as token trees, so they are re-parsed in place.
 
 use super::Field;
+use std::ops::ControlFlow;
 use tree_sitter::{Node, Parser, Range};
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
@@ -1258,7 +1259,18 @@ fn parse_arguments(b: &Builder, tt: Node) -> Option<tree_sitter::Tree> {
             _ => &[],
         }
     };
-    let tree = with_range_parser(&range, |parser| parser.parse_with_options(&mut read, None, None))?;
+    // Arguments that are not one expression are read as names, so the parse stops at the first
+    // error instead of recovering through the rest of a macro's own syntax (most of the time such
+    // a parse took: tree-sitter tries every symbol of the grammar at each error).
+    let mut stop_at_error = |state: &tree_sitter::ParseState| {
+        if state.has_error() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let options = tree_sitter::ParseOptions::new().progress_callback(&mut stop_at_error);
+    let tree = with_range_parser(&range, |parser| parser.parse_with_options(&mut read, None, Some(options)))?;
     (!tree.root_node().has_error()).then_some(tree)
 }
 

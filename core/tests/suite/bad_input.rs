@@ -1,6 +1,6 @@
 //! Bad input never crashes the index or loses the rest of the repository: binary files, NUL bytes,
-//! invalid UTF-8, a 5 MB minified file, 10,000-deep nesting, a symlink loop, and reads that try to
-//! escape the root. Each problem is reported with a reason.
+//! invalid UTF-8, a 5 MB single-line file, 10,000-deep nesting, a symlink loop, and reads that try to
+//! escape the root. Each problem is reported with a reason; so is a minified bundle left out.
 
 use std::fs;
 use std::path::Path;
@@ -20,7 +20,9 @@ fn write_hostile_repo(root: &Path) {
         minified.push_str("var a=b(c,d)+e[f]*g.h(i);");
     }
     minified.push('}');
-    fs::write(root.join("src/bundle.min.js"), &minified).unwrap();
+    fs::write(root.join("src/bundle.js"), &minified).unwrap();
+    fs::create_dir_all(root.join("src/vendor")).unwrap();
+    fs::write(root.join("src/vendor/jquery.min.js"), "function jq(){return 1}jq();\n").unwrap();
     let depth = 10_000;
     fs::write(root.join("src/deep.ts"), format!("export const x = {}1{};\n", "[".repeat(depth), "]".repeat(depth)))
         .unwrap();
@@ -61,7 +63,8 @@ fn hostile_files_are_skipped_with_reasons_and_the_rest_is_indexed() {
     assert!(reason("src/binary.js").contains("NUL byte"), "{skipped:?}");
     assert!(reason("src/nul.py").contains("NUL byte"), "{skipped:?}");
     assert!(reason("src/latin1.rs").contains("invalid UTF-8 at byte 6"), "{skipped:?}");
-    assert!(reason("src/bundle.min.js").contains("larger than the size cap"), "{skipped:?}");
+    assert!(reason("src/bundle.js").contains("larger than the size cap"), "{skipped:?}");
+    assert!(reason("src/vendor/jquery.min.js").contains("minified bundle"), "{skipped:?}");
     #[cfg(unix)]
     assert!(reason("src/outside.ts").contains("symlink"), "{skipped:?}");
     // The deep files and the good file are indexed; the loop is not walked.
@@ -75,16 +78,36 @@ fn hostile_files_are_skipped_with_reasons_and_the_rest_is_indexed() {
 }
 
 #[test]
-fn a_raised_size_cap_parses_the_minified_file() {
+fn a_raised_size_cap_parses_the_single_line_file() {
     let dir = tempfile::tempdir().unwrap();
     write_hostile_repo(dir.path());
     let mut s = open(dir.path(), DiscoveryOptions { max_file_bytes: Some(10 * 1024 * 1024), ..Default::default() });
     let big: Value = s.call("workspaceSymbols", json!({ "query": "big" })).unwrap();
-    assert_eq!(big["symbols"][0]["handle"], "src/bundle.min.js::big");
-    let page: Value = s.call("getFile", json!({ "file": "src/bundle.min.js", "maxBytes": 100 })).unwrap();
+    assert_eq!(big["symbols"][0]["handle"], "src/bundle.js::big");
+    let page: Value = s.call("getFile", json!({ "file": "src/bundle.js", "maxBytes": 100 })).unwrap();
     assert_eq!(page["truncated"], true);
     assert_eq!(page["text"].as_str().unwrap().len(), 100);
     assert_eq!(page["page"]["nextOffset"], 2);
+}
+
+#[test]
+fn a_minified_bundle_is_indexed_when_an_include_pattern_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write_hostile_repo(dir.path());
+    let mut s = open(dir.path(), DiscoveryOptions::default());
+    let none: Value = s.call("workspaceSymbols", json!({ "query": "jq" })).unwrap();
+    assert_eq!(none["symbols"], json!([]), "left out by default");
+    // Its file can still be read.
+    let page: Value = s.call("getFile", json!({ "file": "src/vendor/jquery.min.js" })).unwrap();
+    assert!(page["text"].as_str().unwrap().starts_with("function jq()"));
+    let mut s = open(
+        dir.path(),
+        DiscoveryOptions { include: vec!["*.min.js".into(), "src/ok.ts".into()], ..Default::default() },
+    );
+    let jq: Value = s.call("workspaceSymbols", json!({ "query": "jq" })).unwrap();
+    assert_eq!(jq["symbols"][0]["handle"], "src/vendor/jquery.min.js::jq");
+    let status: Value = s.call("status", json!({})).unwrap();
+    assert_eq!(status["files"], 2, "the bundle and the file named");
 }
 
 #[test]
