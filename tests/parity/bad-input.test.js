@@ -20,10 +20,7 @@ function writeHostileRepo(root) {
   fs.writeFileSync(path.join(src, "nul.py"), Buffer.from("def f():\n    return 1\0\n"));
   fs.writeFileSync(path.join(src, "latin1.rs"), Buffer.from([...Buffer.from("fn caf"), 0xe9, ...Buffer.from("() {}\n")]));
   const unit = "var a=b(c,d)+e[f]*g.h(i);";
-  fs.writeFileSync(
-    path.join(src, "bundle.js"),
-    "export function big(){" + unit.repeat(Math.ceil((5 * 1024 * 1024) / unit.length)) + "}",
-  );
+  fs.writeFileSync(path.join(src, "bundle.js"), "export function big(){" + unit.repeat(Math.ceil((5 * 1024 * 1024) / unit.length)) + "}");
   fs.mkdirSync(path.join(src, "vendor"));
   fs.writeFileSync(path.join(src, "vendor", "jquery.min.js"), "function jq(){return 1}jq();\n");
   const n = 10000;
