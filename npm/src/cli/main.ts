@@ -286,11 +286,24 @@ export function main(argv: string[]): void {
     progress: process.stderr.isTTY ? (l) => process.stderr.write(`\r\x1b[2K${l}`) : undefined,
   }).then(
     (code) => {
-      if (code !== undefined) process.exitCode = code;
+      if (code !== undefined) exitWhenWritten(code);
     },
     (e: Error) => {
       process.stderr.write(`codegraph ${argv[0]}: ${e.message}\n`);
-      process.exitCode = 1;
+      exitWhenWritten(1);
     },
   );
+}
+
+/** Ends a finished command once what it wrote has reached stdout and stderr. Exiting, rather than
+ *  letting the process wind down, skips freeing the session's index at teardown (a tenth of a
+ *  second on a 2,000-file repository) — memory the system takes back anyway. */
+function exitWhenWritten(code: number): void {
+  process.exitCode = code;
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write("", done);
+  process.stderr.write("", done);
 }
