@@ -1213,6 +1213,12 @@ fn macro_body(b: &mut Builder, node: Node, item_level: bool) {
             return;
         }
     }
+    // Names, literals, paths, calls and operators between them read the same as tokens as parsed;
+    // only what a parse gives structure to (method and field chains, closures, struct literals,
+    // blocks, nested macros, generic paths) is worth parsing the arguments for.
+    if plain_tokens(b, tt) {
+        return token_tree(b, tt);
+    }
     if let Some(tree) = parse_arguments(b, tt) {
         // fn f(){ <arguments>; }: the function's body's one statement's expression.
         let root = tree.root_node();
@@ -1223,6 +1229,56 @@ fn macro_body(b: &mut Builder, node: Node, item_level: bool) {
         }
     }
     token_tree(b, tt);
+}
+
+/// Whether a macro's arguments hold only names, literals, paths, calls and arithmetic or logical
+/// operators (in parenthesised or bracketed groups): tokens whose names the token walk records
+/// exactly as walking their parse would.
+fn plain_tokens(b: &Builder, tt: Node) -> bool {
+    let mut cursor = tt.walk();
+    let plain = tt.children(&mut cursor).all(|t| match t.kind() {
+        "token_tree" => matches!(b.text(t).as_bytes().first(), Some(b'(' | b'[')) && plain_tokens(b, t),
+        "identifier" => !matches!(
+            b.text(t),
+            "let"
+                | "match"
+                | "if"
+                | "else"
+                | "loop"
+                | "while"
+                | "for"
+                | "in"
+                | "move"
+                | "as"
+                | "return"
+                | "break"
+                | "continue"
+                | "unsafe"
+                | "async"
+                | "await"
+                | "fn"
+                | "impl"
+                | "dyn"
+                | "ref"
+                | "where"
+                | "pub"
+                | "Self"
+                | "static"
+                | "const"
+                | "struct"
+                | "enum"
+                | "type"
+                | "use"
+                | "mod"
+                | "trait"
+                | "yield"
+        ),
+        "self" | "crate" | "super" | "string_literal" | "raw_string_literal" | "char_literal" | "integer_literal"
+        | "float_literal" | "boolean_literal" | "(" | ")" | "[" | "]" | "," | "::" | "&" | "*" | "-" | "+" | "/"
+        | "%" | "==" | "!=" | "&&" | "^" => true,
+        _ => false,
+    });
+    plain
 }
 
 /// Parses an expression macro's arguments as the expression their delimiters make of them — a
