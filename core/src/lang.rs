@@ -774,9 +774,10 @@ impl Language {
     }
 
     /// Whether calling a class constructs an instance of it (`Order()` in Python, Kotlin and Swift, a C++
-    /// temporary `Circle(1.0)`); TypeScript, Java, C# and PHP need `new`, Rust and Go have no such call.
+    /// temporary `Circle(1.0)`, a Rust tuple struct `Meters(3)`, the only Rust type that can be
+    /// called); TypeScript, Java, C# and PHP need `new`, Go has no such call.
     pub fn calls_construct(self) -> bool {
-        matches!(self, Language::Python | Language::Kotlin | Language::Cpp | Language::Swift)
+        matches!(self, Language::Python | Language::Kotlin | Language::Cpp | Language::Swift | Language::Rust)
     }
 
     /// Whether a name written inside a type declaration of this kind (not reached through its

@@ -1080,9 +1080,7 @@ impl<'a> Resolver<'_, 'a> {
                 let of = self.local_value(file, scope, of, hops + 1);
                 self.member_values(&of, name, hops)
             }
-            LocalOrigin::Element(of) => {
-                Self::unwrapped(self.local_value(file, scope, of, hops + 1), &[Wrap::Sequence, Wrap::Maybe, Wrap::Map])
-            }
+            LocalOrigin::Element(of) => self.elements(self.local_value(file, scope, of, hops + 1), hops),
             LocalOrigin::Unwrapped(of) => Self::unwrapped(self.local_value(file, scope, of, hops + 1), &[Wrap::Maybe]),
             LocalOrigin::TupleElement(of, i) => match u8::try_from(*i) {
                 Ok(i) => Self::unwrapped(self.local_value(file, scope, of, hops + 1), &[Wrap::Element(i)]),
@@ -1828,6 +1826,34 @@ impl<'a> Resolver<'_, 'a> {
                 _ => Vec::new(),
             })
             .collect()
+    }
+
+    /// The elements a `for` loop takes from `values`: those of standard sequences, options and maps,
+    /// and the `Item` of a Rust type that implements `Iterator` or `IntoIterator`
+    /// (`impl<'a> Iterator for ClassBytesIter<'a> { type Item = &'a ClassBytesRange; … }`).
+    fn elements(&self, values: Vec<Value>, hops: u32) -> Vec<Value> {
+        let mut out = Vec::new();
+        for v in values {
+            match v {
+                Value::Wrapped(Wrap::Sequence | Wrap::Maybe | Wrap::Map, inner) => out.extend(inner.into_vec()),
+                Value::Instance(t) if self.lang(self.index.file_of(t)) == Language::Rust => {
+                    for item in self.named(Owner::Sym(t), "Item").collect::<Vec<_>>() {
+                        let decl = self.index.symbol(item);
+                        let iterates = decl
+                            .impl_trait
+                            .as_ref()
+                            .and_then(|p| p.last())
+                            .is_some_and(|t| t == "Iterator" || t == "IntoIterator");
+                        let (Some(ty), true) = (&decl.returns, iterates) else { continue };
+                        let file = self.index.file_of(item);
+                        let scope = Some(self.index.syms[item as usize].1);
+                        out.extend(self.type_values(file, scope, ty, hops + 1));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
     }
 
     /// The instances a field or variable holds: of its declared type, else of what it is
