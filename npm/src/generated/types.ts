@@ -530,7 +530,7 @@ export interface DiscoveryOptions {
    */
   ignore?: string[];
   /**
-   * Only files matching one of these patterns are indexed. A pattern containing `*`, `?` or `[` is a glob matched against the file name and the root-relative path; any other is a regex searched in the root-relative path.
+   * Only files matching one of these patterns are indexed. A pattern containing `*`, `?` or `[` is a glob matched against the file name and the root-relative path; any other is a regex searched in the root-relative path. Minified bundles (`*.min.js`) are indexed only when one of these matches them.
    */
   include?: string[];
   /**
