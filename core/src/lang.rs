@@ -773,6 +773,13 @@ impl Language {
             && !self.keywords().contains(&name)
     }
 
+    /// Whether `name` is a keyword that stands for the enclosing type without spelling it (Rust's
+    /// `Self`): resolution goes through it, but it is no reference to the type's name (a rename
+    /// leaves it, and compilers' indexes don't list it among the type's references).
+    pub fn is_self_type_keyword(self, name: &str) -> bool {
+        matches!((self, name), (Language::Rust, "Self"))
+    }
+
     /// Whether calling a class constructs an instance of it (`Order()` in Python, Kotlin and Swift, a C++
     /// temporary `Circle(1.0)`, a Rust tuple struct `Meters(3)`, the only Rust type that can be
     /// called); TypeScript, Java, C# and PHP need `new`, Go has no such call.

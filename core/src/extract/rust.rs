@@ -395,9 +395,9 @@ fn function(b: &mut Builder, node: Node, exported: bool, owner_bounds: &[(String
             _ => p,
         })
     };
-    if let Some(ret) = node.field("return_type") {
+    let ret = node.field("return_type");
+    if let Some(ret) = ret {
         b.symbol_mut(idx).returns = declared(b, ret);
-        ty(b, ret);
     }
     b.within(idx, |b| {
         if let Some(tp) = node.field("type_parameters") {
@@ -420,6 +420,11 @@ fn function(b: &mut Builder, node: Node, exported: bool, owner_bounds: &[(String
                     _ => ty(b, p),
                 }
             }
+        }
+        // Within the function, as its parameters are: `Self` in `-> Result<(), Self::Error>` is
+        // its impl's type.
+        if let Some(ret) = ret {
+            ty(b, ret);
         }
         if let Some(body) = node.field("body") {
             expr(b, body);

@@ -1309,6 +1309,28 @@ impl<'a> Resolver<'_, 'a> {
         members
     }
 
+    /// The trait's declaration of associated type `t` of an impl of that trait (what a path through
+    /// the impl's type names: `Self::Duration` is `<Self as RawRwLockTimed>::Duration`); `t` itself
+    /// for anything else, or when the trait is not the repository's.
+    fn projected(&self, t: SymId) -> SymId {
+        let sym = self.index.symbol(t);
+        let (SymbolKind::Type, Some(path), Some(_)) = (sym.kind, sym.impl_trait.as_deref(), sym.impl_of.as_ref())
+        else {
+            return t;
+        };
+        let traits = self.types_of(self.resolve_path(self.index.file_of(t), sym.container, path));
+        let declared: Vec<SymId> = traits
+            .into_iter()
+            .filter(|&tr| self.index.symbol(tr).kind == SymbolKind::Trait)
+            .flat_map(|tr| self.named(Owner::Sym(tr), &sym.name).collect::<Vec<_>>())
+            .filter(|&d| self.index.symbol(d).kind == SymbolKind::Type && self.index.symbol(d).impl_of.is_none())
+            .collect();
+        match declared.as_slice() {
+            [one] => *one,
+            _ => t,
+        }
+    }
+
     /// Whether `t` is a Rust tuple struct (`struct Locations(Captures);`: its fields' types are its
     /// `params`).
     fn is_tuple_struct(&self, t: SymId) -> bool {
@@ -2442,7 +2464,20 @@ impl<'a> Resolver<'_, 'a> {
                         values.iter().filter_map(|v| if let Value::Sym(s) = v { Some(*s) } else { None }).collect();
                     targets.sort_unstable();
                     targets.dedup();
-                    for &t in &targets {
+                    // The sites this segment names: none for `Self` (the type, unspelled); through
+                    // an impl of a trait, `Self::Duration` is `<Self as Trait>::Duration`, the
+                    // trait's associated type (the chain goes on through the impl's).
+                    let named: Vec<SymId> = if f.language.is_self_type_keyword(seg_name) {
+                        Vec::new()
+                    } else if i > 0 && f.language == Language::Rust {
+                        let mut named: Vec<SymId> = targets.iter().map(|&t| self.projected(t)).collect();
+                        named.sort_unstable();
+                        named.dedup();
+                        named
+                    } else {
+                        targets.clone()
+                    };
+                    for &t in &named {
                         // A C prototype's or out-of-line definition's name links it to the other
                         // writings of the declaration, not to itself.
                         if f.language.is_c_family()
