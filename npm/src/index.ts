@@ -10,7 +10,7 @@ import type { EngineKind, ParseOnlyStats, RawSession } from "./binding";
 import { API_METHODS, type ApiMethod, type ApiRequests, type ApiResponses } from "./generated/types";
 import type * as T from "./generated/types";
 import { loadEngine, type LoadAttempt, type LoadedEngine } from "./loader";
-import { createNodeHost } from "./wasm-host";
+import type * as WasmHost from "./wasm-host";
 
 export type * from "./generated/types";
 export { API_METHODS, METHOD_TABLE } from "./generated/types";
@@ -107,7 +107,8 @@ export function openSession(options: OpenSessionOptions = {}): Session {
     throw err;
   }
   const loaded = loadEngine(engine ? { prefer: engine } : {});
-  const host = loaded.kind === "wasm" ? createNodeHost(abs) : abs;
+  // The wasm engine's host (and what it loads) only when that engine runs.
+  const host = loaded.kind === "wasm" ? (require("./wasm-host") as typeof WasmHost).createNodeHost(abs) : abs;
   const raw = new loaded.module.Session(host, discovery);
   return new Session(raw, abs, loaded);
 }
