@@ -466,10 +466,10 @@ impl<'a> Plan<'a> {
             found.reasons.push(format!("{} conflicts with the new name: see conflicts", found.conflicts.len()));
         }
         let visible = self.visible_files();
-        self.unresolved_same_name(&visible, &mut found);
+        let judged = self.unresolved_same_name(&visible, &mut found);
         let edited: BTreeSet<(String, u32, u32)> =
             found.edits.iter().map(|e| (e.path.clone(), e.line, e.column)).collect();
-        self.literals(&visible, req, &edited, &mut found);
+        self.literals(&visible, req, &edited, &judged, &mut found);
         if found.unsafe_sites.iter().any(|u| u.kind == "notWritten") {
             found.reasons.push(
                 "some proven sites don't spell the name (macro-generated or raw identifiers): see unsafeSites".into(),
@@ -753,14 +753,16 @@ impl<'a> Plan<'a> {
 
     /// Same-named uses nobody could prove either way, in the files that can see the declarations:
     /// a bare name (for a top-level declaration) or a member name (for a member) at a position no
-    /// proven reference covers.
-    fn unresolved_same_name(&self, visible: &BTreeSet<FileId>, found: &mut Found) {
+    /// proven reference covers. Returns every position it judged, proven or not (a macro argument
+    /// the extractor read as code is judged here, not as an opaque token).
+    fn unresolved_same_name(&self, visible: &BTreeSet<FileId>, found: &mut Found) -> BTreeSet<(FileId, Pos)> {
         let index = self.index;
         let member = self.group.keys().any(|&g| owner_type(index, g).is_some() || index.symbol(g).container.is_some());
         let before = found.unsafe_sites.len();
         let owners = if member { self.concrete_owners() } else { None };
         // `may_carry` per type, asked once (the same types stop many chains).
         let mut carries: HashMap<SymId, bool> = HashMap::default();
+        let mut judged: BTreeSet<(FileId, Pos)> = BTreeSet::new();
         for &f in visible {
             let file = &index.files[f as usize];
             let resolved: BTreeSet<Pos> =
@@ -784,7 +786,11 @@ impl<'a> Plan<'a> {
                     segs.iter()
                         .enumerate()
                         .skip(from)
-                        .filter(|(i, (n, _))| *n == self.old && !elsewhere.contains(&(k as u32, *i as u32)))
+                        .filter(|(_, (n, _))| *n == self.old)
+                        .inspect(|(_, (_, p))| {
+                            judged.insert((f, *p));
+                        })
+                        .filter(|(i, _)| !elsewhere.contains(&(k as u32, *i as u32)))
                         .map(|(_, (_, p))| *p)
                         .collect()
                 } else if shadowed_by_local(file, chain.enclosing, &self.old) {
@@ -795,6 +801,9 @@ impl<'a> Plan<'a> {
                         .filter(|(n, _)| *n == self.old && chain.receiver.is_none())
                         .map(|(_, p)| *p)
                         .into_iter()
+                        .inspect(|&p| {
+                            judged.insert((f, p));
+                        })
                         .collect()
                 };
                 for pos in at {
@@ -844,6 +853,7 @@ impl<'a> Plan<'a> {
                 self.old
             ));
         }
+        judged
     }
 
     /// The types whose values may carry the renamed members: their owners and every type above and
@@ -883,6 +893,7 @@ impl<'a> Plan<'a> {
         visible: &BTreeSet<FileId>,
         req: &RenamePreviewRequest,
         edited: &BTreeSet<(String, u32, u32)>,
+        judged: &BTreeSet<(FileId, Pos)>,
         found: &mut Found,
     ) {
         let index = self.index;
@@ -896,14 +907,17 @@ impl<'a> Plan<'a> {
                 continue;
             }
             if file.language == Language::Rust {
-                // Macro arguments are token trees nobody resolves: a name there is unproven.
+                // Macro arguments are token trees nobody resolves: a name there is unproven, unless
+                // the extractor read that argument as code (`assert!(Regex::new(p).is_ok())`) and
+                // the position was judged with the other uses.
                 for (pos, after_dot, member_like) in macro_tokens(text, &self.old) {
                     // A member is reached as `.name` or `Type::name`, and a macro may paste a
                     // whole argument into either (memchr's `unsafe_ifunc!(Two, find_raw, …)`
                     // calls `$ty::$name`); for anything else a `.name` is a member of something,
                     // never it.
                     let unproven = if member { member_like } else { !after_dot };
-                    if unproven && !edited.contains(&(file.path.clone(), pos.line, pos.col)) {
+                    let read_as_code = judged.contains(&(f, pos));
+                    if unproven && !read_as_code && !edited.contains(&(file.path.clone(), pos.line, pos.col)) {
                         found.unsafe_sites.push(UnsafeSite {
                             path: file.path.clone(),
                             line: pos.line,
@@ -1238,6 +1252,21 @@ mod tests {
         let r = preview(&mut s, "src/lib.rs::Printer::push", "bump");
         assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
         assert_eq!(edits(&r), ["src/lib.rs:7:12-16 definition", "src/lib.rs:21:7-11 reference"]);
+    }
+
+    #[test]
+    fn a_macro_argument_read_as_code_is_judged_like_any_use() {
+        // `assert!`'s arguments are expressions: `Tool::new` there is an outside crate's, and
+        // `Printer::new` there a proven use, renamed with the others.
+        let asserted = PRINTER
+            .replace("    p\n}\n", "    assert!(Tool::new().ok());\n    assert!(Printer::new().n == 0);\n    p\n}\n");
+        let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", &asserted)]);
+        let r = preview(&mut s, "src/lib.rs::Printer::new", "create");
+        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
+        assert_eq!(
+            edits(&r),
+            ["src/lib.rs:6:12-15 definition", "src/lib.rs:20:26-29 reference", "src/lib.rs:23:22-25 reference"]
+        );
     }
 
     #[test]

@@ -133,7 +133,7 @@ fn item(b: &mut Builder, node: Node) {
                 b.within(idx, |b| {
                     for child in named_children(node) {
                         match child.kind() {
-                            "field_declaration_list" => fields(b, child),
+                            "field_declaration_list" => struct_fields(b, child, None),
                             // `struct Locations(captures::Captures);`: `self.0` is of the first type.
                             "ordered_field_declaration_list" => {
                                 b.symbol_mut(idx).params = tuple_fields(b, child);
@@ -152,17 +152,23 @@ fn item(b: &mut Builder, node: Node) {
                 if let Some(body) = node.field("body") {
                     b.within(idx, |b| {
                         for variant in named_children(body).into_iter().filter(|v| v.kind() == "enum_variant") {
-                            if let Some(vname) = variant.field("name") {
+                            let body = variant.field("body");
+                            let v = variant.field("name").map(|vname| {
                                 let v = b.add_symbol(variant, vname, SymbolKind::Constant, exported);
                                 // A tuple variant's field types, for the bindings of `Variant(x)`.
-                                if let Some(fields) =
-                                    variant.field("body").filter(|f| f.kind() == "ordered_field_declaration_list")
-                                {
+                                if let Some(fields) = body.filter(|f| f.kind() == "ordered_field_declaration_list") {
                                     b.symbol_mut(v).params = tuple_fields(b, fields);
                                 }
-                            }
-                            if let Some(body) = variant.field("body") {
-                                ty(b, body);
+                                v
+                            });
+                            match (v, body) {
+                                // A struct variant's fields are members of the variant, as public
+                                // as the enum (`GroupKind::CaptureName { name, .. }` binds one).
+                                (Some(v), Some(fields)) if fields.kind() == "field_declaration_list" => {
+                                    b.within(v, |b| struct_fields(b, fields, Some(exported)));
+                                }
+                                (_, Some(body)) => ty(b, body),
+                                (_, None) => {}
                             }
                         }
                     });
@@ -292,10 +298,12 @@ fn path_attribute(b: &Builder, node: Node) -> Option<String> {
     None
 }
 
-fn fields(b: &mut Builder, list: Node) {
+/// The named fields of a struct (each as public as it says) or of an enum's struct variant
+/// (`exported`: as public as the enum).
+fn struct_fields(b: &mut Builder, list: Node, exported: Option<bool>) {
     for field in named_children(list).into_iter().filter(|f| f.kind() == "field_declaration") {
         if let Some(name) = field.field("name") {
-            let idx = b.add_symbol(field, name, SymbolKind::Field, is_pub(field));
+            let idx = b.add_symbol(field, name, SymbolKind::Field, exported.unwrap_or_else(|| is_pub(field)));
             if let Some(t) = field.field("type") {
                 b.symbol_mut(idx).returns = type_path(b, t);
                 ty(b, t);

@@ -1047,7 +1047,24 @@ impl<'a> Resolver<'_, 'a> {
         }
         match origin {
             LocalOrigin::Unknown => Vec::new(),
-            LocalOrigin::Declared(path) | LocalOrigin::Constructed(path) => self.type_values(file, scope, path, hops),
+            LocalOrigin::Declared(path) => self.type_values(file, scope, path, hops),
+            LocalOrigin::Constructed(path) => {
+                // `Kind::Named { name, .. }`: a value of a Rust struct variant, whose fields are
+                // its own members (its enum's members too, see `type_member`).
+                let variants: Vec<Value> = self
+                    .resolve_path_hops(file, scope, path, hops)
+                    .into_iter()
+                    .filter_map(|v| match v {
+                        Value::Sym(s) if self.rust_struct_variant(s) => Some(Value::Instance(s)),
+                        _ => None,
+                    })
+                    .collect();
+                if variants.is_empty() {
+                    self.type_values(file, scope, path, hops)
+                } else {
+                    variants
+                }
+            }
             LocalOrigin::CallResult(path) => {
                 // `String::new()`, `u64::from(x)`, `AtomicUsize::new(0)`: a constructor of a type
                 // from outside the repository gives one.
@@ -1926,6 +1943,23 @@ impl<'a> Resolver<'_, 'a> {
     }
 
     /// Members of a type, then of its supertypes (nearest first).
+    /// Whether `s` is a Rust enum variant with named fields (`CaptureName { name: .. }`).
+    fn rust_struct_variant(&self, s: SymId) -> bool {
+        let f = &self.index.files[self.index.file_of(s) as usize];
+        let local = self.index.syms[s as usize].1;
+        // Symbols are in source order: a variant's first field follows it.
+        let has_fields = f.facts.symbols.get(local as usize + 1).is_some_and(|n| n.container == Some(local));
+        f.language == Language::Rust && has_fields && self.variant_enum(s).is_some()
+    }
+
+    /// The enum a variant (an enum's constant member) belongs to.
+    fn variant_enum(&self, s: SymId) -> Option<SymId> {
+        let sym = self.index.symbol(s);
+        let container = sym.container?;
+        let owner = self.index.files[self.index.file_of(s) as usize].sym_base + container;
+        (sym.kind == SymbolKind::Constant && self.index.symbol(owner).kind == SymbolKind::Enum).then_some(owner)
+    }
+
     fn type_member(&self, t: SymId, name: &str, hops: u32, seen: &mut HashSet<SymId>) -> Vec<Value> {
         if hops > MAX_HOPS || !seen.insert(t) {
             return Vec::new();
@@ -1942,6 +1976,10 @@ impl<'a> Resolver<'_, 'a> {
         let mut out = Vec::new();
         for &(_, sup) in self.supertypes.get(&t).into_iter().flatten() {
             out.extend(self.type_member(sup, name, hops + 1, seen));
+        }
+        // A value of a struct variant is a value of its enum.
+        if let Some(owner) = self.variant_enum(t) {
+            out.extend(self.type_member(owner, name, hops + 1, seen));
         }
         // A type alias (a C/C++ typedef or `using`, Rust's `type OwnedDFA = DFA<Vec<u32>>`, an
         // associated `type Target = Inner;`) has the members of the type it names.
@@ -2600,7 +2638,10 @@ impl<'a> Resolver<'_, 'a> {
         let mut types = Vec::new();
         for v in values {
             match v {
-                Value::Instance(t) => types.push(*t),
+                Value::Instance(t) => {
+                    types.push(*t);
+                    types.extend(self.variant_enum(*t));
+                }
                 Value::Sym(s) => {
                     let kind = self.index.symbol(*s).kind;
                     if kind.is_type() {
