@@ -12,6 +12,9 @@ pub const SEQUENCE: &str = "[]";
 /// A cell of the rest (Rust's `RefCell<T>`, `Cell<T>`): the value inside is reached through
 /// `borrow()`, `borrow_mut()`, `get()`.
 pub const CELL: &str = "&";
+/// A value convertible into the rest (Rust's `T: Into<X>`, `impl AsRef<X>`, `Borrow<X>`): the
+/// value is reached through `into()`, `as_ref()`, `borrow()`.
+pub const CONVERTIBLE: &str = "=>";
 /// A map type: `{}` followed by the tuple path of its key and value types (`HashMap<K, V>`): its
 /// elements are (key, value) pairs.
 pub const MAP: &str = "{}";
@@ -348,6 +351,10 @@ pub struct LocalBinding {
     /// order): a use sees the latest binding of its name before it, as the language does.
     #[serde(default)]
     pub after_refs: u32,
+    /// How many references had been recorded when the block holding it closed (a Rust block,
+    /// closure or match arm): the uses from there on don't see it. `None`: its whole function.
+    #[serde(default)]
+    pub until_refs: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

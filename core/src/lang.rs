@@ -780,6 +780,13 @@ impl Language {
         matches!((self, name), (Language::Rust, "Self"))
     }
 
+    /// Whether a binding's initialiser sees the binding of that name before it (Rust's `let x =
+    /// x.into();` shadows): elsewhere a rebinding may run in a loop, where the name also means the
+    /// rebinding itself, and the initialiser's type is not proven by the earlier binding alone.
+    pub fn initialiser_sees_earlier_binding(self) -> bool {
+        self == Language::Rust
+    }
+
     /// Whether calling a class constructs an instance of it (`Order()` in Python, Kotlin and Swift, a C++
     /// temporary `Circle(1.0)`, a Rust tuple struct `Meters(3)`, the only Rust type that can be
     /// called); TypeScript, Java, C# and PHP need `new`, Go has no such call.

@@ -361,7 +361,17 @@ impl<'a> Builder<'a> {
     pub fn add_local(&mut self, name: &str, origin: LocalOrigin) {
         let scope = self.enclosing();
         let after_refs = self.facts.refs.len() as u32;
-        self.facts.locals.push(LocalBinding { name: name.to_string(), scope, origin, after_refs });
+        self.facts.locals.push(LocalBinding { name: name.to_string(), scope, origin, after_refs, until_refs: None });
+    }
+
+    /// Runs `walk` over a block: the locals it binds are not seen after it.
+    pub fn block(&mut self, walk: impl FnOnce(&mut Self)) {
+        let first = self.facts.locals.len();
+        walk(self);
+        let end = self.facts.refs.len() as u32;
+        for local in &mut self.facts.locals[first..] {
+            local.until_refs.get_or_insert(end);
+        }
     }
 
     pub fn add_import(&mut self, module: String, kind: ImportKind, items: Vec<ImportItem>, pos: Pos, reexport: bool) {

@@ -10,7 +10,7 @@ use tree_sitter::{Node, Parser, Range};
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
     map_path, marked, tuple_path, ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver, ReceiverBase,
-    SymbolKind, TypeRelKind, TypeRelation, CELL, MAP, MAYBE, SEQUENCE,
+    SymbolKind, TypeRelKind, TypeRelation, CELL, CONVERTIBLE, MAP, MAYBE, SEQUENCE,
 };
 use crate::lang::Language;
 
@@ -720,11 +720,19 @@ const TRANSPARENT: [&str; 7] = ["Box", "Arc", "Rc", "Pin", "Cow", "ManuallyDrop"
 const MAYBE_TYPES: [&str; 3] = ["Option", "Result", "Poll"];
 /// Cells: the value is inside, reached through `borrow()`, `borrow_mut()`, `get()`.
 const CELL_TYPES: [&str; 2] = ["RefCell", "Cell"];
+/// Conversion traits: a value bounded by one (`I: Into<Input>`, `impl AsRef<Path>`) gives the
+/// argument through its method (`into()`, `as_ref()`, `borrow()`).
+const CONVERSION_TRAITS: [&str; 4] = ["Into", "AsRef", "AsMut", "Borrow"];
 /// The marker of a wrapper of one type argument (`Option` → `MAYBE`), if `name` is one.
 fn wrapper_marker(name: &str) -> Option<&'static str> {
-    [(&MAYBE_TYPES[..], MAYBE), (&CELL_TYPES[..], CELL), (&SEQUENCE_TYPES[..], SEQUENCE)]
-        .into_iter()
-        .find_map(|(types, marker)| types.contains(&name).then_some(marker))
+    [
+        (&MAYBE_TYPES[..], MAYBE),
+        (&CELL_TYPES[..], CELL),
+        (&SEQUENCE_TYPES[..], SEQUENCE),
+        (&CONVERSION_TRAITS[..], CONVERTIBLE),
+    ]
+    .into_iter()
+    .find_map(|(types, marker)| types.contains(&name).then_some(marker))
 }
 /// Maps: their elements are (key, value) pairs; `values()`, `get()` and `[k]` reach the values.
 const MAP_TYPES: [&str; 4] = ["HashMap", "BTreeMap", "IndexMap", "FxHashMap"];
@@ -885,6 +893,11 @@ fn pattern_elements(node: Node) -> Vec<Node> {
 
 /// One arm of a match on a value of origin `scrutinee`: its pattern binds parts of that value.
 fn match_arm(b: &mut Builder, arm: Node, scrutinee: &LocalOrigin) {
+    b.block(|b| match_arm_scope(b, arm, scrutinee));
+}
+
+/// What a match arm's pattern binds is seen in its guard and its value only.
+fn match_arm_scope(b: &mut Builder, arm: Node, scrutinee: &LocalOrigin) {
     if let Some(pattern) = arm.field("pattern") {
         for child in named_children(pattern) {
             if child.kind() == "condition" || pattern.field("condition").is_some_and(|c| c.id() == child.id()) {
@@ -1096,6 +1109,7 @@ fn expr(b: &mut Builder, node: Node) {
         }
         "match_arm" => match_arm(b, node, &LocalOrigin::Unknown),
         "closure_expression" => closure(b, node, &|_| LocalOrigin::Unknown),
+        "block" => b.block(|b| named_children(node).into_iter().for_each(|c| expr(b, c))),
         "macro_invocation" => macro_invocation(b, node, false),
         "function_item" | "struct_item" | "enum_item" | "impl_item" | "trait_item" | "mod_item" | "use_declaration"
         | "const_item" | "static_item" | "type_item" | "macro_definition" => item(b, node),
@@ -1141,8 +1155,13 @@ fn call_arguments(b: &mut Builder, call: Node, args: Node) {
     }
 }
 
-/// A closure: its parameters are locals (of their declared type, else `untyped(i)`), then its body.
+/// A closure: its parameters are locals (of their declared type, else `untyped(i)`), seen only in
+/// its body.
 fn closure(b: &mut Builder, node: Node, untyped: &dyn Fn(u32) -> LocalOrigin) {
+    b.block(|b| closure_scope(b, node, untyped));
+}
+
+fn closure_scope(b: &mut Builder, node: Node, untyped: &dyn Fn(u32) -> LocalOrigin) {
     if let Some(params) = node.field("parameters") {
         for (i, p) in named_children(params).into_iter().enumerate() {
             match p.kind() {

@@ -15,8 +15,8 @@ use super::modules::{
 };
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
-    tuple_elements, Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, CELL, MAP, MAYBE,
-    SEQUENCE, TUPLE, UNION,
+    tuple_elements, Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, CELL,
+    CONVERTIBLE, MAP, MAYBE, SEQUENCE, TUPLE, UNION,
 };
 use crate::lang::Language;
 
@@ -67,6 +67,8 @@ enum Wrap {
     Map,
     /// A cell (`RefCell`, `Cell`): its value, through `borrow()`, `borrow_mut()`, `get()`.
     Cell,
+    /// A value bounded by a conversion trait (`I: Into<Input>`): the target, through `into()`.
+    Convertible,
 }
 
 impl Wrap {
@@ -75,6 +77,7 @@ impl Wrap {
         match self {
             Wrap::Maybe => MAYBE,
             Wrap::Cell => CELL,
+            Wrap::Convertible => CONVERTIBLE,
             Wrap::Sequence => SEQUENCE,
             Wrap::Map => MAP,
             Wrap::Element(_) => "",
@@ -86,6 +89,7 @@ impl Wrap {
         match marker {
             MAYBE => Some(Wrap::Maybe),
             CELL => Some(Wrap::Cell),
+            CONVERTIBLE => Some(Wrap::Convertible),
             SEQUENCE => Some(Wrap::Sequence),
             MAP => Some(Wrap::Map),
             _ => None,
@@ -132,6 +136,7 @@ const WRAPPER_METHODS: &[(&[Language], Wrap, Step, &[&str])] = &[
     ),
     (RUST, Wrap::Cell, Step::Inner, &["borrow", "borrow_mut", "get", "get_mut", "take", "replace", "into_inner"]),
     (RUST, Wrap::Cell, Step::MaybeElement, &["try_borrow", "try_borrow_mut"]),
+    (RUST, Wrap::Convertible, Step::Inner, &["into", "as_ref", "as_mut", "borrow", "borrow_mut"]),
     (RUST, Wrap::Sequence, Step::Inner, &["[]"]),
     (
         RUST,
@@ -293,8 +298,9 @@ fn names_of(owner: RustOwner) -> Owner {
     }
 }
 
-/// One binding of a local: the number of its file's references written before it, and its origin.
-type Binding<'a> = (u32, &'a LocalOrigin);
+/// One binding of a local: the number of its file's references written before it, the number
+/// written before the end of its block (if it has one), and its origin.
+type Binding<'a> = (u32, Option<u32>, &'a LocalOrigin);
 
 /// What resolution reads: the index and the lookup tables built from it. Shared (read-only) by every
 /// worker once built.
@@ -330,7 +336,7 @@ struct OutsideImpls<'a> {
 /// A name written in a scope of a file: (file, scope, name).
 type ScopedName = (FileId, Option<u32>, String);
 
-/// A local binding: (file, scope, binding position, name).
+/// A local binding: (file, scope, ordinal among the bindings of its name, name).
 type LocalKey = (FileId, u32, u32, String);
 
 /// One worker's view: the shared tables plus its own memos (an in-progress memo entry breaks cycles,
@@ -344,10 +350,10 @@ struct Resolver<'t, 'a> {
     /// Memo of what a module's glob imports give a name: (file, scope, name) → values; an entry in
     /// progress is empty, which breaks glob cycles (`use super::*` in a child module).
     glob_memo: RefCell<HashMap<ScopedName, Vec<Value>>>,
-    /// Locals whose type is being worked out (cycle guard).
-    typing_locals: RefCell<HashSet<(FileId, u32, String)>>,
+    /// Locals whose type is being worked out, as (file, scope, name, ordinal of the binding) (cycle guard).
+    typing_locals: RefCell<HashSet<(FileId, u32, String, u32)>>,
     /// The values of local bindings worked out with no other local in progress (so no cycle guard
-    /// shaped them): (file, scope, binding position, name) → values, while one file is resolved. A local
+    /// shaped them): (file, scope, ordinal of the binding, name) → values, while one file is resolved. A local
     /// used twenty times is typed once.
     local_memo: RefCell<HashMap<LocalKey, Vec<Value>>>,
     /// Where in its file the name being resolved is written (the index of its reference among the
@@ -624,7 +630,7 @@ impl<'a> Tables<'a> {
             for local in &f.facts.locals {
                 if let Some(scope) = local.scope {
                     let bindings = self.locals.entry((fid as FileId, scope, local.name.as_str())).or_default();
-                    bindings.push((local.after_refs, &local.origin));
+                    bindings.push((local.after_refs, local.until_refs, &local.origin));
                 }
             }
         }
@@ -809,13 +815,28 @@ impl<'a> Resolver<'_, 'a> {
     }
 
     /// The binding of local `name` of function `scope` a use sees: the latest one before it (the
-    /// last one when where the use stands is not known).
-    fn visible_local(&self, file: FileId, scope: u32, name: &str) -> Option<(u32, &'a LocalOrigin)> {
+    /// last one when where the use stands is not known), as (its ordinal among the bindings of the
+    /// name, where it was bound, its origin).
+    fn visible_local(&self, file: FileId, scope: u32, name: &str) -> Option<(u32, u32, &'a LocalOrigin)> {
         let bindings = self.locals.get(&(file, scope, name))?;
-        match self.at.get() {
-            Some(at) => bindings.iter().rev().find(|(bound, _)| *bound <= at).copied(),
-            None => bindings.last().copied(),
-        }
+        let found = match self.at.get() {
+            // Bound before the use, in a block that is still open there.
+            Some(at) => bindings.iter().rposition(|(bound, until, _)| *bound <= at && until.is_none_or(|u| at < u)),
+            None => bindings.len().checked_sub(1),
+        }?;
+        let (bound, _, origin) = bindings[found];
+        Some((found as u32, bound, origin))
+    }
+
+    /// The binding of local `name` of function `scope` that the `nth` one's initialiser sees: the
+    /// latest one bound before it whose block is still open there.
+    fn local_before(&self, file: FileId, scope: u32, name: &str, nth: u32) -> Option<(u32, u32, &'a LocalOrigin)> {
+        let bindings = self.locals.get(&(file, scope, name))?;
+        let bound = bindings.get(nth as usize)?.0;
+        let found =
+            bindings[..nth as usize].iter().rposition(|(b, until, _)| *b < bound && until.is_none_or(|u| bound < u))?;
+        let (b, _, origin) = bindings[found];
+        Some((found as u32, b, origin))
     }
 
     /// Resolves the first name of a chain. `None` means the name is a local of unknown type: it
@@ -830,15 +851,23 @@ impl<'a> Resolver<'_, 'a> {
 
         // Locals shadow everything else: the latest binding before the use.
         for &s in &chain {
-            let Some((bound, origin)) = self.visible_local(file, s, name) else { continue };
+            let Some(mut binding) = self.visible_local(file, s, name) else { continue };
+            if lang.initialiser_sees_earlier_binding() {
+                // `let input = input.into();`: the initialiser's `input` is the binding before.
+                while self.typing_locals.borrow().contains(&(file, s, name.to_string(), binding.0)) {
+                    let Some(earlier) = self.local_before(file, s, name, binding.0) else { break };
+                    binding = earlier;
+                }
+            }
+            let (nth, bound, origin) = binding;
             let outermost = hops == 0 && self.typing_locals.borrow().is_empty();
             if outermost {
-                if let Some(values) = self.local_memo.borrow().get(&(file, s, bound, name.to_string())) {
+                if let Some(values) = self.local_memo.borrow().get(&(file, s, nth, name.to_string())) {
                     return if values.is_empty() { None } else { Some(values.clone()) };
                 }
             }
             // `x = x.next()` types a local by itself: a local being typed resolves to nothing.
-            if !self.typing_locals.borrow_mut().insert((file, s, name.to_string())) {
+            if !self.typing_locals.borrow_mut().insert((file, s, name.to_string(), nth)) {
                 // `let rt = rt();`: while a local's own initialiser is resolved, the name means
                 // what it meant before the local was bound.
                 continue;
@@ -847,9 +876,9 @@ impl<'a> Resolver<'_, 'a> {
             let outer = self.at.replace(Some(bound));
             let values = self.local_value(file, Some(s), origin, hops + 1);
             self.at.set(outer);
-            self.typing_locals.borrow_mut().remove(&(file, s, name.to_string()));
+            self.typing_locals.borrow_mut().remove(&(file, s, name.to_string(), nth));
             if outermost {
-                self.local_memo.borrow_mut().insert((file, s, bound, name.to_string()), values.clone());
+                self.local_memo.borrow_mut().insert((file, s, nth, name.to_string()), values.clone());
             }
             return if values.is_empty() { None } else { Some(values) };
         }
