@@ -1024,6 +1024,10 @@ impl<'a> Resolver<'_, 'a> {
                 _ => {
                     let mut found: Vec<Value> = self.named(Owner::Sym(sym_id), name).map(Value::Sym).collect();
                     found.extend(self.scoped_imports(file, Some(s), name, hops));
+                    if found.is_empty() {
+                        // `use self::Kind::*;` in a Rust function's body.
+                        found = self.globs(file, Some(s), name, hops);
+                    }
                     if !found.is_empty() {
                         return Some(found);
                     }
