@@ -1270,6 +1270,20 @@ mod tests {
     }
 
     #[test]
+    fn a_path_through_a_crate_the_manifest_depends_on_is_outside() {
+        // `regex_test` is no module in scope: a dependency of the manifest the tree doesn't hold.
+        let code = PRINTER.replace("    p\n}\n", "    let _r = regex_test::RegexTests::new();\n    p\n}\n");
+        let manifest = "[package]\nname = \"pr\"\n\n[dev-dependencies]\nregex-test = \"0.1\"\n";
+        let (_dir, mut s) = repo(&[("Cargo.toml", manifest), ("src/lib.rs", &code)]);
+        let r = preview(&mut s, "src/lib.rs::Printer::new", "create");
+        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
+        // Without the manifest's word, `regex_test` might be a module nobody resolved.
+        let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", &code)]);
+        let r = preview(&mut s, "src/lib.rs::Printer::new", "create");
+        assert!(!r.safe);
+    }
+
+    #[test]
     fn a_use_of_unknown_type_or_a_trait_member_still_makes_a_rust_rename_unsafe() {
         // `x` is a closure's parameter of no declared type: its `push` may be Printer's.
         let unknown = PRINTER.replace("    o.push();\n", "    let g = |x| x.push();\n    let _ = g;\n");

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{ConfigTexts, FileId, IndexedFile, SymId};
 use crate::facts::SymbolKind;
@@ -292,6 +292,9 @@ pub(crate) struct RustModules {
     pub children: HashMap<(RustOwner, String), FileId>,
     /// Crate names (with `-` as `_`) → crate root file.
     pub crates: HashMap<String, FileId>,
+    /// The names (with `-` as `_`) the manifests' dependency tables give crates, the repository's
+    /// own and others: a path starting at one the repository doesn't hold is outside it.
+    pub dependencies: HashSet<String>,
 }
 
 impl RustModules {
@@ -299,12 +302,14 @@ impl RustModules {
         let files = &index.files;
         let by_path = &index.by_path;
         let mut roots: Vec<(FileId, Option<String>)> = Vec::new();
+        let mut dependencies = HashSet::default();
         for (path, text) in configs {
             if !path.ends_with("Cargo.toml") {
                 continue;
             }
             let dir = dir_of(path);
             let Ok(value) = text.parse::<toml::Table>() else { continue };
+            dependencies.extend(dependency_names(&value));
             let package = value.get("package").and_then(|p| p.get("name")).and_then(|n| n.as_str());
             let lib = value.get("lib");
             let lib_name =
@@ -335,8 +340,12 @@ impl RustModules {
         }
         roots.sort();
         roots.dedup();
-        let mut out =
-            RustModules { files: HashMap::default(), children: HashMap::default(), crates: HashMap::default() };
+        let mut out = RustModules {
+            files: HashMap::default(),
+            children: HashMap::default(),
+            crates: HashMap::default(),
+            dependencies,
+        };
         for (root, name) in &roots {
             if let Some(name) = name {
                 out.crates.entry(name.clone()).or_insert(*root);
@@ -400,6 +409,20 @@ impl RustModules {
         }
         out
     }
+}
+
+/// The crate names a Cargo manifest's dependency tables declare (`[dependencies]`,
+/// `[dev-dependencies]`, `[build-dependencies]`, and each `[target.'cfg(…)'.*]` one): the keys,
+/// which code spells with `_` for `-` (a `package = "…"` rename keeps the key).
+fn dependency_names(manifest: &toml::Table) -> Vec<String> {
+    const TABLES: [&str; 3] = ["dependencies", "dev-dependencies", "build-dependencies"];
+    let targets = manifest.get("target").and_then(|t| t.as_table()).into_iter().flat_map(|t| t.values());
+    std::iter::once(manifest)
+        .chain(targets.filter_map(|t| t.as_table()))
+        .flat_map(|table| TABLES.iter().filter_map(|k| table.get(*k).and_then(|d| d.as_table())))
+        .flat_map(|deps| deps.keys())
+        .map(|k| k.replace('-', "_"))
+        .collect()
 }
 
 /// The nearest enclosing inline module of a local symbol index (itself included).

@@ -2647,7 +2647,14 @@ impl<'a> Resolver<'_, 'a> {
         match binding.next() {
             Some(imp) => outside(imp) && binding.all(outside),
             None => {
-                (f.language.builtin_names().contains(&name) || f.language.opaque_types().contains(&name))
+                // A builtin, or a crate the manifests depend on that the repository doesn't hold
+                // (`regex_test::RegexTests::new()` in a test of `regex`).
+                let extern_crate = f.language == Language::Rust
+                    && self.rust.dependencies.contains(name)
+                    && !self.rust.crates.contains_key(name);
+                (f.language.builtin_names().contains(&name)
+                    || f.language.opaque_types().contains(&name)
+                    || extern_crate)
                     && !chain.iter().any(|&s| self.visible_local(file, s, name).is_some())
             }
         }
