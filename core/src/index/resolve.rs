@@ -2644,20 +2644,16 @@ impl<'a> Resolver<'_, 'a> {
             f.language.is_std_module(&imp.module)
                 || (f.language == Language::Rust && self.rust_extern_module(file, imp.scope, &imp.module))
         };
-        match binding.next() {
-            Some(imp) => outside(imp) && binding.all(outside),
-            None => {
-                // A builtin, or a crate the manifests depend on that the repository doesn't hold
-                // (`regex_test::RegexTests::new()` in a test of `regex`).
-                let extern_crate = f.language == Language::Rust
-                    && self.rust.dependencies.contains(name)
-                    && !self.rust.crates.contains_key(name);
-                (f.language.builtin_names().contains(&name)
-                    || f.language.opaque_types().contains(&name)
-                    || extern_crate)
-                    && !chain.iter().any(|&s| self.visible_local(file, s, name).is_some())
-            }
+        if let Some(imp) = binding.next() {
+            return outside(imp) && binding.all(outside);
         }
+        // A builtin, or a crate the manifests depend on that the repository doesn't hold
+        // (`regex_test::RegexTests::new()` in a test of `regex`).
+        let extern_crate = f.language == Language::Rust
+            && self.rust.dependencies.contains(name)
+            && !self.rust.crates.contains_key(name);
+        (f.language.builtin_names().contains(&name) || f.language.opaque_types().contains(&name) || extern_crate)
+            && !chain.iter().any(|&s| self.visible_local(file, s, name).is_some())
     }
 
     /// Whether a Rust `use` path that resolved to nothing starts at a crate the repository doesn't
