@@ -20,7 +20,7 @@ use tree_sitter::Parser;
 
 use super::hierarchy::{members, walk, Direction};
 use super::{bounded, CandidateTest, Ctx, Error, Freshness, Omitted, SymbolInfo};
-use crate::facts::{Pos, SymbolKind};
+use crate::facts::{ImportKind, Pos, SymbolKind};
 use crate::index::{walks, FileId, Index, SymId};
 use crate::lang::Language;
 
@@ -824,9 +824,16 @@ impl<'a> Plan<'a> {
             let resolved: BTreeSet<Pos> =
                 index.graph().refs_by_file[f as usize].iter().map(|&i| index.graph().refs[i as usize].pos).collect();
             for import in &file.facts.imports {
-                // `use crate::ast::Kind::*;`: the name is a segment of the module path, which
-                // carries no position of its own.
-                if file.language == Language::Rust && import.module.split("::").any(|seg| seg == self.old) {
+                // `use crate::ast::Kind::*;`: the name is a segment of the module path, proven
+                // when the glob's path, read as a path, resolved there (to it: an edit; to
+                // something else: not it).
+                let in_path = file.language == Language::Rust && import.module.split("::").any(|seg| seg == self.old);
+                let proven = import.kind == ImportKind::Glob
+                    && file.facts.refs.iter().any(|c| {
+                        c.segments.first().is_some_and(|(_, p)| p.line == import.pos.line && *p >= import.pos)
+                            && c.segments.iter().any(|(n, p)| *n == self.old && resolved.contains(p))
+                    });
+                if in_path && !proven {
                     found.unsafe_sites.push(UnsafeSite {
                         path: file.path.clone(),
                         line: import.pos.line,
@@ -1281,6 +1288,18 @@ mod tests {
         let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", &code)]);
         let r = preview(&mut s, "src/lib.rs::Printer::new", "create");
         assert!(!r.safe);
+    }
+
+    #[test]
+    fn a_glob_imports_path_is_renamed_with_the_enum_it_names() {
+        let code = "pub enum Kind {\n    A,\n    B,\n}\nimpl Kind {\n    pub fn of(n: u8) -> Kind {\n        use self::Kind::*;\n        if n == 0 { A } else { B }\n    }\n}\npub mod sub {\n    use crate::Kind::*;\n    pub fn f() -> crate::Kind {\n        A\n    }\n}\n";
+        let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"gl\"\n"), ("src/lib.rs", code)]);
+        let r = preview(&mut s, "src/lib.rs::Kind", "Sort");
+        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
+        let edits = edits(&r);
+        for site in ["src/lib.rs:7:19-23 reference", "src/lib.rs:12:16-20 reference"] {
+            assert!(edits.iter().any(|e| e == site), "{site} in {edits:?}");
+        }
     }
 
     #[test]

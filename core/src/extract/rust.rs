@@ -218,7 +218,17 @@ fn item(b: &mut Builder, node: Node) {
                 let pos = b.pos(node);
                 for u in uses {
                     let (module, kind, items) = match u {
-                        UseItem::Glob(path) => (path.join("::"), ImportKind::Glob, Vec::new()),
+                        UseItem::Glob(path, written) => {
+                            // `use self::ClassAsciiKind::*;` names the enum: a use of it. `self::`
+                            // is the module the name is looked up in anyway (in a method, a
+                            // leading `self` would be read as its receiver).
+                            let segs =
+                                written.map(|s| s.into_iter().skip_while(|(n, _)| n == "self").collect::<Vec<_>>());
+                            if let Some(segs) = segs.filter(|s| !s.is_empty()) {
+                                b.add_ref(segs, false, false);
+                            }
+                            (path.join("::"), ImportKind::Glob, Vec::new())
+                        }
                         UseItem::Name(mut path, alias, pos) => {
                             let name = path.pop().unwrap_or_default();
                             let alias = alias.unwrap_or_else(|| name.clone());
@@ -473,7 +483,9 @@ fn type_param_bounds(b: &Builder, item: Node) -> Vec<(String, Vec<String>)> {
 
 enum UseItem {
     Name(Vec<String>, Option<String>, Pos),
-    Glob(Vec<String>),
+    /// A glob's module path, and its segments with their positions when the whole path is written
+    /// in one piece (`use self::Kind::*;`, not `use a::{b::*}`).
+    Glob(Vec<String>, Option<Vec<Segment>>),
 }
 
 /// Flattens a use tree: `a::{b, c::d as e, f::*, self}`. Lists nested deeper than the walk goes
@@ -522,7 +534,8 @@ fn use_tree(b: &Builder, node: Node, prefix: Vec<String>, out: &mut Vec<UseItem>
         }
         "use_wildcard" => {
             let base = named_children(node).first().and_then(|p| path_segments(b, *p)).unwrap_or_default();
-            out.push(UseItem::Glob(join(base.into_iter().map(|s| s.0).collect())));
+            let written = (prefix.is_empty() && !base.is_empty()).then(|| base.clone());
+            out.push(UseItem::Glob(join(base.into_iter().map(|s| s.0).collect()), written));
         }
         _ => {}
     }
