@@ -421,6 +421,10 @@ fn function(b: &mut Builder, node: Node, exported: bool, owner_bounds: &[(String
         if let Some(tp) = node.field("type_parameters") {
             ty(b, tp);
         }
+        // A bounded type parameter named in a path is a value of its trait: `T::all_named()`.
+        for (name, bound) in &bounds {
+            b.add_local(name, LocalOrigin::Declared(bound.clone()));
+        }
         if let Some(params) = node.field("parameters") {
             for p in named_children(params) {
                 match p.kind() {
