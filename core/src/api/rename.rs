@@ -781,17 +781,14 @@ impl<'a> Plan<'a> {
             };
             for (k, chain) in file.facts.refs.iter().enumerate() {
                 let segs = &chain.segments;
-                let at: Vec<Pos> = if member {
+                // The positions of the name, each with whether it provably stops on another type.
+                let at: Vec<(Pos, bool)> = if member {
                     let from = usize::from(chain.receiver.is_none());
                     segs.iter()
                         .enumerate()
                         .skip(from)
                         .filter(|(_, (n, _))| *n == self.old)
-                        .inspect(|(_, (_, p))| {
-                            judged.insert((f, *p));
-                        })
-                        .filter(|(i, _)| !elsewhere.contains(&(k as u32, *i as u32)))
-                        .map(|(_, (_, p))| *p)
+                        .map(|(i, (_, p))| (*p, elsewhere.contains(&(k as u32, i as u32))))
                         .collect()
                 } else if shadowed_by_local(file, chain.enclosing, &self.old) {
                     // A local of that name around the use: it means the local, not the declaration.
@@ -799,15 +796,13 @@ impl<'a> Plan<'a> {
                 } else {
                     segs.first()
                         .filter(|(n, _)| *n == self.old && chain.receiver.is_none())
-                        .map(|(_, p)| *p)
+                        .map(|(_, p)| (*p, false))
                         .into_iter()
-                        .inspect(|&p| {
-                            judged.insert((f, p));
-                        })
                         .collect()
                 };
-                for pos in at {
-                    if !resolved.contains(&pos) {
+                for (pos, other_type) in at {
+                    judged.insert((f, pos));
+                    if !other_type && !resolved.contains(&pos) {
                         found.unsafe_sites.push(UnsafeSite {
                             path: file.path.clone(),
                             line: pos.line,
@@ -817,23 +812,20 @@ impl<'a> Plan<'a> {
                     }
                 }
             }
-        }
-        // Import items of the name that resolve to nothing (`use crate::ast::Name;` in a body).
-        for &f in visible {
-            let file = &index.files[f as usize];
-            let resolved: BTreeSet<Pos> =
-                index.graph().refs_by_file[f as usize].iter().map(|&i| index.graph().refs[i as usize].pos).collect();
+            // Import items of the name that resolve to nothing (`use crate::ast::Name;` in a body).
             for import in &file.facts.imports {
                 // `use crate::ast::Kind::*;`: the name is a segment of the module path, proven
                 // when the glob's path, read as a path, resolved there (to it: an edit; to
                 // something else: not it).
                 let in_path = file.language == Language::Rust && import.module.split("::").any(|seg| seg == self.old);
-                let proven = import.kind == ImportKind::Glob
-                    && file.facts.refs.iter().any(|c| {
-                        c.segments.first().is_some_and(|(_, p)| p.line == import.pos.line && *p >= import.pos)
-                            && c.segments.iter().any(|(n, p)| *n == self.old && resolved.contains(p))
-                    });
-                if in_path && !proven {
+                let proven = || {
+                    import.kind == ImportKind::Glob
+                        && file.facts.refs.iter().any(|c| {
+                            c.segments.first().is_some_and(|(_, p)| p.line == import.pos.line && *p >= import.pos)
+                                && c.segments.iter().any(|(n, p)| *n == self.old && resolved.contains(p))
+                        })
+                };
+                if in_path && !proven() {
                     found.unsafe_sites.push(UnsafeSite {
                         path: file.path.clone(),
                         line: import.pos.line,

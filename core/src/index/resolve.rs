@@ -1084,16 +1084,16 @@ impl<'a> Resolver<'_, 'a> {
             LocalOrigin::Constructed(path) => {
                 // `Kind::Named { name, .. }`: a value of a Rust struct variant, whose fields are
                 // its own members (its enum's members too, see `type_member`).
-                let variants: Vec<Value> = self
-                    .resolve_path_hops(file, scope, path, hops)
-                    .into_iter()
-                    .filter_map(|v| match v {
+                let resolved = self.resolve_path_hops(file, scope, path, hops);
+                let variants: Vec<Value> = resolved
+                    .iter()
+                    .filter_map(|v| match *v {
                         Value::Sym(s) if self.rust_struct_variant(s) => Some(Value::Instance(s)),
                         _ => None,
                     })
                     .collect();
                 if variants.is_empty() {
-                    self.type_values(file, scope, path, hops)
+                    self.instances_or_outside(file, scope, path, resolved)
                 } else {
                     variants
                 }
@@ -1506,10 +1506,22 @@ impl<'a> Resolver<'_, 'a> {
     /// The instances a type path denotes; a type the language provides and the repository doesn't
     /// declare is `Value::Outside`.
     fn type_values(&self, file: FileId, scope: Option<u32>, path: &[String], hops: u32) -> Vec<Value> {
-        let values = self.instances(self.resolve_path_hops(file, scope, path, hops));
-        match path {
-            _ if values.is_empty() => self.outside_value(file, scope, path).into_iter().collect(),
-            _ => values,
+        self.instances_or_outside(file, scope, path, self.resolve_path_hops(file, scope, path, hops))
+    }
+
+    /// Instances of the types `path` resolved to, else a value of the outside type it names.
+    fn instances_or_outside(
+        &self,
+        file: FileId,
+        scope: Option<u32>,
+        path: &[String],
+        resolved: Vec<Value>,
+    ) -> Vec<Value> {
+        let values = self.instances(resolved);
+        if values.is_empty() {
+            self.outside_value(file, scope, path).into_iter().collect()
+        } else {
+            values
         }
     }
 
@@ -1975,7 +1987,6 @@ impl<'a> Resolver<'_, 'a> {
         out
     }
 
-    /// Members of a type, then of its supertypes (nearest first).
     /// Whether `s` is a Rust enum variant with named fields (`CaptureName { name: .. }`).
     fn rust_struct_variant(&self, s: SymId) -> bool {
         let f = &self.index.files[self.index.file_of(s) as usize];
@@ -1993,6 +2004,7 @@ impl<'a> Resolver<'_, 'a> {
         (sym.kind == SymbolKind::Constant && self.index.symbol(owner).kind == SymbolKind::Enum).then_some(owner)
     }
 
+    /// Members of a type, then of its supertypes (nearest first).
     fn type_member(&self, t: SymId, name: &str, hops: u32, seen: &mut HashSet<SymId>) -> Vec<Value> {
         if hops > MAX_HOPS || !seen.insert(t) {
             return Vec::new();
