@@ -27,6 +27,11 @@ pub const TUPLE: &str = "(,)";
 /// are those of each type.
 pub const UNION: &str = "|";
 
+/// A value of a type written in place (TypeScript's object type `{ delegate: D }` and function type
+/// `(x: T) => U`): its members are its own (or, for a function, the language's `call`, `bind`), never
+/// a member of a declared type.
+pub const IN_PLACE: &str = "{..}";
+
 /// `inner` behind a wrapper marker (`MAYBE`, `SEQUENCE`): `[]` + `Circle` is a sequence of circles.
 pub fn marked(marker: &str, inner: Vec<String>) -> Vec<String> {
     std::iter::once(marker.to_string()).chain(inner).collect()

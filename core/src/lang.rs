@@ -787,6 +787,90 @@ impl Language {
         self == Language::Rust
     }
 
+    /// Whether code that names neither may make a type implement a trait or protocol (Rust's blanket
+    /// `impl<T: Display> Tr for T`, Swift's conformance of a type declared elsewhere), so a value of
+    /// any type, however unrelated, may carry an abstract member.
+    pub fn conforms_from_afar(self) -> bool {
+        matches!(self, Language::Rust | Language::Swift)
+    }
+
+    /// Standard types whose values may stand where a type of the repository is expected when all
+    /// that type declares are members of theirs (TypeScript types are structural: a function is an
+    /// `interface Operator { call(…) }`, a promise a `{ then(…) }`), as (type, its members).
+    pub fn standard_shapes(self) -> &'static [(&'static str, &'static [&'static str])] {
+        const OBJECT: [&str; 7] = [
+            "constructor",
+            "hasOwnProperty",
+            "isPrototypeOf",
+            "propertyIsEnumerable",
+            "toLocaleString",
+            "toString",
+            "valueOf",
+        ];
+        match self {
+            Language::TypeScript | Language::Tsx | Language::JavaScript => &[
+                ("Object", &OBJECT),
+                ("Function", &["apply", "bind", "call", "length", "name", "prototype", "toString"]),
+                ("Promise", &["catch", "finally", "then"]),
+                (
+                    "Array",
+                    &[
+                        "at",
+                        "concat",
+                        "entries",
+                        "every",
+                        "filter",
+                        "find",
+                        "findIndex",
+                        "forEach",
+                        "includes",
+                        "indexOf",
+                        "join",
+                        "keys",
+                        "length",
+                        "map",
+                        "pop",
+                        "push",
+                        "reduce",
+                        "reverse",
+                        "shift",
+                        "slice",
+                        "some",
+                        "sort",
+                        "splice",
+                        "unshift",
+                        "values",
+                    ],
+                ),
+                (
+                    "String",
+                    &[
+                        "at",
+                        "charAt",
+                        "charCodeAt",
+                        "concat",
+                        "endsWith",
+                        "includes",
+                        "indexOf",
+                        "length",
+                        "match",
+                        "padEnd",
+                        "padStart",
+                        "replace",
+                        "slice",
+                        "split",
+                        "startsWith",
+                        "substring",
+                        "toLowerCase",
+                        "toUpperCase",
+                        "trim",
+                    ],
+                ),
+            ],
+            _ => &[],
+        }
+    }
+
     /// Whether calling a class constructs an instance of it (`Order()` in Python, Kotlin and Swift, a C++
     /// temporary `Circle(1.0)`, a Rust tuple struct `Meters(3)`, the only Rust type that can be
     /// called); TypeScript, Java, C# and PHP need `new`, Go has no such call.
@@ -837,6 +921,7 @@ impl Language {
                 "Math",
                 "JSON",
                 "Object",
+                "Function",
                 "Array",
                 "Promise",
                 "Number",

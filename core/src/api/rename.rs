@@ -501,6 +501,14 @@ impl<'a> Plan<'a> {
             let s = index.symbol(g);
             let language = index.files[index.file_of(g) as usize].language;
             let member = owner_type(index, g).is_some();
+            if let Some(standard) = owner_type(index, g).and_then(|t| self.standard_shape(t, language)) {
+                return Some(format!(
+                    "`{}` can't be renamed alone: a value of the language's `{standard}` has every member `{}` \
+                     declares, so it may stand for one and keeps the old name",
+                    index.handle(g),
+                    index.symbol(owner_type(index, g).expect("checked")).name
+                ));
+            }
             let why = match language {
                 Language::Python
                     if member && s.name.len() > 4 && s.name.starts_with("__") && s.name.ends_with("__") =>
@@ -534,6 +542,21 @@ impl<'a> Plan<'a> {
             }
         }
         None
+    }
+
+    /// The standard type (`Language::standard_shapes`) whose members include every member the
+    /// interface or class `owner` declares: its values fit where `owner` is expected.
+    fn standard_shape(&self, owner: SymId, language: Language) -> Option<&'static str> {
+        let index = self.index;
+        if !matches!(index.symbol(owner).kind, SymbolKind::Interface | SymbolKind::Class) {
+            return None;
+        }
+        let names: Vec<&str> = members(index, owner).into_iter().map(|m| index.symbol(m).name.as_str()).collect();
+        language
+            .standard_shapes()
+            .iter()
+            .find(|(_, members)| !names.is_empty() && names.iter().all(|n| members.contains(n)))
+            .map(|(standard, _)| *standard)
     }
 
     /// Whether a TypeScript declaration stands inside `declare global { … }`.
@@ -717,6 +740,19 @@ impl<'a> Plan<'a> {
                     index.global(f, i as u32),
                 ));
             }
+            // A local of the new name in a callback at the top level (which may see a renamed use).
+            if declared.is_none() && file.facts.locals.iter().any(|l| l.scope.is_none() && l.name == self.new) {
+                found.conflicts.push(RenameConflict {
+                    kind: "shadowed".into(),
+                    message: format!(
+                        "{} binds a local `{}` at its top level, where renamed uses stand",
+                        file.path, self.new
+                    ),
+                    path: Some(file.path.clone()),
+                    line: None,
+                    handle: None,
+                });
+            }
             let imported = file.facts.imports.iter().flat_map(|i| &i.items).find(|it| it.alias == self.new);
             if let Some(it) = imported {
                 found.conflicts.push(RenameConflict {
@@ -790,7 +826,7 @@ impl<'a> Plan<'a> {
                         .filter(|(_, (n, _))| *n == self.old)
                         .map(|(i, (_, p))| (*p, elsewhere.contains(&(k as u32, i as u32))))
                         .collect()
-                } else if shadowed_by_local(file, chain.enclosing, &self.old) {
+                } else if shadowed_by_local(file, chain.enclosing, &self.old, k as u32) {
                     // A local of that name around the use: it means the local, not the declaration.
                     Vec::new()
                 } else {
@@ -857,14 +893,15 @@ impl<'a> Plan<'a> {
 
     /// The types whose values may carry the renamed members: their owners and every type above and
     /// below them. `None` when that can't be bounded: a declaration is not a member, or is one of a
-    /// trait or interface or of a Rust trait implementation (blanket and structural implementations
-    /// give it to types nobody relates to it).
+    /// trait or protocol its language lets code far away give to any type, or of a Rust trait
+    /// implementation (blanket implementations give it to types nobody relates to it).
     fn concrete_owners(&self) -> Option<BTreeSet<SymId>> {
         let index = self.index;
         let mut owners = BTreeSet::new();
         for &g in self.group.keys() {
             let owner = owner_type(index, g)?;
-            let abstract_owner = matches!(index.symbol(owner).kind, SymbolKind::Trait | SymbolKind::Interface);
+            let abstract_owner = matches!(index.symbol(owner).kind, SymbolKind::Trait | SymbolKind::Interface)
+                && index.files[index.file_of(owner) as usize].language.conforms_from_afar();
             if abstract_owner || index.symbol(g).impl_trait.is_some() {
                 return None;
             }
@@ -992,8 +1029,9 @@ impl<'a> Plan<'a> {
     }
 }
 
-/// Whether a local named `name` is bound in the scope `enclosing` (a local symbol) or one around it.
-fn shadowed_by_local(file: &crate::index::IndexedFile, enclosing: Option<u32>, name: &str) -> bool {
+/// Whether a local named `name` is bound in the scope `enclosing` (a local symbol) or one around it,
+/// or at the file's top level in a block open at chain `at` (in a callback there).
+fn shadowed_by_local(file: &crate::index::IndexedFile, enclosing: Option<u32>, name: &str, at: u32) -> bool {
     let mut scope = enclosing;
     while let Some(sc) = scope {
         if file.facts.locals.iter().any(|l| l.scope == Some(sc) && l.name == name) {
@@ -1001,7 +1039,10 @@ fn shadowed_by_local(file: &crate::index::IndexedFile, enclosing: Option<u32>, n
         }
         scope = file.facts.symbols[sc as usize].container;
     }
-    false
+    file.facts
+        .locals
+        .iter()
+        .any(|l| l.scope.is_none() && l.name == name && l.after_refs <= at && l.until_refs.is_none_or(|u| at < u))
 }
 
 /// The folder a Rust file's crate is taken to live in: its path's first segment.
@@ -1350,6 +1391,56 @@ mod tests {
         for at in [("guard.py", 4), ("guard.py", 7), ("views.py", 1), ("views.py", 3)] {
             assert!(lines.contains(&(at.0.to_string(), at.1)), "{at:?} not in {lines:?}");
         }
+    }
+
+    /// An interface whose members' same-named uses are provably of something else: a member of a
+    /// type written in place (the delegate, destructured in a method of an object literal; the
+    /// object literal a function returns), of a function type, and of a member of the language's
+    /// `Function` read at the top level.
+    const PROVIDER: &str = "export interface Provider {\n  setInterval(handler: () => void): number;\n  call(x: number): number;\n  delegate: { setInterval(handler: () => void): number } | undefined;\n}\nconst _bind = Function.prototype.bind;\nexport const provider: Provider = {\n  setInterval(handler) {\n    const { delegate } = provider;\n    if (delegate?.setInterval) {\n      return delegate.setInterval(handler);\n    }\n    return 0;\n  },\n  call(x) { return x; },\n  delegate: undefined,\n};\nexport function apply(fn: (x: number) => number, x: number) {\n  return fn.call(undefined, x) + _bind.call(fn, null)(x) + provider.call(x);\n}\nexport function make() {\n  return { setInterval: (h: () => void) => 1 };\n}\nexport const made = make().setInterval(() => {});\n";
+
+    #[test]
+    fn uses_of_types_written_in_place_or_the_languages_leave_an_interface_rename_safe() {
+        let (_dir, mut s) = repo(&[("provider.ts", PROVIDER)]);
+        let r = preview(&mut s, "provider.ts::Provider::setInterval", "schedule");
+        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
+        assert_eq!(edits(&r), ["provider.ts:2:3-14 definition", "provider.ts:8:3-14 reference"]);
+        let r = preview(&mut s, "provider.ts::Provider::call", "invoke");
+        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
+        assert_eq!(
+            edits(&r),
+            ["provider.ts:3:3-7 definition", "provider.ts:15:3-7 reference", "provider.ts:19:69-73 reference"]
+        );
+        // A function has every member `Operator` declares: it may stand for one, with its `call`.
+        let (_dir, mut s) = repo(&[(
+            "op.ts",
+            "export interface Operator { call(x: number): number }\nexport const twice: Operator = (x: number) => 2 * x;\n",
+        )]);
+        let r = preview(&mut s, "op.ts::Operator::call", "invoke");
+        assert!(!r.safe);
+        assert!(r.reasons.iter().any(|m| m.contains("`Function`")), "{:?}", r.reasons);
+    }
+
+    #[test]
+    fn a_local_of_a_callback_at_the_top_level_shadows_only_inside_it() {
+        let spec = "import { parse } from './util';\ndescribe('x', () => {\n  const parse = (s: string) => 0;\n  parse('a');\n});\nit('y', () => {\n  const read = 1;\n  parse('c');\n});\nparse('b');\n";
+        let (_dir, mut s) =
+            repo(&[("util.ts", "export function parse(s: string) { return s.length; }\n"), ("spec.ts", spec)]);
+        let r = preview(&mut s, "util.ts::parse", "scan");
+        assert!(r.safe, "{:?} {:?} {:?}", r.reasons, r.unsafe_sites, r.conflicts);
+        assert_eq!(
+            edits(&r),
+            [
+                "spec.ts:1:10-15 import",
+                "spec.ts:8:3-8 reference",
+                "spec.ts:10:1-6 reference",
+                "util.ts:1:17-22 definition"
+            ]
+        );
+        // `read` is bound in the callback where `parse('c')` stands: it would capture that use.
+        let r = preview(&mut s, "util.ts::parse", "read");
+        assert!(!r.safe);
+        assert!(r.conflicts.iter().any(|c| c.kind == "shadowed"), "{:?}", r.conflicts);
     }
 
     #[test]

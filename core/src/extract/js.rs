@@ -7,8 +7,8 @@ use tree_sitter::Node;
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
-    marked, union_path, ImportItem, ImportKind, LocalOrigin, Param, Receiver, ReceiverBase, SymbolKind, TypeRelKind,
-    SEQUENCE,
+    marked, union_path, ImportItem, ImportKind, Init, LocalOrigin, Param, Receiver, ReceiverBase, SymbolKind,
+    TypeRelKind, IN_PLACE, SEQUENCE,
 };
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -207,9 +207,7 @@ fn function(b: &mut Builder, node: Node, name: Option<Node>, kind: SymbolKind, e
         idx
     } else {
         let idx = b.add_symbol(node, name, kind, exported);
-        if let Some(ret) = node.field("return_type") {
-            b.symbol_mut(idx).returns = type_path(b, ret);
-        }
+        b.symbol_mut(idx).returns = return_type(b, node);
         if let Some(params) = node.field("parameters") {
             b.symbol_mut(idx).params = declared_params(b, params);
         }
@@ -383,21 +381,23 @@ fn function_body(b: &mut Builder, node: Node) {
 
 /// `function_body` where an untyped parameter `i` (a plain name) has the origin `untyped(i)`.
 fn callback_body(b: &mut Builder, node: Node, untyped: &dyn Fn(u32) -> LocalOrigin) {
-    if let Some(params) = node.field("parameters") {
-        parameters(b, params, untyped);
-    } else if let Some(param) = node.field("parameter") {
-        // `x => …`
-        b.add_local(b.text(param), untyped(0));
-    }
-    if let Some(ret) = node.field("return_type") {
-        expr(b, ret);
-    }
-    if let Some(tp) = node.field("type_parameters") {
-        expr(b, tp);
-    }
-    if let Some(body) = node.field("body") {
-        block(b, body);
-    }
+    b.function_body(|b| {
+        if let Some(params) = node.field("parameters") {
+            parameters(b, params, untyped);
+        } else if let Some(param) = node.field("parameter") {
+            // `x => …`
+            b.add_local(b.text(param), untyped(0));
+        }
+        if let Some(ret) = node.field("return_type") {
+            expr(b, ret);
+        }
+        if let Some(tp) = node.field("type_parameters") {
+            expr(b, tp);
+        }
+        if let Some(body) = node.field("body") {
+            block(b, body);
+        }
+    });
 }
 
 fn block(b: &mut Builder, body: Node) {
@@ -523,9 +523,11 @@ fn bind_pattern(b: &mut Builder, pattern: Node, origin: LocalOrigin) {
     }
 }
 
-/// `const a = …, b = …` at file level (symbols) or in a function (locals).
+/// `const a = …, b = …` at file level (symbols) or in a function (locals; also in a callback or an
+/// object literal's method at file level).
 fn declaration(b: &mut Builder, node: Node, exported: bool) {
-    let at_file_level = b.enclosing().is_none_or(|s| b.facts.symbols[s as usize].kind == SymbolKind::Module);
+    let at_file_level =
+        !b.in_function_body() && b.enclosing().is_none_or(|s| b.facts.symbols[s as usize].kind == SymbolKind::Module);
     let is_const = super::has_token(node, "const");
     for decl in named_children(node).into_iter().filter(|d| d.kind() == "variable_declarator") {
         let Some(name) = decl.field("name") else { continue };
@@ -540,9 +542,7 @@ fn declaration(b: &mut Builder, node: Node, exported: bool) {
             if is_fn {
                 let value = value.expect("checked above");
                 let idx = b.add_symbol(decl, name, SymbolKind::Function, exported);
-                if let Some(ret) = value.field("return_type") {
-                    b.symbol_mut(idx).returns = type_path(b, ret);
-                }
+                b.symbol_mut(idx).returns = return_type(b, value);
                 b.within(idx, |b| function_body(b, value));
                 continue;
             }
@@ -557,6 +557,13 @@ fn declaration(b: &mut Builder, node: Node, exported: bool) {
             };
             let idx = b.add_symbol(decl, name, kind, exported);
             let declared = ty.and_then(|t| type_path(b, t)).or_else(|| value.and_then(|v| constructed_type(b, v)));
+            if declared.is_none() {
+                // `const _bind = Function.prototype.bind;`, `const config = load();`: typed by its value.
+                let origin = local_origin(b, ty, value);
+                if origin != LocalOrigin::Unknown {
+                    b.symbol_mut(idx).init = Some(Box::new(Init { origin, scope: b.enclosing() }));
+                }
+            }
             b.symbol_mut(idx).returns = declared;
         } else {
             let origin = local_origin(b, ty, value);
@@ -853,8 +860,49 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
         // before a member is used.
         // `A & { closed: true }`: a value of every part; its members are those of the named parts.
         "union_type" | "intersection_type" => union_path(named_children(node).into_iter().filter_map(inner).collect()),
+        "object_type" | "function_type" | "constructor_type" => Some(vec![IN_PLACE.to_string()]),
         _ => None,
     }
+}
+
+/// What a function returns: its declared return type, else a type written in place when every
+/// value it returns is an object literal (`return { animate, delegate };`, `() => ({ a })`).
+fn return_type(b: &Builder, func: Node) -> Option<Vec<String>> {
+    if let Some(ret) = func.field("return_type") {
+        return type_path(b, ret);
+    }
+    let object = |n: Option<Node>| {
+        let n = match n {
+            Some(p) if p.kind() == "parenthesized_expression" => p.named_child(0),
+            n => n,
+        };
+        n.is_some_and(|n| n.kind() == "object")
+    };
+    let body = func.field("body")?;
+    if body.kind() != "statement_block" {
+        return object(Some(body)).then(|| vec![IN_PLACE.to_string()]);
+    }
+    // The `return`s of the body, not of the functions and classes inside it.
+    let mut returns = 0;
+    let mut pending = vec![body];
+    while let Some(n) = pending.pop() {
+        match n.kind() {
+            "return_statement" if !object(n.named_child(0)) => return None,
+            "return_statement" => returns += 1,
+            "arrow_function"
+            | "function_expression"
+            | "function"
+            | "function_declaration"
+            | "generator_function"
+            | "generator_function_declaration"
+            | "class"
+            | "class_declaration"
+            | "method_definition" => {}
+            _ if pending.len() > MAX_TYPE_NESTING * 64 => return None,
+            _ => pending.extend(named_children(n)),
+        }
+    }
+    (returns > 0).then(|| vec![IN_PLACE.to_string()])
 }
 
 /// Walks an expression (or any node that is not a declaration), recording references.

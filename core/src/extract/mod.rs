@@ -148,6 +148,8 @@ pub(crate) struct Builder<'a> {
     pub depth_exceeded: bool,
     /// Inside code the build configuration leaves out (`Import::inactive`).
     pub inactive: bool,
+    /// How many function bodies the walk is in (`function_body`).
+    bodies: u32,
     /// The children of the last parent a doc comment was looked for in.
     siblings: Siblings,
 }
@@ -163,6 +165,7 @@ impl<'a> Builder<'a> {
             depth: 0,
             depth_exceeded: false,
             inactive: false,
+            bodies: 0,
             siblings: Siblings::default(),
         }
     }
@@ -372,6 +375,20 @@ impl<'a> Builder<'a> {
         for local in &mut self.facts.locals[first..] {
             local.until_refs.get_or_insert(end);
         }
+    }
+
+    /// Runs `walk` over a function's parameters and body: what they bind are its locals, seen only
+    /// inside it — also when it declares no symbol (a callback, an object literal's method), whose
+    /// locals belong to the scope around it (`LocalBinding::scope`).
+    pub fn function_body(&mut self, walk: impl FnOnce(&mut Self)) {
+        self.bodies += 1;
+        self.block(walk);
+        self.bodies -= 1;
+    }
+
+    /// Whether the walk is inside a function's body (`function_body`).
+    pub fn in_function_body(&self) -> bool {
+        self.bodies > 0
     }
 
     pub fn add_import(&mut self, module: String, kind: ImportKind, items: Vec<ImportItem>, pos: Pos, reexport: bool) {

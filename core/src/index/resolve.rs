@@ -16,13 +16,17 @@ use super::modules::{
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
     tuple_elements, Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, CELL,
-    CONVERTIBLE, MAP, MAYBE, SEQUENCE, TUPLE, UNION,
+    CONVERTIBLE, IN_PLACE, MAP, MAYBE, SEQUENCE, TUPLE, UNION,
 };
 use crate::lang::Language;
 
 /// Associated functions that give a value of their own type (`Self`) whatever else is declared:
 /// a constructor of an opaque type (`Language::opaque_types`) gives an opaque value.
 const OPAQUE_CONSTRUCTORS: [&str; 5] = ["new", "with_capacity", "from", "default", "try_from"];
+
+/// The scope of the locals bound at a file's top level (in a callback or an object literal's method
+/// there): they are seen by every use in the file inside their block (`LocalBinding::until_refs`).
+const FILE_LEVEL: u32 = u32::MAX;
 
 /// How deep chains of re-exports, globs, aliases and inheritance are followed.
 const MAX_HOPS: u32 = 12;
@@ -47,7 +51,8 @@ enum Value {
     Wrapped(Wrap, Box<[Value]>),
     /// A value of a type the language or another crate provides, which carries no member of the
     /// repository's types and forwards to none (`Language::opaque_types`: `u32`, `String`,
-    /// `string`; a type imported from the standard library, `AtomicUsize`): its members are
+    /// `string`; a type imported from the standard library, `AtomicUsize`; a type written in place,
+    /// `IN_PLACE`): its members are
     /// provably not the repository's, but for those of the repository's impls for that type
     /// (`impl U16 for u16`), found by its name's number in `OutsideImpls::names` (0: a name no
     /// impl of the repository is for).
@@ -628,10 +633,9 @@ impl<'a> Tables<'a> {
     fn build_locals(&mut self) {
         for (fid, f) in self.index.files.iter().enumerate() {
             for local in &f.facts.locals {
-                if let Some(scope) = local.scope {
-                    let bindings = self.locals.entry((fid as FileId, scope, local.name.as_str())).or_default();
-                    bindings.push((local.after_refs, local.until_refs, &local.origin));
-                }
+                let scope = local.scope.unwrap_or(FILE_LEVEL);
+                let bindings = self.locals.entry((fid as FileId, scope, local.name.as_str())).or_default();
+                bindings.push((local.after_refs, local.until_refs, &local.origin));
             }
         }
     }
@@ -676,11 +680,11 @@ impl<'a> Resolver<'_, 'a> {
     }
 
     /// The name a type path is known by when it denotes a type the repository doesn't declare: a
-    /// standard wrapper's marker, or the last segment of a path that resolves to nothing and starts
+    /// standard wrapper's marker, a type written in place, or the last segment of a path that resolves to nothing and starts
     /// at a name provably outside the repository.
     fn outside_type_name<'p>(&self, file: FileId, scope: Option<u32>, path: &'p [String]) -> Option<&'p str> {
         let first = path.first()?;
-        if Wrap::of_marker(first).is_some() {
+        if Wrap::of_marker(first).is_some() || first == IN_PLACE {
             return Some(first);
         }
         if first.is_empty() || !self.resolve_path(file, scope, path).is_empty() {
@@ -814,6 +818,14 @@ impl<'a> Resolver<'_, 'a> {
         out
     }
 
+    /// The scopes whose locals a use in `scope` sees, innermost first: the scope chain, then the
+    /// file's top level (`FILE_LEVEL`).
+    fn local_scopes(&self, file: FileId, scope: Option<u32>) -> Vec<u32> {
+        let mut out = self.scope_chain(file, scope);
+        out.push(FILE_LEVEL);
+        out
+    }
+
     /// The binding of local `name` of function `scope` a use sees: the latest one before it (the
     /// last one when where the use stands is not known), as (its ordinal among the bindings of the
     /// name, where it was bound, its origin).
@@ -850,7 +862,7 @@ impl<'a> Resolver<'_, 'a> {
         let chain = self.scope_chain(file, scope);
 
         // Locals shadow everything else: the latest binding before the use.
-        for &s in &chain {
+        for s in self.local_scopes(file, scope) {
             let Some(mut binding) = self.visible_local(file, s, name) else { continue };
             if lang.initialiser_sees_earlier_binding() {
                 // `let input = input.into();`: the initialiser's `input` is the binding before.
@@ -874,7 +886,7 @@ impl<'a> Resolver<'_, 'a> {
             }
             // Its origin is written before it was bound: the names there are resolved as there.
             let outer = self.at.replace(Some(bound));
-            let values = self.local_value(file, Some(s), origin, hops + 1);
+            let values = self.local_value(file, (s != FILE_LEVEL).then_some(s), origin, hops + 1);
             self.at.set(outer);
             self.typing_locals.borrow_mut().remove(&(file, s, name.to_string(), nth));
             if outermost {
@@ -1284,6 +1296,11 @@ impl<'a> Resolver<'_, 'a> {
     ) -> Vec<Value> {
         let Some((head, _)) = names.split_first() else { return Vec::new() };
         let mut values = self.head(file, scope, head, hops).unwrap_or_default();
+        if values.is_empty() && names.len() > 1 && calls_at.is_empty() && self.outside_head(file, scope, head) {
+            // `Function.prototype.bind`: a member of what the language provides, read and not
+            // called (a call may give back what it is passed).
+            return vec![Value::Outside(0)];
+        }
         for (i, name) in names.iter().enumerate() {
             let called = calls_at.binary_search(&(i as u32)).is_ok();
             if i > 0 && (called || name == MAYBE || name == SEQUENCE) {
@@ -2522,7 +2539,7 @@ impl<'a> Resolver<'_, 'a> {
                     }
                     if i > 0 {
                         let members = self.by_use(self.member_or_clone(fid, &values, seg_name, called_here, 0), call);
-                        if members.is_empty() {
+                        if members.is_empty() && !values.is_empty() {
                             known_stop = self.value_types(&values);
                         }
                         values = members;
@@ -2665,7 +2682,7 @@ impl<'a> Resolver<'_, 'a> {
             && self.rust.dependencies.contains(name)
             && !self.rust.crates.contains_key(name);
         (f.language.builtin_names().contains(&name) || f.language.opaque_types().contains(&name) || extern_crate)
-            && !chain.iter().any(|&s| self.visible_local(file, s, name).is_some())
+            && !self.local_scopes(file, scope).into_iter().any(|s| self.visible_local(file, s, name).is_some())
     }
 
     /// Whether a Rust `use` path that resolved to nothing starts at a crate the repository doesn't
@@ -2719,10 +2736,10 @@ impl<'a> Resolver<'_, 'a> {
     /// Whether `name` is bound in scope by an import under another name (`import a as name`, `use
     /// x::A as name`) and not by a local first.
     fn is_import_alias(&self, file: FileId, scope: Option<u32>, name: &str) -> bool {
-        let chain = self.scope_chain(file, scope);
-        if chain.iter().any(|&s| self.visible_local(file, s, name).is_some()) {
+        if self.local_scopes(file, scope).into_iter().any(|s| self.visible_local(file, s, name).is_some()) {
             return false;
         }
+        let chain = self.scope_chain(file, scope);
         let f = &self.index.files[file as usize];
         f.facts.imports.iter().any(|imp| {
             imp.scope.is_none_or(|s| chain.contains(&s))
