@@ -32,6 +32,10 @@ pub const UNION: &str = "|";
 /// a member of a declared type.
 pub const IN_PLACE: &str = "{..}";
 
+/// The subject of a blanket implementation: every type that implements the trait after it (Rust's
+/// `impl<S: AsyncSeek + ?Sized> AsyncSeekExt for S {}` is `["impl", "AsyncSeek"]`).
+pub const IMPLEMENTORS: &str = "impl";
+
 /// `inner` behind a wrapper marker (`MAYBE`, `SEQUENCE`): `[]` + `Circle` is a sequence of circles.
 pub fn marked(marker: &str, inner: Vec<String>) -> Vec<String> {
     std::iter::once(marker.to_string()).chain(inner).collect()

@@ -10,7 +10,7 @@ use tree_sitter::{Node, Parser, Range};
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
     map_path, marked, tuple_path, ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver, ReceiverBase,
-    SymbolKind, TypeRelKind, TypeRelation, CELL, CONVERTIBLE, MAP, MAYBE, SEQUENCE,
+    SymbolKind, TypeRelKind, TypeRelation, CELL, CONVERTIBLE, IMPLEMENTORS, MAP, MAYBE, SEQUENCE,
 };
 use crate::lang::Language;
 
@@ -326,10 +326,18 @@ fn impl_item(b: &mut Builder, node: Node) {
     let Some(self_ty) = node.field("type") else { return };
     let self_path = type_path(b, self_ty);
     let trait_path = node.field("trait").and_then(|t| type_path(b, t));
+    let bounds = type_param_bounds(b, node);
     ty(b, self_ty);
     if let Some(t) = node.field("trait") {
         ty(b, t);
-        if let (Some(subject), Some(target)) = (self_path.clone(), trait_path.clone()) {
+        // `impl<S: AsyncSeek> AsyncSeekExt for S`: for every type that implements the bound.
+        let blanket = match self_path.as_deref() {
+            Some([param]) => {
+                bounds.iter().find(|(name, _)| name == param).map(|(_, bound)| marked(IMPLEMENTORS, bound.clone()))
+            }
+            _ => None,
+        };
+        if let (Some(subject), Some(target)) = (blanket.or_else(|| self_path.clone()), trait_path.clone()) {
             let pos = type_chain(b, t).and_then(|s| s.last().map(|s| s.1)).unwrap_or_default();
             b.facts.relations.push(TypeRelation {
                 symbol: 0,
@@ -341,7 +349,7 @@ fn impl_item(b: &mut Builder, node: Node) {
         }
     }
     if let Some(body) = node.field("body") {
-        let owner = Owner { bounds: type_param_bounds(b, node), impl_of: self_path, impl_trait: trait_path };
+        let owner = Owner { bounds, impl_of: self_path, impl_trait: trait_path };
         for child in named_children(body) {
             member(b, child, false, &owner);
         }

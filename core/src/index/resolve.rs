@@ -16,7 +16,7 @@ use super::modules::{
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
     tuple_elements, Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, CELL,
-    CONVERTIBLE, IN_PLACE, MAP, MAYBE, SEQUENCE, TUPLE, UNION,
+    CONVERTIBLE, IMPLEMENTORS, IN_PLACE, MAP, MAYBE, SEQUENCE, TUPLE, UNION,
 };
 use crate::lang::Language;
 
@@ -725,9 +725,21 @@ impl<'a> Resolver<'_, 'a> {
     fn resolve_relations(&self) -> Vec<(SymId, TypeRelKind, SymId)> {
         let index = self.index;
         let mut out = Vec::new();
+        // Blanket implementations, as (bound, trait): resolved once every other relation is.
+        let mut blankets: Vec<(SymId, SymId)> = Vec::new();
         for (fid, f) in index.files.iter().enumerate() {
             let fid = fid as FileId;
             for rel in &f.facts.relations {
+                if let Some([marker, bound @ ..]) = rel.subject.as_deref() {
+                    if marker == IMPLEMENTORS {
+                        for b in self.types_of(self.resolve_path(fid, None, bound)) {
+                            blankets.extend(
+                                self.types_of(self.resolve_path(fid, None, &rel.target)).into_iter().map(|t| (b, t)),
+                            );
+                        }
+                        continue;
+                    }
+                }
                 let subjects: Vec<SymId> = match &rel.subject {
                     Some(path) => self.types_of(self.resolve_path(fid, None, path)),
                     None => vec![f.sym_base + rel.symbol],
@@ -754,6 +766,29 @@ impl<'a> Resolver<'_, 'a> {
                     }
                 }
             }
+        }
+        // A type that implements a blanket implementation's bound implements its trait (which may
+        // be the bound of another: a few rounds).
+        for _ in 0..4 {
+            let mut implementors: HashMap<SymId, Vec<SymId>> = HashMap::default();
+            for &(s, k, t) in &out {
+                if k == TypeRelKind::Implements {
+                    implementors.entry(t).or_default().push(s);
+                }
+            }
+            let before = out.len();
+            for &(bound, tr) in &blankets {
+                for &s in implementors.get(&bound).into_iter().flatten() {
+                    if s != tr && !implementors.get(&tr).is_some_and(|i| i.contains(&s)) {
+                        out.push((s, TypeRelKind::Implements, tr));
+                    }
+                }
+            }
+            if out.len() == before {
+                break;
+            }
+            out.sort();
+            out.dedup();
         }
         out.sort();
         out.dedup();
