@@ -680,8 +680,8 @@ impl<'a> Resolver<'_, 'a> {
     }
 
     /// The name a type path is known by when it denotes a type the repository doesn't declare: a
-    /// standard wrapper's marker, a type written in place, or the last segment of a path that resolves to nothing and starts
-    /// at a name provably outside the repository.
+    /// standard wrapper's marker, a type written in place, or the last segment of a path that
+    /// resolves to nothing and starts at a name provably outside the repository.
     fn outside_type_name<'p>(&self, file: FileId, scope: Option<u32>, path: &'p [String]) -> Option<&'p str> {
         let first = path.first()?;
         if Wrap::of_marker(first).is_some() || first == IN_PLACE {
