@@ -123,6 +123,12 @@ const RUST: &[Language] = &[Language::Rust];
 const JS_TS: &[Language] = &[Language::TypeScript, Language::Tsx, Language::JavaScript];
 const PYTHON: &[Language] = &[Language::Python];
 
+/// Standard traits a wrapper's values implement: a blanket implementation bounded by one
+/// (`impl<I: Iterator> IteratorIndexExt for I {}`) gives the wrapper its trait's methods
+/// (`states.iter().with_state_ids()`).
+const WRAPPER_TRAITS: &[(&str, Wrap)] =
+    &[("Iterator", Wrap::Sequence), ("ExactSizeIterator", Wrap::Sequence), ("DoubleEndedIterator", Wrap::Sequence)];
+
 /// The standard methods of wrappers the index can't see, by language and by what they return (`?`
 /// and `[]` are the operators). TypeScript's and Python's element getters give the element itself
 /// (`T | undefined` is used as `T` after `!` or `?.`, which are looked through).
@@ -674,6 +680,30 @@ impl<'a> Resolver<'_, 'a> {
                 let id = *out.names.entry(name).or_insert(next);
                 out.members.entry((id, sym.name.as_str())).or_default().push(f.sym_base + local as u32);
                 out.member_names.insert(sym.name.as_str());
+            }
+            // Blanket implementations bounded by a standard trait a wrapper implements.
+            for rel in &f.facts.relations {
+                let Some([marker, bound @ ..]) = rel.subject.as_deref() else { continue };
+                let wrap = WRAPPER_TRAITS.iter().find(|(t, _)| bound.last().is_some_and(|b| b == t));
+                let Some(&(_, wrap)) = wrap.filter(|_| marker == IMPLEMENTORS) else { continue };
+                if !self.resolve_path(fid as FileId, None, bound).is_empty() {
+                    continue;
+                }
+                let next = out.names.len() as u32 + 1;
+                let id = *out.names.entry(wrap.marker()).or_insert(next);
+                for t in self.types_of(self.resolve_path(fid as FileId, None, &rel.target)) {
+                    let (tf, tl) = (self.index.file_of(t), self.index.syms[t as usize].1);
+                    let trait_file = &self.index.files[tf as usize];
+                    for (local, m) in trait_file.facts.symbols.iter().enumerate() {
+                        if m.container == Some(tl) && m.kind.is_callable() {
+                            out.members
+                                .entry((id, m.name.as_str()))
+                                .or_default()
+                                .push(trait_file.sym_base + local as u32);
+                            out.member_names.insert(m.name.as_str());
+                        }
+                    }
+                }
             }
         }
         out
