@@ -1310,6 +1310,37 @@ mod tests {
     }
 
     #[test]
+    fn a_macro_rules_template_is_read_as_code() {
+        // The code a `macro_rules!` writes is judged like any: `Printer::new` and `$crate::Printer::new`
+        // are proven uses, renamed with the others; `Map::new` is a standard map's (an alias of a
+        // type from outside); `$ty::new` could be anything's.
+        let templates = format!(
+            "{PRINTER}\ntype Map = std::collections::HashMap<u32, u32>;\n\nmacro_rules! printers {{\n    ($name:ident) => {{\n        #[test]\n        fn $name() {{\n            let mut p = Printer::new();\n            p.push();\n            let _q = $crate::Printer::new();\n            let _m = Map::new();\n        }}\n    }};\n}}\n"
+        );
+        let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", &templates)]);
+        let r = preview(&mut s, "src/lib.rs::Printer::new", "create");
+        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
+        assert_eq!(
+            edits(&r),
+            [
+                "src/lib.rs:6:12-15 definition",
+                "src/lib.rs:20:26-29 reference",
+                "src/lib.rs:31:34-37 reference",
+                "src/lib.rs:33:39-42 reference"
+            ]
+        );
+        let r = preview(&mut s, "src/lib.rs::Printer::push", "bump");
+        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
+        assert!(edits(&r).contains(&"src/lib.rs:32:15-19 reference".to_string()), "{:?}", edits(&r));
+        // A template whose type is a metavariable: `$ty::new` is not proven either way.
+        let open = templates.replace("let _m = Map::new();", "let _t = $ty::new();");
+        let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", &open)]);
+        let r = preview(&mut s, "src/lib.rs::Printer::new", "create");
+        assert!(!r.safe);
+        assert_eq!(r.unsafe_sites.iter().map(|u| u.line).collect::<Vec<_>>(), [34]);
+    }
+
+    #[test]
     fn a_path_through_a_crate_the_manifest_depends_on_is_outside() {
         // `regex_test` is no module in scope: a dependency of the manifest the tree doesn't hold.
         let code = PRINTER.replace("    p\n}\n", "    let _r = regex_test::RegexTests::new();\n    p\n}\n");

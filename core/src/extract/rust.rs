@@ -267,6 +267,7 @@ fn item(b: &mut Builder, node: Node) {
                 let exported = b.text(node).contains("macro_export") || has_macro_export(b, node);
                 b.add_symbol(node, name, SymbolKind::Macro, exported);
             }
+            b.in_inner_trees(|b| macro_templates(b, node));
         }
         "macro_invocation" => macro_invocation(b, node, true),
         // `extern "C" { pub fn close(fd: c_int) -> c_int; pub static environ: … }`: declarations of
@@ -414,52 +415,58 @@ fn function(b: &mut Builder, node: Node, exported: bool, owner_bounds: &[(String
     let idx = b.add_symbol(node, name, SymbolKind::Function, exported);
     let mut bounds = type_param_bounds(b, node);
     bounds.extend_from_slice(owner_bounds);
-    // A type parameter with a trait bound is known by that trait: `fn f<T: Area>(x: T)`.
-    let declared = |b: &Builder, t: Node| {
-        type_path(b, t).map(|p| match p.as_slice() {
-            [one] => bounds.iter().find(|(n, _)| n == one).map_or(p.clone(), |(_, bound)| bound.clone()),
-            _ => p,
-        })
-    };
-    let ret = node.field("return_type");
-    if let Some(ret) = ret {
-        b.symbol_mut(idx).returns = declared(b, ret);
+    if let Some(ret) = node.field("return_type") {
+        b.symbol_mut(idx).returns = bounded_type(b, ret, &bounds);
     }
-    b.within(idx, |b| {
-        if let Some(tp) = node.field("type_parameters") {
-            ty(b, tp);
-        }
-        // A bounded type parameter named in a path is a value of its trait: `T::all_named()`.
-        for (name, bound) in &bounds {
-            b.add_local(name, LocalOrigin::Declared(bound.clone()));
-        }
-        if let Some(params) = node.field("parameters") {
-            for p in named_children(params) {
-                match p.kind() {
-                    "parameter" => {
-                        let t = p.field("type");
-                        let origin = t.and_then(|t| declared(b, t)).map_or(LocalOrigin::Unknown, LocalOrigin::Declared);
-                        if let Some(pattern) = p.field("pattern") {
-                            pattern_bind(b, pattern, origin);
-                        }
-                        if let Some(t) = t {
-                            ty(b, t);
-                        }
+    b.within(idx, |b| function_inside(b, node, &bounds));
+}
+
+/// The type path of a type; a type parameter with a trait bound is known by that trait: `fn f<T:
+/// Area>(x: T)`.
+fn bounded_type(b: &Builder, t: Node, bounds: &[(String, Vec<String>)]) -> Option<Vec<String>> {
+    type_path(b, t).map(|p| match p.as_slice() {
+        [one] => bounds.iter().find(|(n, _)| n == one).map_or(p.clone(), |(_, bound)| bound.clone()),
+        _ => p,
+    })
+}
+
+/// A function's type parameters, parameters (its locals), return type and body.
+fn function_inside(b: &mut Builder, node: Node, bounds: &[(String, Vec<String>)]) {
+    let declared = |b: &Builder, t: Node| bounded_type(b, t, bounds);
+    let ret = node.field("return_type");
+    if let Some(tp) = node.field("type_parameters") {
+        ty(b, tp);
+    }
+    // A bounded type parameter named in a path is a value of its trait: `T::all_named()`.
+    for (name, bound) in bounds {
+        b.add_local(name, LocalOrigin::Declared(bound.clone()));
+    }
+    if let Some(params) = node.field("parameters") {
+        for p in named_children(params) {
+            match p.kind() {
+                "parameter" => {
+                    let t = p.field("type");
+                    let origin = t.and_then(|t| declared(b, t)).map_or(LocalOrigin::Unknown, LocalOrigin::Declared);
+                    if let Some(pattern) = p.field("pattern") {
+                        pattern_bind(b, pattern, origin);
                     }
-                    "self_parameter" | "attribute_item" => {}
-                    _ => ty(b, p),
+                    if let Some(t) = t {
+                        ty(b, t);
+                    }
                 }
+                "self_parameter" | "attribute_item" => {}
+                _ => ty(b, p),
             }
         }
-        // Within the function, as its parameters are: `Self` in `-> Result<(), Self::Error>` is
-        // its impl's type.
-        if let Some(ret) = ret {
-            ty(b, ret);
-        }
-        if let Some(body) = node.field("body") {
-            expr(b, body);
-        }
-    });
+    }
+    // Within the function, as its parameters are: `Self` in `-> Result<(), Self::Error>` is
+    // its impl's type.
+    if let Some(ret) = ret {
+        ty(b, ret);
+    }
+    if let Some(body) = node.field("body") {
+        expr(b, body);
+    }
 }
 
 /// The first trait bound of each type parameter of an item, from `<T: Trait>` and `where T: Trait`,
@@ -1213,6 +1220,25 @@ fn closure_scope(b: &mut Builder, node: Node, untyped: &dyn Fn(u32) -> LocalOrig
 /// Keywords that start an item: a macro body beginning with one of them is parsed as items.
 const ITEM_STARTS: [&str; 14] =
     ["pub", "fn", "struct", "enum", "trait", "impl", "mod", "use", "const", "static", "type", "async", "unsafe", "#["];
+
+/// The code a `macro_rules!` writes (each rule's transcriber), read as code where it parses:
+/// `builder.match_kind(MatchKind::$kind)` is a method of the builder its template made. Nothing in
+/// it is declared (`fn $name()` is named at each use); its functions' and statements' locals are
+/// its own, and a metavariable is a name of nothing.
+fn macro_templates(b: &mut Builder, node: Node) {
+    for rule in named_children(node).into_iter().filter(|r| r.kind() == "macro_rule") {
+        let Some(tree) = rule.field("right").and_then(|tt| parse_range(b, tt)) else { continue };
+        b.function_body(|b| {
+            for part in named_children(tree.root_node()) {
+                match part.kind() {
+                    "function_item" => b.function_body(|b| function_inside(b, part, &type_param_bounds(b, part))),
+                    "let_declaration" | "expression_statement" => expr(b, part),
+                    _ => {}
+                }
+            }
+        });
+    }
+}
 
 fn macro_invocation(b: &mut Builder, node: Node, item_level: bool) {
     b.in_inner_trees(|b| macro_body(b, node, item_level));

@@ -968,7 +968,8 @@ impl<'a> Resolver<'_, 'a> {
             (Language::Rust, "Self") => {
                 return Some(self.impl_type(file, &chain, hops).into_iter().map(Value::Sym).collect())
             }
-            (Language::Rust, "crate") => {
+            // `$crate` in a macro's code: the crate that defines the macro.
+            (Language::Rust, "crate" | "$crate") => {
                 return Some(self.rust.files.get(&file).map(|r| Value::File(r.crate_root)).into_iter().collect())
             }
             (Language::Rust, "super") => {
@@ -2250,7 +2251,7 @@ impl<'a> Resolver<'_, 'a> {
         let (first, rest) = path.split_first()?;
         let mut owner = match first.as_str() {
             "self" => current,
-            "crate" => RustOwner::File(self.rust.files.get(&file)?.crate_root),
+            "crate" | "$crate" => RustOwner::File(self.rust.files.get(&file)?.crate_root),
             "super" => self.rust_parent(file, &self.scope_chain(file, scope))?,
             name => child(current, name).or_else(|| self.rust.crates.get(name).map(|&c| RustOwner::File(c)))?,
         };
@@ -2757,7 +2758,7 @@ impl<'a> Resolver<'_, 'a> {
         let module = module.strip_prefix("::").unwrap_or(module);
         let root = module.split("::").next().unwrap_or_default();
         !root.is_empty()
-            && !matches!(root, "crate" | "self" | "super" | "Self")
+            && !matches!(root, "crate" | "$crate" | "self" | "super" | "Self")
             && !self.rust.crates.contains_key(root)
             && self.head(file, scope, root, 1).is_none_or(|found| found.is_empty())
     }
@@ -2768,6 +2769,8 @@ impl<'a> Resolver<'_, 'a> {
         let mut types = Vec::new();
         for v in values {
             match v {
+                // An alias of a type from outside the repository is that type.
+                Value::Instance(t) | Value::Sym(t) if self.aliases_outside(*t) => {}
                 Value::Instance(t) => {
                     types.push(*t);
                     types.extend(self.variant_enum(*t));
@@ -2796,6 +2799,18 @@ impl<'a> Resolver<'_, 'a> {
         types.sort_unstable();
         types.dedup();
         Some(types.into())
+    }
+
+    /// Whether `t` is a type alias of a type from outside the repository (`type StateMap =
+    /// std::collections::HashMap<State, LazyStateID>;`).
+    fn aliases_outside(&self, t: SymId) -> bool {
+        let sym = self.index.symbol(t);
+        sym.kind == SymbolKind::Type
+            && sym.impl_of.is_none()
+            && sym
+                .returns
+                .as_deref()
+                .is_some_and(|path| self.outside_type_name(self.index.file_of(t), sym.container, path).is_some())
     }
 
     /// Whether `name` is bound in scope by an import under another name (`import a as name`, `use
