@@ -1647,7 +1647,20 @@ impl<'a> Resolver<'_, 'a> {
         for &s in chain {
             let sym = &f.facts.symbols[s as usize];
             if let Some(path) = &sym.impl_of {
-                return self.types_of(self.resolve_path_hops(file, sym.container, path, hops + 1));
+                let found = self.types_of(self.resolve_path_hops(file, sym.container, path, hops + 1));
+                if let ([param], true) = (path.as_slice(), found.is_empty()) {
+                    // `impl<A: Automaton> Automaton for &A`: a value of the type parameter's bound,
+                    // which the member sees as a local.
+                    if self.visible_local(file, s, param).is_none() {
+                        return found;
+                    }
+                    let bound = self.head(file, Some(s), param, hops + 1).unwrap_or_default();
+                    return bound
+                        .into_iter()
+                        .filter_map(|v| if let Value::Instance(t) = v { Some(t) } else { None })
+                        .collect();
+                }
+                return found;
             }
             if sym.kind == SymbolKind::Trait {
                 return vec![f.sym_base + s];
