@@ -606,6 +606,20 @@ fn local_origin(b: &Builder, ty: Option<Node>, value: Option<Node>) -> LocalOrig
         "this" | "identifier" | "member_expression" => {
             chain(b, value).map_or(LocalOrigin::Unknown, |segs| LocalOrigin::CallChain(texts(segs), Vec::new()))
         }
+        // `[new Subject<T>()]`: an array of what every element constructs (its inferred type).
+        "array" => {
+            let elements: Vec<Node> = named_children(value).into_iter().filter(|c| c.kind() != "comment").collect();
+            let mut constructed = elements.iter().map(|e| {
+                let ctor = e.field("constructor").filter(|_| e.kind() == "new_expression")?;
+                chain(b, ctor).map(texts)
+            });
+            match constructed.next().flatten() {
+                Some(first) if constructed.all(|p| p.as_ref() == Some(&first)) => {
+                    LocalOrigin::Declared(marked(SEQUENCE, first))
+                }
+                _ => LocalOrigin::Unknown,
+            }
+        }
         // `{ async: true, ...init }`: a spread last overrides every key before it, so the members
         // the value shares with `init` are `init`'s (keys only the literal has resolve to nothing).
         "object" => {
