@@ -33,7 +33,8 @@ pub const UNION: &str = "|";
 pub const IN_PLACE: &str = "{..}";
 
 /// The subject of a blanket implementation: every type that implements the trait after it (Rust's
-/// `impl<S: AsyncSeek + ?Sized> AsyncSeekExt for S {}` is `["impl", "AsyncSeek"]`).
+/// `impl<S: AsyncSeek + ?Sized> AsyncSeekExt for S {}` is `["impl", "AsyncSeek"]`,
+/// `TypeRelation::blanket_bound`).
 pub const IMPLEMENTORS: &str = "impl";
 
 /// `inner` behind a wrapper marker (`MAYBE`, `SEQUENCE`): `[]` + `Circle` is a sequence of circles.
@@ -352,7 +353,8 @@ pub enum ReceiverBase {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LocalBinding {
     pub name: String,
-    /// The enclosing function/method symbol index.
+    /// The enclosing function/method symbol index; `None`: the file's top level (a callback or an
+    /// object literal's method there, a `macro_rules!` template).
     pub scope: Option<u32>,
     /// How its type is known, if it is.
     pub origin: LocalOrigin,
@@ -360,10 +362,19 @@ pub struct LocalBinding {
     /// order): a use sees the latest binding of its name before it, as the language does.
     #[serde(default)]
     pub after_refs: u32,
-    /// How many references had been recorded when the block holding it closed (a Rust block,
-    /// closure or match arm): the uses from there on don't see it. `None`: its whole function.
+    /// How many references had been recorded when the block holding it closed (a block, closure,
+    /// match arm or function body, `Builder::block`): the uses from there on don't see it. `None`:
+    /// its whole function.
     #[serde(default)]
     pub until_refs: Option<u32>,
+}
+
+impl LocalBinding {
+    /// Whether the use that is reference `at` of the file sees it: bound before, in a block still
+    /// open there.
+    pub fn seen_at(&self, at: u32) -> bool {
+        self.after_refs <= at && self.until_refs.is_none_or(|u| at < u)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -415,6 +426,17 @@ pub struct TypeRelation {
     pub target: Vec<String>,
     /// Position of the supertype's last segment.
     pub pos: Pos,
+}
+
+impl TypeRelation {
+    /// The bound of a blanket implementation's subject (`IMPLEMENTORS`): the trait whose every
+    /// implementor the relation is for.
+    pub fn blanket_bound(&self) -> Option<&[String]> {
+        match self.subject.as_deref()? {
+            [marker, bound @ ..] if marker == IMPLEMENTORS => Some(bound),
+            _ => None,
+        }
+    }
 }
 
 /// A Rust `mod name;` declaration (the module lives in another file).

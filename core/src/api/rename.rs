@@ -500,13 +500,14 @@ impl<'a> Plan<'a> {
         for &g in self.group.keys() {
             let s = index.symbol(g);
             let language = index.files[index.file_of(g) as usize].language;
-            let member = owner_type(index, g).is_some();
-            if let Some(standard) = owner_type(index, g).and_then(|t| self.standard_shape(t, language)) {
+            let owner = owner_type(index, g);
+            let member = owner.is_some();
+            if let Some((owner, standard)) = owner.and_then(|t| Some((t, self.standard_shape(t, language)?))) {
                 return Some(format!(
                     "`{}` can't be renamed alone: a value of the language's `{standard}` has every member `{}` \
                      declares, so it may stand for one and keeps the old name",
                     index.handle(g),
-                    index.symbol(owner_type(index, g).expect("checked")).name
+                    index.symbol(owner).name
                 ));
             }
             let why = match language {
@@ -1039,10 +1040,7 @@ fn shadowed_by_local(file: &crate::index::IndexedFile, enclosing: Option<u32>, n
         }
         scope = file.facts.symbols[sc as usize].container;
     }
-    file.facts
-        .locals
-        .iter()
-        .any(|l| l.scope.is_none() && l.name == name && l.after_refs <= at && l.until_refs.is_none_or(|u| at < u))
+    file.facts.locals.iter().any(|l| l.scope.is_none() && l.name == name && l.seen_at(at))
 }
 
 /// The folder a Rust file's crate is taken to live in: its path's first segment.

@@ -333,9 +333,7 @@ fn impl_item(b: &mut Builder, node: Node) {
         ty(b, t);
         // `impl<S: AsyncSeek> AsyncSeekExt for S`: for every type that implements the bound.
         let blanket = match self_path.as_deref() {
-            Some([param]) => {
-                bounds.iter().find(|(name, _)| name == param).map(|(_, bound)| marked(IMPLEMENTORS, bound.clone()))
-            }
+            Some([param]) => bound_of(&bounds, param).map(|bound| marked(IMPLEMENTORS, bound.clone())),
             _ => None,
         };
         if let (Some(subject), Some(target)) = (blanket.or_else(|| self_path.clone()), trait_path.clone()) {
@@ -425,9 +423,14 @@ fn function(b: &mut Builder, node: Node, exported: bool, owner_bounds: &[(String
 /// Area>(x: T)`.
 fn bounded_type(b: &Builder, t: Node, bounds: &[(String, Vec<String>)]) -> Option<Vec<String>> {
     type_path(b, t).map(|p| match p.as_slice() {
-        [one] => bounds.iter().find(|(n, _)| n == one).map_or(p.clone(), |(_, bound)| bound.clone()),
+        [one] => bound_of(bounds, one).map_or(p.clone(), Clone::clone),
         _ => p,
     })
+}
+
+/// The trait bound of type parameter `name` (`type_param_bounds`).
+fn bound_of<'b>(bounds: &'b [(String, Vec<String>)], name: &str) -> Option<&'b Vec<String>> {
+    bounds.iter().find(|(n, _)| n == name).map(|(_, bound)| bound)
 }
 
 /// A function's type parameters, parameters (its locals), return type and body.

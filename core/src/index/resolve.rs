@@ -15,8 +15,8 @@ use super::modules::{
 };
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
-    tuple_elements, Import, ImportKind, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind, CELL,
-    CONVERTIBLE, IMPLEMENTORS, IN_PLACE, MAP, MAYBE, SEQUENCE, TUPLE, UNION,
+    tuple_elements, Import, ImportKind, LocalBinding, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind,
+    CELL, CONVERTIBLE, IN_PLACE, MAP, MAYBE, SEQUENCE, TUPLE, UNION,
 };
 use crate::lang::Language;
 
@@ -52,10 +52,9 @@ enum Value {
     /// A value of a type the language or another crate provides, which carries no member of the
     /// repository's types and forwards to none (`Language::opaque_types`: `u32`, `String`,
     /// `string`; a type imported from the standard library, `AtomicUsize`; a type written in place,
-    /// `IN_PLACE`): its members are
-    /// provably not the repository's, but for those of the repository's impls for that type
-    /// (`impl U16 for u16`), found by its name's number in `OutsideImpls::names` (0: a name no
-    /// impl of the repository is for).
+    /// `IN_PLACE`): its members are provably not the repository's, but for those of the
+    /// repository's impls for that type (`impl U16 for u16`), found by its name's number in
+    /// `OutsideImpls::names` (0: a name no impl of the repository is for).
     Outside(u32),
 }
 
@@ -309,10 +308,6 @@ fn names_of(owner: RustOwner) -> Owner {
     }
 }
 
-/// One binding of a local: the number of its file's references written before it, the number
-/// written before the end of its block (if it has one), and its origin.
-type Binding<'a> = (u32, Option<u32>, &'a LocalOrigin);
-
 /// What resolution reads: the index and the lookup tables built from it. Shared (read-only) by every
 /// worker once built.
 struct Tables<'a> {
@@ -321,7 +316,7 @@ struct Tables<'a> {
     /// Locals by (file, enclosing function, name); the last declaration wins.
     /// Locals by (file, enclosing function, name): every binding, in source order, with the number
     /// of the file's references written before it.
-    locals: HashMap<(FileId, u32, &'a str), Vec<Binding<'a>>>,
+    locals: HashMap<(FileId, u32, &'a str), Vec<&'a LocalBinding>>,
     js: JsModules,
     py: PyModules,
     rust: RustModules,
@@ -640,8 +635,7 @@ impl<'a> Tables<'a> {
         for (fid, f) in self.index.files.iter().enumerate() {
             for local in &f.facts.locals {
                 let scope = local.scope.unwrap_or(FILE_LEVEL);
-                let bindings = self.locals.entry((fid as FileId, scope, local.name.as_str())).or_default();
-                bindings.push((local.after_refs, local.until_refs, &local.origin));
+                self.locals.entry((fid as FileId, scope, local.name.as_str())).or_default().push(local);
             }
         }
     }
@@ -683,9 +677,9 @@ impl<'a> Resolver<'_, 'a> {
             }
             // Blanket implementations bounded by a standard trait a wrapper implements.
             for rel in &f.facts.relations {
-                let Some([marker, bound @ ..]) = rel.subject.as_deref() else { continue };
+                let Some(bound) = rel.blanket_bound() else { continue };
                 let wrap = WRAPPER_TRAITS.iter().find(|(t, _)| bound.last().is_some_and(|b| b == t));
-                let Some(&(_, wrap)) = wrap.filter(|_| marker == IMPLEMENTORS) else { continue };
+                let Some(&(_, wrap)) = wrap else { continue };
                 if !self.resolve_path(fid as FileId, None, bound).is_empty() {
                     continue;
                 }
@@ -760,15 +754,13 @@ impl<'a> Resolver<'_, 'a> {
         for (fid, f) in index.files.iter().enumerate() {
             let fid = fid as FileId;
             for rel in &f.facts.relations {
-                if let Some([marker, bound @ ..]) = rel.subject.as_deref() {
-                    if marker == IMPLEMENTORS {
-                        for b in self.types_of(self.resolve_path(fid, None, bound)) {
-                            blankets.extend(
-                                self.types_of(self.resolve_path(fid, None, &rel.target)).into_iter().map(|t| (b, t)),
-                            );
-                        }
-                        continue;
+                if let Some(bound) = rel.blanket_bound() {
+                    for b in self.types_of(self.resolve_path(fid, None, bound)) {
+                        blankets.extend(
+                            self.types_of(self.resolve_path(fid, None, &rel.target)).into_iter().map(|t| (b, t)),
+                        );
                     }
+                    continue;
                 }
                 let subjects: Vec<SymId> = match &rel.subject {
                     Some(path) => self.types_of(self.resolve_path(fid, None, path)),
@@ -891,29 +883,30 @@ impl<'a> Resolver<'_, 'a> {
         out
     }
 
+    /// Whether a local `name` is seen by a use in `scope` (`local_scopes`).
+    fn local_seen(&self, file: FileId, scope: Option<u32>, name: &str) -> bool {
+        self.local_scopes(file, scope).into_iter().any(|s| self.visible_local(file, s, name).is_some())
+    }
+
     /// The binding of local `name` of function `scope` a use sees: the latest one before it (the
     /// last one when where the use stands is not known), as (its ordinal among the bindings of the
     /// name, where it was bound, its origin).
     fn visible_local(&self, file: FileId, scope: u32, name: &str) -> Option<(u32, u32, &'a LocalOrigin)> {
         let bindings = self.locals.get(&(file, scope, name))?;
         let found = match self.at.get() {
-            // Bound before the use, in a block that is still open there.
-            Some(at) => bindings.iter().rposition(|(bound, until, _)| *bound <= at && until.is_none_or(|u| at < u)),
+            Some(at) => bindings.iter().rposition(|l| l.seen_at(at)),
             None => bindings.len().checked_sub(1),
         }?;
-        let (bound, _, origin) = bindings[found];
-        Some((found as u32, bound, origin))
+        Some((found as u32, bindings[found].after_refs, &bindings[found].origin))
     }
 
     /// The binding of local `name` of function `scope` that the `nth` one's initialiser sees: the
     /// latest one bound before it whose block is still open there.
     fn local_before(&self, file: FileId, scope: u32, name: &str, nth: u32) -> Option<(u32, u32, &'a LocalOrigin)> {
         let bindings = self.locals.get(&(file, scope, name))?;
-        let bound = bindings.get(nth as usize)?.0;
-        let found =
-            bindings[..nth as usize].iter().rposition(|(b, until, _)| *b < bound && until.is_none_or(|u| bound < u))?;
-        let (b, _, origin) = bindings[found];
-        Some((found as u32, b, origin))
+        let bound = bindings.get(nth as usize)?.after_refs;
+        let found = bindings[..nth as usize].iter().rposition(|l| l.after_refs < bound && l.seen_at(bound))?;
+        Some((found as u32, bindings[found].after_refs, &bindings[found].origin))
     }
 
     /// Resolves the first name of a chain. `None` means the name is a local of unknown type: it
@@ -2761,7 +2754,7 @@ impl<'a> Resolver<'_, 'a> {
             && self.rust.dependencies.contains(name)
             && !self.rust.crates.contains_key(name);
         (f.language.builtin_names().contains(&name) || f.language.opaque_types().contains(&name) || extern_crate)
-            && !self.local_scopes(file, scope).into_iter().any(|s| self.visible_local(file, s, name).is_some())
+            && !self.local_seen(file, scope, name)
     }
 
     /// Whether a Rust `use` path that resolved to nothing starts at a crate the repository doesn't
@@ -2829,7 +2822,7 @@ impl<'a> Resolver<'_, 'a> {
     /// Whether `name` is bound in scope by an import under another name (`import a as name`, `use
     /// x::A as name`) and not by a local first.
     fn is_import_alias(&self, file: FileId, scope: Option<u32>, name: &str) -> bool {
-        if self.local_scopes(file, scope).into_iter().any(|s| self.visible_local(file, s, name).is_some()) {
+        if self.local_seen(file, scope, name) {
             return false;
         }
         let chain = self.scope_chain(file, scope);
