@@ -55,6 +55,20 @@ pub(crate) fn for_each_maybe_parallel<T>(items: &mut [T], f: impl Fn(&mut T)) {
     items.iter_mut().for_each(f);
 }
 
+/// Runs `a` and `b`, at once when the core is built with `parallel`.
+#[cfg(feature = "parallel")]
+pub(crate) fn join_maybe_parallel<A: Send, B: Send>(
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    rayon::join(a, b)
+}
+
+#[cfg(not(feature = "parallel"))]
+pub(crate) fn join_maybe_parallel<A, B>(a: impl FnOnce() -> A, b: impl FnOnce() -> B) -> (A, B) {
+    (a(), b())
+}
+
 /// Sorts `items` (unstably: for a total order the result is the same), in parallel when the core is
 /// built with `parallel`.
 #[cfg(feature = "parallel")]

@@ -86,8 +86,8 @@ struct Read<'t> {
     head: Head<'t>,
 }
 
-fn field<'t>(node: Node<'t>, fields: &[&str]) -> Option<Node<'t>> {
-    fields.iter().find_map(|f| node.child_by_field_name(f))
+fn field<'t>(node: Node<'t>, fields: &[&'static str]) -> Option<Node<'t>> {
+    fields.iter().find_map(|f| node.field(f))
 }
 
 impl ChainSyntax {
@@ -139,7 +139,7 @@ impl ChainSyntax {
                 continue;
             }
             if let Some(&(_, inner)) = self.through.iter().find(|(k, _)| *k == kind) {
-                let Some(next) = inner.map_or_else(|| cur.named_child(0), |f| cur.child_by_field_name(f)) else {
+                let Some(next) = inner.map_or_else(|| cur.named_child(0), |f| cur.field(f)) else {
                     break Head::Opaque(cur);
                 };
                 frames.push(Frame::Through(cur));
@@ -220,7 +220,7 @@ impl ChainSyntax {
             Frame::Through(node) => {
                 for &(kind, f) in self.extras {
                     if node.kind() == kind {
-                        if let Some(part) = node.child_by_field_name(f) {
+                        if let Some(part) = node.field(f) {
                             w.walk(part);
                         }
                     }

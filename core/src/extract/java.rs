@@ -268,8 +268,8 @@ impl<'s> Walker<'_, 's> {
         self.tparams = tparams;
     }
 
-    fn field<'t>(node: Node<'t>, name: &str) -> Option<Node<'t>> {
-        node.child_by_field_name(name)
+    fn field<'t>(node: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        node.field(name)
     }
 
     /// Walks the modifiers and annotations written directly on a declaration.

@@ -982,7 +982,7 @@ fn expr(b: &mut Builder, node: Node) {
                 bind_pattern(b, left, origin);
             }
             for field in ["right", "body"] {
-                if let Some(part) = node.child_by_field_name(field) {
+                if let Some(part) = node.field(field) {
                     expr(b, part);
                 }
             }

@@ -27,14 +27,18 @@ impl<'a> Positions<'a> {
         let bytes = src.as_bytes();
         let mut line_starts = vec![0];
         line_starts.extend(src.match_indices('\n').map(|(i, _)| i + 1));
-        let mut blocks = Vec::with_capacity(bytes.len() / BLOCK + 1);
-        let mut chars = 0u32;
-        for chunk in bytes.chunks(BLOCK) {
+        let ascii = src.is_ascii();
+        // Character counts serve only text with characters of more than one byte.
+        let mut blocks = Vec::with_capacity(if ascii { 0 } else { bytes.len() / BLOCK + 1 });
+        if !ascii {
+            let mut chars = 0u32;
+            for chunk in bytes.chunks(BLOCK) {
+                blocks.push(chars);
+                chars += chunk.iter().filter(|&&b| starts_char(b)).count() as u32;
+            }
             blocks.push(chars);
-            chars += chunk.iter().filter(|&&b| starts_char(b)).count() as u32;
         }
-        blocks.push(chars);
-        Positions { src: bytes, line_starts, blocks, bom: src.starts_with('\u{feff}'), ascii: src.is_ascii() }
+        Positions { src: bytes, line_starts, blocks, bom: src.starts_with('\u{feff}'), ascii }
     }
 
     /// Characters before `byte`.

@@ -80,7 +80,7 @@ fn statement(b: &mut Builder, node: Node) {
                 bind_target(b, left, element_origin(b, right));
             }
             for part in ["body", "alternative"] {
-                if let Some(body) = node.child_by_field_name(part) {
+                if let Some(body) = node.field(part) {
                     statement(b, body);
                 }
             }
@@ -654,11 +654,12 @@ fn expr(b: &mut Builder, node: Node) {
                 expr(b, c);
             }
         }
-        "string" => {
+        "string" if interpolated(b.text(node)) => {
             for child in named_children(node).into_iter().filter(|c| c.kind() == "interpolation") {
                 expr(b, child);
             }
         }
+        "string" => {}
         "comment" | "integer" | "float" | "true" | "false" | "none" | "escape_sequence" => {}
         "function_definition"
         | "class_definition"
@@ -672,6 +673,12 @@ fn expr(b: &mut Builder, node: Node) {
         }
     }
     b.ascend();
+}
+
+/// Whether a string literal is an f-string (or a t-string), the only kind that holds expressions:
+/// its prefix, before the quote, says so.
+fn interpolated(literal: &str) -> bool {
+    literal.bytes().take_while(|c| !matches!(c, b'"' | b'\'')).any(|c| matches!(c, b'f' | b'F' | b't' | b'T'))
 }
 
 #[cfg(test)]
@@ -701,5 +708,16 @@ mod tests {
             .map(|r| r.segments.iter().map(|s| s.0.as_str()).collect::<Vec<_>>().join("."))
             .collect();
         assert_eq!(calls, vec!["Order", "self.base", "o.total", "pricing.tax", "slug"]);
+    }
+
+    #[test]
+    fn only_interpolated_strings_hold_references() {
+        let src = "a = f\"{order.total()}\"\nb = rf'{price}'\nc = \"{not_code}\"\nd = b'{nor_this}'\ne = T\"{tax}\"\n";
+        let facts = extract(Language::Python, src);
+        let refs: Vec<String> =
+            facts.refs.iter().map(|r| r.segments.iter().map(|s| s.0.as_str()).collect::<Vec<_>>().join(".")).collect();
+        assert!(refs.contains(&"order.total".to_string()), "{refs:?}");
+        assert!(refs.contains(&"price".to_string()), "{refs:?}");
+        assert!(!refs.iter().any(|r| r == "not_code" || r == "nor_this"), "{refs:?}");
     }
 }

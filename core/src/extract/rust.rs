@@ -116,8 +116,9 @@ fn tuple_fields(b: &Builder, list: Node) -> Vec<Param> {
         .collect()
 }
 
+/// Whether an item is `pub` (its visibility, when written, is its first part).
 fn is_pub(node: Node) -> bool {
-    named_children(node).iter().any(|c| c.kind() == "visibility_modifier")
+    node.named_child(0).is_some_and(|c| c.kind() == "visibility_modifier")
 }
 
 fn item(b: &mut Builder, node: Node) {

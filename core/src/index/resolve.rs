@@ -313,7 +313,6 @@ fn names_of(owner: RustOwner) -> Owner {
 struct Tables<'a> {
     index: &'a Index,
     children: HashMap<(Owner, &'a str), Vec<SymId>>,
-    /// Locals by (file, enclosing function, name); the last declaration wins.
     /// Locals by (file, enclosing function, name): every binding, in source order, with the number
     /// of the file's references written before it.
     locals: HashMap<(FileId, u32, &'a str), Vec<&'a LocalBinding>>,
@@ -392,10 +391,12 @@ impl<'t, 'a> Resolver<'t, 'a> {
 }
 
 fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
+    // The two largest tables, each a pass over every file's facts, are built at once.
+    let (children, locals) = crate::join_maybe_parallel(|| children_of(index), || locals_of(index));
     let mut tables = Tables {
         index,
-        children: HashMap::default(),
-        locals: HashMap::default(),
+        children,
+        locals,
         js: JsModules::new(configs),
         py: PyModules::new(&index.files, &index.by_path),
         rust: RustModules::new(index, configs),
@@ -405,10 +406,48 @@ fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
         supertypes: HashMap::default(),
         outside: OutsideImpls::default(),
     };
-    tables.build_children();
-    tables.build_locals();
     tables.outside = Resolver::new(&tables).outside_impls();
     tables
+}
+
+/// Each declared name by owner (a file, a type or a module) and name: what a path's next segment
+/// looks up. Impl members are added once their types are resolved (`attach_impl_members`).
+fn children_of(index: &Index) -> HashMap<(Owner, &str), Vec<SymId>> {
+    let mut children: HashMap<(Owner, &str), Vec<SymId>> = HashMap::default();
+    children.reserve(index.syms.len());
+    for (fid, f) in index.files.iter().enumerate() {
+        for (local, sym) in f.facts.symbols.iter().enumerate() {
+            if sym.impl_of.is_some() {
+                continue;
+            }
+            // Java, C++ and C# constructors are not members reachable by name: `Order` names the class.
+            let is_constructor = matches!(f.language, Language::Java | Language::Cpp | Language::CSharp)
+                && sym.kind == SymbolKind::Method
+                && sym.container.is_some_and(|c| f.facts.symbols[c as usize].name == sym.name);
+            if is_constructor {
+                continue;
+            }
+            let owner = match sym.container {
+                Some(c) => Owner::Sym(f.sym_base + c),
+                None => Owner::File(fid as FileId),
+            };
+            children.entry((owner, sym.name.as_str())).or_default().push(f.sym_base + local as u32);
+        }
+    }
+    children
+}
+
+/// Every local binding by (file, enclosing function, name), in source order.
+fn locals_of(index: &Index) -> HashMap<(FileId, u32, &str), Vec<&LocalBinding>> {
+    let mut locals: HashMap<(FileId, u32, &str), Vec<&LocalBinding>> = HashMap::default();
+    locals.reserve(index.files.iter().map(|f| f.facts.locals.len()).sum());
+    for (fid, f) in index.files.iter().enumerate() {
+        for local in &f.facts.locals {
+            let scope = local.scope.unwrap_or(FILE_LEVEL);
+            locals.entry((fid as FileId, scope, local.name.as_str())).or_default().push(local);
+        }
+    }
+    locals
 }
 
 pub(super) fn resolve(index: &Index, configs: &ConfigTexts) -> Graph {
@@ -606,38 +645,6 @@ impl<'a> Tables<'a> {
     /// The declarations named `name` directly in `owner` (a file's top level or a symbol's body).
     fn named<'s>(&'s self, owner: Owner, name: &'s str) -> std::iter::Copied<std::slice::Iter<'s, SymId>> {
         self.children.get(&(owner, name)).map_or(&[][..], Vec::as_slice).iter().copied()
-    }
-
-    fn build_children(&mut self) {
-        let index = self.index;
-        for (fid, f) in index.files.iter().enumerate() {
-            for (local, sym) in f.facts.symbols.iter().enumerate() {
-                if sym.impl_of.is_some() {
-                    continue;
-                }
-                // Java, C++ and C# constructors are not members reachable by name: `Order` names the class.
-                let is_constructor = matches!(f.language, Language::Java | Language::Cpp | Language::CSharp)
-                    && sym.kind == SymbolKind::Method
-                    && sym.container.is_some_and(|c| f.facts.symbols[c as usize].name == sym.name);
-                if is_constructor {
-                    continue;
-                }
-                let owner = match sym.container {
-                    Some(c) => Owner::Sym(f.sym_base + c),
-                    None => Owner::File(fid as FileId),
-                };
-                self.children.entry((owner, sym.name.as_str())).or_default().push(f.sym_base + local as u32);
-            }
-        }
-    }
-
-    fn build_locals(&mut self) {
-        for (fid, f) in self.index.files.iter().enumerate() {
-            for local in &f.facts.locals {
-                let scope = local.scope.unwrap_or(FILE_LEVEL);
-                self.locals.entry((fid as FileId, scope, local.name.as_str())).or_default().push(local);
-            }
-        }
     }
 
     /// Adds impl members to their types' children; returns the members by type.
