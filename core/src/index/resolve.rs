@@ -453,9 +453,9 @@ fn locals_of(index: &Index) -> HashMap<(FileId, u32, &str), Vec<&LocalBinding>> 
 pub(super) fn resolve(index: &Index, configs: &ConfigTexts) -> Graph {
     let mut tables = tables(index, configs);
     // Impl members and supertypes are resolved with the tables as they are, then added to them.
-    let attach = Resolver::new(&tables).impl_members_to_attach();
+    let attach = per_file(&tables, |r, fid| r.impl_members_to_attach(fid)).into_iter().flatten().collect();
     let impl_members = tables.attach_impl_members(attach);
-    let relations = Resolver::new(&tables).resolve_relations();
+    let relations = resolve_relations(&tables);
     for &(s, k, t) in &relations {
         tables.supertypes.entry(s).or_default().push((k, t));
     }
@@ -576,6 +576,49 @@ fn per_file<'t, 'a, T: Send>(
 fn per_file<'t, 'a, T>(tables: &'t Tables<'a>, f: impl Fn(&Resolver<'t, 'a>, FileId) -> T) -> Vec<T> {
     let r = Resolver::new(tables);
     (0..tables.index.files.len() as FileId).map(|fid| f(&r, fid)).collect()
+}
+
+/// What `Resolver::file_relations` finds in one file.
+#[derive(Default)]
+struct FileRelations {
+    relations: Vec<(SymId, TypeRelKind, SymId)>,
+    blankets: Vec<(SymId, SymId)>,
+}
+
+/// Every file's type relations, with the relations blanket implementations give: a type that
+/// implements a blanket implementation's bound implements its trait.
+fn resolve_relations(tables: &Tables) -> Vec<(SymId, TypeRelKind, SymId)> {
+    let (mut out, mut blankets) = (Vec::new(), Vec::new());
+    for mut file in per_file(tables, |r, fid| r.file_relations(fid)) {
+        out.append(&mut file.relations);
+        blankets.append(&mut file.blankets);
+    }
+    // A type that implements a blanket implementation's bound implements its trait (which may
+    // be the bound of another: a few rounds).
+    for _ in 0..4 {
+        let mut implementors: HashMap<SymId, Vec<SymId>> = HashMap::default();
+        for &(s, k, t) in &out {
+            if k == TypeRelKind::Implements {
+                implementors.entry(t).or_default().push(s);
+            }
+        }
+        let before = out.len();
+        for &(bound, tr) in &blankets {
+            for &s in implementors.get(&bound).into_iter().flatten() {
+                if s != tr && !implementors.get(&tr).is_some_and(|i| i.contains(&s)) {
+                    out.push((s, TypeRelKind::Implements, tr));
+                }
+            }
+        }
+        if out.len() == before {
+            break;
+        }
+        out.sort();
+        out.dedup();
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// Sorts and indexes the reference sites of all files.
@@ -732,20 +775,20 @@ impl<'a> Resolver<'_, 'a> {
     }
 
     /// Rust impl members and Go methods belong to the type their impl/receiver names.
-    fn impl_members_to_attach(&self) -> Vec<(SymId, &'a str, SymId)> {
+    /// The members of the impls (and extensions) written in `fid`, with the types they attach to:
+    /// (type, member name, member).
+    fn impl_members_to_attach(&self, fid: FileId) -> Vec<(SymId, &'a str, SymId)> {
         let index = self.index;
+        let f = &index.files[fid as usize];
         let mut attach = Vec::new();
-        for (fid, f) in index.files.iter().enumerate() {
-            for (local, sym) in f.facts.symbols.iter().enumerate() {
-                let Some(path) = sym.impl_of.as_ref().or(sym.extension_of.as_ref()) else { continue };
-                let values = self.resolve_path(fid as FileId, sym.container, path);
-                for v in values {
-                    if let Value::Sym(t) = v {
-                        // `A::A() { … }` defines the constructor: `A` names the class, not it.
-                        let constructor = f.language == Language::Cpp && index.symbol(t).name == sym.name;
-                        if index.symbol(t).kind.is_type() && !constructor {
-                            attach.push((t, sym.name.as_str(), f.sym_base + local as u32));
-                        }
+        for (local, sym) in f.facts.symbols.iter().enumerate() {
+            let Some(path) = sym.impl_of.as_ref().or(sym.extension_of.as_ref()) else { continue };
+            for v in self.resolve_path(fid, sym.container, path) {
+                if let Value::Sym(t) = v {
+                    // `A::A() { … }` defines the constructor: `A` names the class, not it.
+                    let constructor = f.language == Language::Cpp && index.symbol(t).name == sym.name;
+                    if index.symbol(t).kind.is_type() && !constructor {
+                        attach.push((t, sym.name.as_str(), f.sym_base + local as u32));
                     }
                 }
             }
@@ -753,74 +796,46 @@ impl<'a> Resolver<'_, 'a> {
         attach
     }
 
-    fn resolve_relations(&self) -> Vec<(SymId, TypeRelKind, SymId)> {
+    /// The type relations written in `fid` (subtype, kind, supertype), and its blanket
+    /// implementations as (bound, trait).
+    fn file_relations(&self, fid: FileId) -> FileRelations {
         let index = self.index;
-        let mut out = Vec::new();
-        // Blanket implementations, as (bound, trait): resolved once every other relation is.
-        let mut blankets: Vec<(SymId, SymId)> = Vec::new();
-        for (fid, f) in index.files.iter().enumerate() {
-            let fid = fid as FileId;
-            for rel in &f.facts.relations {
-                if let Some(bound) = rel.blanket_bound() {
-                    for b in self.types_of(self.resolve_path(fid, None, bound)) {
-                        blankets.extend(
-                            self.types_of(self.resolve_path(fid, None, &rel.target)).into_iter().map(|t| (b, t)),
-                        );
-                    }
-                    continue;
+        let f = &index.files[fid as usize];
+        let mut out = FileRelations::default();
+        for rel in &f.facts.relations {
+            if let Some(bound) = rel.blanket_bound() {
+                for b in self.types_of(self.resolve_path(fid, None, bound)) {
+                    out.blankets
+                        .extend(self.types_of(self.resolve_path(fid, None, &rel.target)).into_iter().map(|t| (b, t)));
                 }
-                let subjects: Vec<SymId> = match &rel.subject {
-                    Some(path) => self.types_of(self.resolve_path(fid, None, path)),
-                    None => vec![f.sym_base + rel.symbol],
-                };
-                let scope = match &rel.subject {
-                    Some(_) => None,
-                    None => f.facts.symbols.get(rel.symbol as usize).and_then(|s| s.container),
-                };
-                let targets = self.types_of(self.resolve_path(fid, scope, &rel.target));
-                for &s in &subjects {
-                    for &t in &targets {
-                        // C#, Kotlin and Swift write base classes and interfaces in one list.
-                        let kind = if matches!(f.language, Language::CSharp | Language::Kotlin | Language::Swift)
-                            && index.symbol(t).kind == SymbolKind::Interface
-                            && index.symbol(s).kind != SymbolKind::Interface
-                        {
-                            TypeRelKind::Implements
-                        } else {
-                            rel.kind
-                        };
-                        if s != t {
-                            out.push((s, kind, t));
-                        }
+                continue;
+            }
+            let subjects: Vec<SymId> = match &rel.subject {
+                Some(path) => self.types_of(self.resolve_path(fid, None, path)),
+                None => vec![f.sym_base + rel.symbol],
+            };
+            let scope = match &rel.subject {
+                Some(_) => None,
+                None => f.facts.symbols.get(rel.symbol as usize).and_then(|s| s.container),
+            };
+            let targets = self.types_of(self.resolve_path(fid, scope, &rel.target));
+            for &s in &subjects {
+                for &t in &targets {
+                    // C#, Kotlin and Swift write base classes and interfaces in one list.
+                    let kind = if matches!(f.language, Language::CSharp | Language::Kotlin | Language::Swift)
+                        && index.symbol(t).kind == SymbolKind::Interface
+                        && index.symbol(s).kind != SymbolKind::Interface
+                    {
+                        TypeRelKind::Implements
+                    } else {
+                        rel.kind
+                    };
+                    if s != t {
+                        out.relations.push((s, kind, t));
                     }
                 }
             }
         }
-        // A type that implements a blanket implementation's bound implements its trait (which may
-        // be the bound of another: a few rounds).
-        for _ in 0..4 {
-            let mut implementors: HashMap<SymId, Vec<SymId>> = HashMap::default();
-            for &(s, k, t) in &out {
-                if k == TypeRelKind::Implements {
-                    implementors.entry(t).or_default().push(s);
-                }
-            }
-            let before = out.len();
-            for &(bound, tr) in &blankets {
-                for &s in implementors.get(&bound).into_iter().flatten() {
-                    if s != tr && !implementors.get(&tr).is_some_and(|i| i.contains(&s)) {
-                        out.push((s, TypeRelKind::Implements, tr));
-                    }
-                }
-            }
-            if out.len() == before {
-                break;
-            }
-            out.sort();
-            out.dedup();
-        }
-        out.sort();
-        out.dedup();
         out
     }
 
