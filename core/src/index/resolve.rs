@@ -453,7 +453,7 @@ fn locals_of(index: &Index) -> HashMap<(FileId, u32, &str), Vec<&LocalBinding>> 
 pub(super) fn resolve(index: &Index, configs: &ConfigTexts) -> Graph {
     let mut tables = tables(index, configs);
     // Impl members and supertypes are resolved with the tables as they are, then added to them.
-    let attach = per_file(&tables, |r, fid| r.impl_members_to_attach(fid)).into_iter().flatten().collect();
+    let attach = per_file(&tables, Resolver::impl_members_to_attach).into_iter().flatten().collect();
     let impl_members = tables.attach_impl_members(attach);
     let relations = resolve_relations(&tables);
     for &(s, k, t) in &relations {
@@ -589,7 +589,7 @@ struct FileRelations {
 /// implements a blanket implementation's bound implements its trait.
 fn resolve_relations(tables: &Tables) -> Vec<(SymId, TypeRelKind, SymId)> {
     let (mut out, mut blankets) = (Vec::new(), Vec::new());
-    for mut file in per_file(tables, |r, fid| r.file_relations(fid)) {
+    for mut file in per_file(tables, Resolver::file_relations) {
         out.append(&mut file.relations);
         blankets.append(&mut file.blankets);
     }
