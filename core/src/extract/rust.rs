@@ -296,18 +296,33 @@ fn has_macro_export(b: &Builder, node: Node) -> bool {
     false
 }
 
-/// `#[path = "x.rs"] mod m;`
+/// `#[path = "x.rs"] mod m;`, or `#[cfg_attr(unix, path = "x.rs")]` where the build configuration
+/// (`CFG`) holds its predicate.
 fn path_attribute(b: &Builder, node: Node) -> Option<String> {
     let mut prev = node.prev_named_sibling();
+    let mut configured = None;
     while let Some(p) = prev.filter(|p| p.kind() == "attribute_item") {
         let text = b.text(p);
         if let Some(rest) = text.strip_prefix("#[path") {
             let value = rest.split('"').nth(1)?;
             return Some(value.to_string());
         }
+        configured = configured.or_else(|| configured_path(text));
         prev = p.prev_named_sibling();
     }
-    None
+    configured
+}
+
+/// The path of `#[cfg_attr(predicate, path = "x.rs")]` when the predicate holds.
+fn configured_path(attribute: &str) -> Option<String> {
+    let mut rest =
+        attribute.strip_prefix("#[")?.trim_start().strip_prefix("cfg_attr")?.trim_start().strip_prefix('(')?;
+    if cfg_value(&mut rest) != Some(true) {
+        return None;
+    }
+    let value =
+        rest.trim_start().strip_prefix(',')?.trim_start().strip_prefix("path")?.trim_start().strip_prefix('=')?;
+    Some(value.split('"').nth(1)?.to_string())
 }
 
 /// The named fields of a struct (each as public as it says) or of an enum's struct variant

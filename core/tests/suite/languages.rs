@@ -190,6 +190,25 @@ fn a_rust_module_and_a_function_of_one_name_are_both_found() {
 }
 
 #[test]
+fn a_module_file_chosen_by_cfg_attr_path_is_the_configured_one() {
+    // socket2's and errno's layout: `#[cfg_attr(unix, path = "sys/unix.rs")] mod sys;`, one
+    // attribute per platform; the build configuration (x86-64 Linux) picks the Unix file, and a
+    // predicate the index can't tell (`docsrs`) picks nothing.
+    let (_d, mut s) = repo(&[
+        ("Cargo.toml", "[package]\nname = \"sk\"\n"),
+        (
+            "src/lib.rs",
+            "#[cfg_attr(\n    any(unix, all(target_os = \"wasi\", not(target_env = \"p1\"))),\n    path = \"sys/unix.rs\"\n)]\n#[cfg_attr(windows, path = \"sys/windows.rs\")]\nmod sys;\n#[cfg_attr(docsrs, path = \"sys/unix.rs\")]\nmod other;\npub fn f() {\n    sys::set_control();\n    other::g();\n}\n",
+        ),
+        ("src/sys/unix.rs", "pub fn set_control() {}\n"),
+        ("src/sys/windows.rs", "pub fn set_control() {}\n"),
+        ("src/other.rs", "pub fn g() {}\n"),
+    ]);
+    assert_eq!(goto(&mut s, "src/lib.rs", 10, 10), ["src/sys/unix.rs::set_control"]);
+    assert_eq!(goto(&mut s, "src/lib.rs", 11, 12), ["src/other.rs::g"]);
+}
+
+#[test]
 fn items_in_the_blocks_of_cfg_if_are_declared() {
     // libc's layout: the crate root's modules and their glob re-exports are written inside
     // `cfg_if! { if #[cfg(…)] { … } else { … } }`, nested too.
