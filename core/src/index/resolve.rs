@@ -342,7 +342,7 @@ struct OutsideImpls<'a> {
 type ScopedName = (FileId, Option<u32>, String);
 
 /// A local binding: (file, scope, ordinal among the bindings of its name, name).
-type LocalKey = (FileId, u32, u32, String);
+type LocalKey<'a> = (FileId, u32, u32, &'a str);
 
 /// One worker's view: the shared tables plus its own memos (an in-progress memo entry breaks cycles,
 /// so memos can't be shared between threads).
@@ -356,11 +356,11 @@ struct Resolver<'t, 'a> {
     /// progress is empty, which breaks glob cycles (`use super::*` in a child module).
     glob_memo: RefCell<HashMap<ScopedName, Vec<Value>>>,
     /// Locals whose type is being worked out, as (file, scope, name, ordinal of the binding) (cycle guard).
-    typing_locals: RefCell<HashSet<(FileId, u32, String, u32)>>,
+    typing_locals: RefCell<HashSet<(FileId, u32, &'a str, u32)>>,
     /// The values of local bindings worked out with no other local in progress (so no cycle guard
     /// shaped them): (file, scope, ordinal of the binding, name) → values, while one file is resolved. A local
     /// used twenty times is typed once.
-    local_memo: RefCell<HashMap<LocalKey, Vec<Value>>>,
+    local_memo: RefCell<HashMap<LocalKey<'a>, Vec<Value>>>,
     /// Where in its file the name being resolved is written (the index of its reference among the
     /// file's): the bindings of locals visible there. `None`: the last binding.
     at: std::cell::Cell<Option<u32>>,
@@ -912,23 +912,23 @@ impl<'a> Resolver<'_, 'a> {
 
     /// The binding of local `name` of function `scope` a use sees: the latest one before it (the
     /// last one when where the use stands is not known), as (its ordinal among the bindings of the
-    /// name, where it was bound, its origin).
-    fn visible_local(&self, file: FileId, scope: u32, name: &str) -> Option<(u32, u32, &'a LocalOrigin)> {
+    /// name, the binding).
+    fn visible_local(&self, file: FileId, scope: u32, name: &str) -> Option<(u32, &'a LocalBinding)> {
         let bindings = self.locals.get(&(file, scope, name))?;
         let found = match self.at.get() {
             Some(at) => bindings.iter().rposition(|l| l.seen_at(at)),
             None => bindings.len().checked_sub(1),
         }?;
-        Some((found as u32, bindings[found].after_refs, &bindings[found].origin))
+        Some((found as u32, bindings[found]))
     }
 
     /// The binding of local `name` of function `scope` that the `nth` one's initialiser sees: the
     /// latest one bound before it whose block is still open there.
-    fn local_before(&self, file: FileId, scope: u32, name: &str, nth: u32) -> Option<(u32, u32, &'a LocalOrigin)> {
+    fn local_before(&self, file: FileId, scope: u32, name: &str, nth: u32) -> Option<(u32, &'a LocalBinding)> {
         let bindings = self.locals.get(&(file, scope, name))?;
         let bound = bindings.get(nth as usize)?.after_refs;
         let found = bindings[..nth as usize].iter().rposition(|l| l.after_refs < bound && l.seen_at(bound))?;
-        Some((found as u32, bindings[found].after_refs, &bindings[found].origin))
+        Some((found as u32, bindings[found]))
     }
 
     /// Resolves the first name of a chain. `None` means the name is a local of unknown type: it
@@ -944,33 +944,35 @@ impl<'a> Resolver<'_, 'a> {
         // Locals shadow everything else: the latest binding before the use.
         for s in self.local_scopes(file, scope) {
             let Some(mut binding) = self.visible_local(file, s, name) else { continue };
+            // The name as the binding holds it keys the memos (no copy per lookup).
+            let name = binding.1.name.as_str();
             if lang.initialiser_sees_earlier_binding() {
                 // `let input = input.into();`: the initialiser's `input` is the binding before.
-                while self.typing_locals.borrow().contains(&(file, s, name.to_string(), binding.0)) {
+                while self.typing_locals.borrow().contains(&(file, s, name, binding.0)) {
                     let Some(earlier) = self.local_before(file, s, name, binding.0) else { break };
                     binding = earlier;
                 }
             }
-            let (nth, bound, origin) = binding;
+            let (nth, local) = binding;
             let outermost = hops == 0 && self.typing_locals.borrow().is_empty();
             if outermost {
-                if let Some(values) = self.local_memo.borrow().get(&(file, s, nth, name.to_string())) {
+                if let Some(values) = self.local_memo.borrow().get(&(file, s, nth, name)) {
                     return if values.is_empty() { None } else { Some(values.clone()) };
                 }
             }
             // `x = x.next()` types a local by itself: a local being typed resolves to nothing.
-            if !self.typing_locals.borrow_mut().insert((file, s, name.to_string(), nth)) {
+            if !self.typing_locals.borrow_mut().insert((file, s, name, nth)) {
                 // `let rt = rt();`: while a local's own initialiser is resolved, the name means
                 // what it meant before the local was bound.
                 continue;
             }
             // Its origin is written before it was bound: the names there are resolved as there.
-            let outer = self.at.replace(Some(bound));
-            let values = self.local_value(file, (s != FILE_LEVEL).then_some(s), origin, hops + 1);
+            let outer = self.at.replace(Some(local.after_refs));
+            let values = self.local_value(file, (s != FILE_LEVEL).then_some(s), &local.origin, hops + 1);
             self.at.set(outer);
-            self.typing_locals.borrow_mut().remove(&(file, s, name.to_string(), nth));
+            self.typing_locals.borrow_mut().remove(&(file, s, name, nth));
             if outermost {
-                self.local_memo.borrow_mut().insert((file, s, nth, name.to_string()), values.clone());
+                self.local_memo.borrow_mut().insert((file, s, nth, name), values.clone());
             }
             return if values.is_empty() { None } else { Some(values) };
         }
