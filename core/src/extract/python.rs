@@ -211,7 +211,9 @@ const PROPERTY_DECORATORS: [&str; 3] = ["property", "cached_property", "functool
 
 fn function(b: &mut Builder, decl: Node, node: Node) {
     let Some(name) = node.field("name") else { return };
+    // Decorators stand in the `decorated_definition` around the definition, when there is one.
     let property = place(b) == Place::Class
+        && decl != node
         && named_children(decl)
             .into_iter()
             .filter(|d| d.kind() == "decorator")
