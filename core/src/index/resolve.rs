@@ -774,9 +774,8 @@ impl<'a> Resolver<'_, 'a> {
         Some(Value::Outside(self.outside.names.get(name).copied().unwrap_or(0)))
     }
 
-    /// Rust impl members and Go methods belong to the type their impl/receiver names.
-    /// The members of the impls (and extensions) written in `fid`, with the types they attach to:
-    /// (type, member name, member).
+    /// Rust impl members and Go methods belong to the type their impl/receiver names: the members of
+    /// the impls (and extensions) written in `fid`, as (type, member name, member).
     fn impl_members_to_attach(&self, fid: FileId) -> Vec<(SymId, &'a str, SymId)> {
         let index = self.index;
         let f = &index.files[fid as usize];
