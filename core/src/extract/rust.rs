@@ -51,10 +51,14 @@ const CFG: [(&str, &str); 8] = [
 /// The value of an attribute `#[cfg(predicate)]` (or of a `cfg_if!` condition's `[cfg(…)]`) under
 /// `CFG`; `None` for another attribute or an unknown predicate.
 fn cfg_predicate(attribute: &str) -> Option<bool> {
+    cfg_value(&mut attribute_arguments(attribute, "cfg")?.trim())
+}
+
+/// What the parentheses of attribute `#[name(…)]` hold; `None` for another attribute.
+fn attribute_arguments<'t>(attribute: &'t str, name: &str) -> Option<&'t str> {
     let text = attribute.trim().trim_start_matches('#').trim_start();
     let inner = text.strip_prefix('[')?.strip_suffix(']')?.trim();
-    let predicate = inner.strip_prefix("cfg")?.trim_start().strip_prefix('(')?.strip_suffix(')')?;
-    cfg_value(&mut predicate.trim())
+    inner.strip_prefix(name)?.trim_start().strip_prefix('(')?.strip_suffix(')')
 }
 
 /// Evaluates the predicate at the start of `text` (`unix`, `target_os = "linux"`, `any(…)`,
@@ -315,8 +319,7 @@ fn path_attribute(b: &Builder, node: Node) -> Option<String> {
 
 /// The path of `#[cfg_attr(predicate, path = "x.rs")]` when the predicate holds.
 fn configured_path(attribute: &str) -> Option<String> {
-    let mut rest =
-        attribute.strip_prefix("#[")?.trim_start().strip_prefix("cfg_attr")?.trim_start().strip_prefix('(')?;
+    let mut rest = attribute_arguments(attribute, "cfg_attr")?;
     if cfg_value(&mut rest) != Some(true) {
         return None;
     }
