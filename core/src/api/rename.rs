@@ -1249,6 +1249,11 @@ mod tests {
         .unwrap()
     }
 
+    /// A crate named `pr` whose `src/lib.rs` is `lib`.
+    fn crate_repo(lib: &str) -> (tempfile::TempDir, Session) {
+        repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", lib)])
+    }
+
     fn edits(r: &RenamePreviewResponse) -> Vec<String> {
         r.edits.iter().map(|e| format!("{}:{}:{}-{} {}", e.path, e.line, e.column, e.end_column, e.kind)).collect()
     }
@@ -1283,7 +1288,7 @@ mod tests {
 
     #[test]
     fn uses_of_something_else_leave_a_rust_rename_safe() {
-        let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", PRINTER)]);
+        let (_dir, mut s) = crate_repo(PRINTER);
         let r = preview(&mut s, "src/lib.rs::Printer::new", "create");
         assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
         assert_eq!(edits(&r), ["src/lib.rs:6:12-15 definition", "src/lib.rs:20:26-29 reference"]);
@@ -1298,7 +1303,7 @@ mod tests {
         // `Printer::new` there a proven use, renamed with the others.
         let asserted = PRINTER
             .replace("    p\n}\n", "    assert!(Tool::new().ok());\n    assert!(Printer::new().n == 0);\n    p\n}\n");
-        let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", &asserted)]);
+        let (_dir, mut s) = crate_repo(&asserted);
         let r = preview(&mut s, "src/lib.rs::Printer::new", "create");
         assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
         assert_eq!(
@@ -1315,7 +1320,7 @@ mod tests {
         let templates = format!(
             "{PRINTER}\ntype Map = std::collections::HashMap<u32, u32>;\n\nmacro_rules! printers {{\n    ($name:ident) => {{\n        #[test]\n        fn $name() {{\n            let mut p = Printer::new();\n            p.push();\n            let _q = $crate::Printer::new();\n            let _m = Map::new();\n        }}\n    }};\n}}\n"
         );
-        let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", &templates)]);
+        let (_dir, mut s) = crate_repo(&templates);
         let r = preview(&mut s, "src/lib.rs::Printer::new", "create");
         assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
         assert_eq!(
@@ -1332,7 +1337,7 @@ mod tests {
         assert!(edits(&r).contains(&"src/lib.rs:32:15-19 reference".to_string()), "{:?}", edits(&r));
         // A template whose type is a metavariable: `$ty::new` is not proven either way.
         let open = templates.replace("let _m = Map::new();", "let _t = $ty::new();");
-        let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", &open)]);
+        let (_dir, mut s) = crate_repo(&open);
         let r = preview(&mut s, "src/lib.rs::Printer::new", "create");
         assert!(!r.safe);
         assert_eq!(r.unsafe_sites.iter().map(|u| u.line).collect::<Vec<_>>(), [34]);
@@ -1347,7 +1352,7 @@ mod tests {
         let r = preview(&mut s, "src/lib.rs::Printer::new", "create");
         assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
         // Without the manifest's word, `regex_test` might be a module nobody resolved.
-        let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", &code)]);
+        let (_dir, mut s) = crate_repo(&code);
         let r = preview(&mut s, "src/lib.rs::Printer::new", "create");
         assert!(!r.safe);
     }
@@ -1368,14 +1373,14 @@ mod tests {
     fn a_use_of_unknown_type_or_a_trait_member_still_makes_a_rust_rename_unsafe() {
         // `x` is a closure's parameter of no declared type: its `push` may be Printer's.
         let unknown = PRINTER.replace("    o.push();\n", "    let g = |x| x.push();\n    let _ = g;\n");
-        let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", &unknown)]);
+        let (_dir, mut s) = crate_repo(&unknown);
         let r = preview(&mut s, "src/lib.rs::Printer::push", "bump");
         assert!(!r.safe);
         assert_eq!(r.unsafe_sites.iter().map(|u| (u.line, u.column)).collect::<Vec<_>>(), [(19, 19)]);
         // A trait's method may be implemented for any type (blanket impls): a value of another
         // type proves nothing about it.
         let traits = "pub trait Push { fn push(&self); }\npub struct A;\npub struct B;\nimpl Push for A { fn push(&self) {} }\nmacro_rules! p { ($t:ty) => { impl $t { pub fn push(&self) {} } } }\np!(B);\npub fn f(b: &B) { b.push(); }\n";
-        let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", traits)]);
+        let (_dir, mut s) = crate_repo(traits);
         let r = preview(&mut s, "src/lib.rs::Push::push", "bump");
         assert!(!r.safe);
         assert!(r.unsafe_sites.iter().any(|u| (u.line, u.column) == (7, 21)), "{:?}", r.unsafe_sites);
