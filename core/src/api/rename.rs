@@ -800,6 +800,12 @@ impl<'a> Plan<'a> {
         // `may_carry` per type, asked once (the same types stop many chains).
         let mut carries: HashMap<SymId, bool> = HashMap::default();
         let mut judged: BTreeSet<(FileId, Pos)> = BTreeSet::new();
+        // A Rust field or method is reached through a value or a type, never imported by name.
+        let unimportable = self.group.keys().all(|&g| {
+            let s = index.symbol(g);
+            index.files[index.file_of(g) as usize].language == Language::Rust
+                && matches!(s.kind, SymbolKind::Field | SymbolKind::Method)
+        });
         for &f in visible {
             let file = &index.files[f as usize];
             let resolved: BTreeSet<Pos> =
@@ -816,6 +822,11 @@ impl<'a> Plan<'a> {
                     .collect(),
                 _ => BTreeSet::new(),
             };
+            let stats = &index.file_stats()[f as usize];
+            // Paths whose head was proven to be something else (`MatchKind::All` with `MatchKind`
+            // imported from a crate outside): their value stopped a later segment.
+            let head_proven: BTreeSet<u32> =
+                if member { BTreeSet::new() } else { stats.known_stops.iter().map(|&(k, _, _)| k).collect() };
             for (k, chain) in file.facts.refs.iter().enumerate() {
                 let segs = &chain.segments;
                 // The positions of the name, each with whether it provably stops on another type.
@@ -833,10 +844,15 @@ impl<'a> Plan<'a> {
                 } else {
                     segs.first()
                         .filter(|(n, _)| *n == self.old && chain.receiver.is_none())
-                        .map(|(_, p)| (*p, false))
+                        .map(|(_, p)| (*p, head_proven.contains(&(k as u32))))
                         .into_iter()
                         .collect()
                 };
+                if !member {
+                    // A later segment (`regex_test::MatchKind`) is the path's to resolve, and a
+                    // local's use is the local's: judged here, as anywhere.
+                    judged.extend(segs.iter().filter(|(n, _)| *n == self.old).map(|&(_, p)| (f, p)));
+                }
                 for (pos, other_type) in at {
                     judged.insert((f, pos));
                     if !other_type && !resolved.contains(&pos) {
@@ -848,6 +864,9 @@ impl<'a> Plan<'a> {
                         });
                     }
                 }
+            }
+            if unimportable {
+                continue;
             }
             // Import items of the name that resolve to nothing (`use crate::ast::Name;` in a body).
             for import in &file.facts.imports {
@@ -871,14 +890,17 @@ impl<'a> Plan<'a> {
                     });
                 }
             }
-            for it in file.facts.imports.iter().flat_map(|i| &i.items) {
-                if it.name == self.old && !resolved.contains(&it.pos) {
-                    found.unsafe_sites.push(UnsafeSite {
-                        path: file.path.clone(),
-                        line: it.pos.line,
-                        column: it.pos.col,
-                        kind: "unresolvedSameName".into(),
-                    });
+            for (i, import) in file.facts.imports.iter().enumerate() {
+                for (j, it) in import.items.iter().enumerate() {
+                    let outside = || stats.outside_imports.contains(&(i as u32, j as u32));
+                    if it.name == self.old && !resolved.contains(&it.pos) && !outside() {
+                        found.unsafe_sites.push(UnsafeSite {
+                            path: file.path.clone(),
+                            line: it.pos.line,
+                            column: it.pos.col,
+                            kind: "unresolvedSameName".into(),
+                        });
+                    }
                 }
             }
         }
@@ -1134,27 +1156,69 @@ fn overload_names(text: &str, language: Language, sym: &crate::facts::Symbol) ->
     out
 }
 
+/// Standard macros whose arguments are expressions (a format string's and its values): a bare name
+/// among them is a value, never pasted where a member goes.
+const EXPRESSION_MACROS: [&str; 20] = [
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "dbg",
+    "eprint",
+    "eprintln",
+    "format",
+    "format_args",
+    "matches",
+    "panic",
+    "print",
+    "println",
+    "todo",
+    "unimplemented",
+    "unreachable",
+    "write",
+    "writeln",
+];
+
 /// Identifiers spelled `name` inside Rust macro token trees, whether each follows a `.` (a member
-/// access), and whether it may stand for a member: after a `.` or a `::`, or as a whole macro
-/// argument (`unsafe_ifunc!(Two, find_raw, …)`, which the macro may paste into `Two::find_raw`).
-/// A bare name inside an expression (`assert!((area - PI).abs() < e)`) or after `fn` is not one.
+/// access), and whether it may stand for a member: after a `.` or a `::`, or as a whole argument
+/// of a macro (`unsafe_ifunc!(Two, find_raw, …)`, which the macro may paste into `Two::find_raw`)
+/// other than the standard expression macros. A bare name inside an expression
+/// (`assert!((area - PI).abs() < e)`, `write!(f, "{:?}", DebugByte(start))`) or after `fn` is not
+/// one.
 fn macro_tokens(text: &str, name: &str) -> Vec<(Pos, bool, bool)> {
     let Some(tree) = parse(Language::Rust, text) else { return Vec::new() };
     let positions = crate::extract::positions_of(text);
     let mut out = Vec::new();
     each_node(&tree, |n| {
-        if n.kind() == "identifier"
-            && n.parent().is_some_and(|p| p.kind() == "token_tree")
-            && &text[n.byte_range()] == name
-        {
-            let prev = n.prev_sibling().map_or("", |p| p.kind());
-            let next = n.next_sibling().map_or("", |p| p.kind());
-            let after_dot = prev == ".";
-            let argument = matches!(prev, "," | "(" | "[" | "{") && matches!(next, "," | ")" | "]" | "}");
-            out.push((positions.pos(n.start_byte()), after_dot, after_dot || prev == "::" || argument));
+        let Some(tt) = n.parent().filter(|p| p.kind() == "token_tree") else { return };
+        if n.kind() != "identifier" || &text[n.byte_range()] != name {
+            return;
         }
+        let prev = n.prev_sibling().map_or("", |p| p.kind());
+        let next = n.next_sibling().map_or("", |p| p.kind());
+        let after_dot = prev == ".";
+        let whole = matches!(prev, "," | "(" | "[" | "{") && matches!(next, "," | ")" | "]" | "}");
+        let argument = whole && invoked_macro(tt, text).is_some_and(|m| !EXPRESSION_MACROS.contains(&m));
+        out.push((positions.pos(n.start_byte()), after_dot, after_dot || prev == "::" || argument));
     });
     out
+}
+
+/// The name of the macro whose arguments token tree `tt` holds: the tree of a macro invocation, or a
+/// group right after `name!` among another macro's tokens. None for a group inside an argument
+/// (`DebugByte(start)`, `find(start, end)` in a template).
+fn invoked_macro<'t>(tt: tree_sitter::Node, text: &'t str) -> Option<&'t str> {
+    let name = match tt.parent() {
+        Some(call) if call.kind() == "macro_invocation" => call.field("macro")?,
+        _ => {
+            let bang = tt.prev_sibling().filter(|b| b.kind() == "!")?;
+            bang.prev_sibling().filter(|n| n.kind() == "identifier")?
+        }
+    };
+    let name = &text[name.byte_range()];
+    Some(name.rsplit("::").next().unwrap_or(name))
 }
 
 /// Calls that reach a member by a string naming it (Python's getattr family, Java reflection).
@@ -1355,6 +1419,32 @@ mod tests {
         let (_dir, mut s) = crate_repo(&code);
         let r = preview(&mut s, "src/lib.rs::Printer::new", "create");
         assert!(!r.safe);
+    }
+
+    #[test]
+    fn values_of_known_types_and_names_in_expression_macros_leave_a_method_rename_safe() {
+        // `push` as a value in `write!` (whole or inside a call) is a local; `a` and `b` are
+        // standard vectors; `h.p.clone()` is a Printer (a derived clone of a field's value).
+        let code = "use std::fmt;\n#[derive(Clone)]\npub struct Printer { n: u32 }\nimpl Printer {\n    pub fn push(&mut self) { self.n += 1; }\n}\npub struct Holder { p: Printer }\npub struct Show(u32);\nimpl fmt::Display for Show {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        let push = self.0;\n        write!(f, \"{} {:?}\", push, Some(push))\n    }\n}\npub fn f(h: &Holder) {\n    let (mut a, mut b) = (std::vec![], Vec::new());\n    a.push(1u32);\n    b.push(2u32);\n    h.p.clone().push();\n}\n";
+        let (_dir, mut s) = crate_repo(code);
+        let r = preview(&mut s, "src/lib.rs::Printer::push", "bump");
+        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
+        assert_eq!(edits(&r), ["src/lib.rs:5:12-16 definition", "src/lib.rs:19:17-21 reference"]);
+    }
+
+    #[test]
+    fn imports_from_outside_and_of_a_module_named_like_a_field_are_not_uses() {
+        // `Kind` in `t` is a dependency's; a field is never imported, so `use crate::start::f`
+        // names a module, not `Span::start`.
+        let code = "pub struct Kind;\npub struct Span { pub start: usize }\npub mod start {\n    pub fn f() {}\n}\npub mod t {\n    use regex_test::Kind;\n    use crate::start::f;\n    pub fn g(s: &crate::Span) -> usize {\n        let _k = Kind::All;\n        f();\n        s.start\n    }\n}\n";
+        let manifest = "[package]\nname = \"pr\"\n\n[dev-dependencies]\nregex-test = \"0.1\"\n";
+        let (_dir, mut s) = repo(&[("Cargo.toml", manifest), ("src/lib.rs", code)]);
+        let r = preview(&mut s, "src/lib.rs::Kind", "Sort");
+        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
+        assert_eq!(edits(&r), ["src/lib.rs:1:12-16 definition"]);
+        let r = preview(&mut s, "src/lib.rs::Span::start", "begin");
+        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
+        assert_eq!(edits(&r), ["src/lib.rs:2:23-28 definition", "src/lib.rs:12:11-16 reference"]);
     }
 
     #[test]

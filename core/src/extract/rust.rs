@@ -935,8 +935,9 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
     b.ascend();
 }
 
-/// The element patterns of a tuple or tuple-struct pattern, by position: `_` (an anonymous token,
-/// not a named child) counts, so `(_, x)` binds `x` to the second element.
+/// The element patterns of a tuple or tuple-struct pattern (or the elements of a tuple expression),
+/// by position: `_` (an anonymous token, not a named child) counts, so `(_, x)` binds `x` to the
+/// second element.
 fn pattern_elements(node: Node) -> Vec<Node> {
     let ty = node.field("type").map(|t| t.id());
     let mut cursor = node.walk();
@@ -1014,7 +1015,7 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
         "call_expression" if let Some(marker) = new_collection(b, value) => {
             return LocalOrigin::Declared(vec![marker.to_string()]);
         }
-        "macro_invocation" if value.field("macro").is_some_and(|m| b.text(m) == "vec") => {
+        "macro_invocation" if value.field("macro").is_some_and(|m| b.text(m).rsplit("::").next() == Some("vec")) => {
             return LocalOrigin::Declared(vec![SEQUENCE.to_string()]);
         }
         "type_cast_expression" => {
@@ -1118,13 +1119,26 @@ fn expr(b: &mut Builder, node: Node) {
             if let Some(alt) = node.field("alternative") {
                 expr(b, alt);
             }
-            let origin = t
-                .and_then(|t| type_path(b, t))
-                .map(LocalOrigin::Declared)
-                .or_else(|| value.map(|v| local_origin(b, v)))
-                .unwrap_or(LocalOrigin::Unknown);
-            if let Some(pattern) = node.field("pattern") {
-                pattern_bind(b, pattern, origin);
+            let declared = t.and_then(|t| type_path(b, t)).map(LocalOrigin::Declared);
+            let pattern = node.field("pattern");
+            match (pattern, value) {
+                // `let (a, b) = (vec![], Vec::new())`: each name is bound by its own expression.
+                (Some(pattern), Some(value))
+                    if declared.is_none()
+                        && pattern.kind() == "tuple_pattern"
+                        && value.kind() == "tuple_expression"
+                        && pattern_elements(pattern).len() == pattern_elements(value).len() =>
+                {
+                    for (p, v) in pattern_elements(pattern).into_iter().zip(pattern_elements(value)) {
+                        let origin = local_origin(b, v);
+                        pattern_bind(b, p, origin);
+                    }
+                }
+                (Some(pattern), _) => {
+                    let origin = declared.or_else(|| value.map(|v| local_origin(b, v))).unwrap_or(LocalOrigin::Unknown);
+                    pattern_bind(b, pattern, origin);
+                }
+                _ => {}
             }
         }
         "let_condition" | "for_expression" => {

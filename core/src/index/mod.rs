@@ -218,6 +218,7 @@ pub(crate) struct StoredFileStats<'a> {
     unresolved: &'a [(u32, u32)],
     known_stops: &'a [(u32, u32, Box<[SymId]>)],
     unbound_imports: &'a [(u32, u32)],
+    outside_imports: &'a [(u32, u32)],
     unresolved_calls: &'a [String],
 }
 
@@ -258,6 +259,7 @@ impl Graph {
                 unresolved: &f.unresolved,
                 known_stops: &f.known_stops,
                 unbound_imports: &f.unbound_imports,
+                outside_imports: &f.outside_imports,
                 unresolved_calls: &f.unresolved_calls,
             })
             .collect()

@@ -680,6 +680,9 @@ pub(crate) struct FileRefs {
     pub known_stops: Vec<(u32, u32, Box<[SymId]>)>,
     /// Import items that bind no declaration (a namespace, a glob, or nothing found), as (import, item).
     pub unbound_imports: Vec<(u32, u32)>,
+    /// Those of them imported from outside the repository (the standard library, a crate it
+    /// doesn't hold): provably none of its declarations.
+    pub outside_imports: Vec<(u32, u32)>,
     /// Callee names of the call sites that could not be proven (one entry per site).
     pub unresolved_calls: Vec<String>,
 }
@@ -1453,7 +1456,16 @@ impl<'a> Resolver<'_, 'a> {
             }
         }
         if members.is_empty() && called && name == "clone" && self.lang(file) == Language::Rust {
-            return values.iter().filter(|v| matches!(v, Value::Instance(_))).cloned().collect();
+            // Of a field or variable, of the value it holds (`self.config.clone()`).
+            let held = self.held(
+                values
+                    .iter()
+                    .filter(|v| !matches!(v, Value::Sym(t) if self.index.symbol(*t).kind.is_type()))
+                    .cloned()
+                    .collect(),
+                hops,
+            );
+            return held.into_iter().filter(|v| matches!(v, Value::Instance(_))).collect();
         }
         members
     }
@@ -2738,6 +2750,9 @@ impl<'a> Resolver<'_, 'a> {
                     }
                     if !bound && !item.alias.is_empty() {
                         out.unbound_imports.push((i as u32, j as u32));
+                        if values.is_empty() && self.outside_import(fid, imp) {
+                            out.outside_imports.push((i as u32, j as u32));
+                        }
                     }
                 }
             }
@@ -2764,12 +2779,8 @@ impl<'a> Resolver<'_, 'a> {
         let visible = |imp: &&Import| imp.scope.is_none_or(|s| chain.contains(&s));
         let mut binding =
             f.facts.imports.iter().filter(visible).filter(|imp| imp.items.iter().any(|it| it.alias == name));
-        let outside = |imp: &Import| {
-            f.language.is_std_module(&imp.module)
-                || (f.language == Language::Rust && self.rust_extern_module(file, imp.scope, &imp.module))
-        };
         if let Some(imp) = binding.next() {
-            return outside(imp) && binding.all(outside);
+            return self.outside_import(file, imp) && binding.all(|imp| self.outside_import(file, imp));
         }
         // A builtin, or a crate the manifests depend on that the repository doesn't hold
         // (`regex_test::RegexTests::new()` in a test of `regex`).
@@ -2783,6 +2794,14 @@ impl<'a> Resolver<'_, 'a> {
     /// Whether a Rust `use` path that resolved to nothing starts at a crate the repository doesn't
     /// hold and no module in scope is named like (`use regex_test::TestRunner;` where no crate of
     /// the tree is `regex_test`).
+    /// Whether an import of `file` reads a module from outside the repository: the standard
+    /// library's, or a Rust crate the repository doesn't hold.
+    fn outside_import(&self, file: FileId, imp: &Import) -> bool {
+        let language = self.index.files[file as usize].language;
+        language.is_std_module(&imp.module)
+            || (language == Language::Rust && self.rust_extern_module(file, imp.scope, &imp.module))
+    }
+
     fn rust_extern_module(&self, file: FileId, scope: Option<u32>, module: &str) -> bool {
         let module = module.strip_prefix("::").unwrap_or(module);
         let root = module.split("::").next().unwrap_or_default();
