@@ -1018,6 +1018,13 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
         "macro_invocation" if value.field("macro").is_some_and(|m| b.text(m).rsplit("::").next() == Some("vec")) => {
             return LocalOrigin::Declared(vec![SEQUENCE.to_string()]);
         }
+        // `match opt { Some(x) => x, None => return }`: the value inside.
+        "match_expression" => {
+            return match unwrapping_match(b, value).map(inner) {
+                Some(LocalOrigin::Unknown) | None => LocalOrigin::Unknown,
+                Some(o) => LocalOrigin::Unwrapped(Box::new(o)),
+            };
+        }
         "type_cast_expression" => {
             return value
                 .field("type")
@@ -1048,6 +1055,40 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
             None => LocalOrigin::Unknown,
         },
         _ => LocalOrigin::Unknown,
+    }
+}
+
+/// The scrutinee of a match whose one arm that doesn't diverge gives back what `Some(x)` or `Ok(x)`
+/// bound (`match opt { Some(x) => x, None => return }`).
+fn unwrapping_match<'t>(b: &Builder, m: Node<'t>) -> Option<Node<'t>> {
+    let arms: Vec<Node> = named_children(m.field("body")?).into_iter().filter(|a| a.kind() == "match_arm").collect();
+    let mut live = arms.iter().filter(|a| !a.field("value").is_some_and(|v| diverges(b, v)));
+    let (Some(arm), None) = (live.next(), live.next()) else { return None };
+    let pattern = arm.field("pattern")?.named_child(0).filter(|p| p.kind() == "tuple_struct_pattern")?;
+    if !matches!(pattern.field("type").map(|t| b.text(t)), Some("Some" | "Ok")) {
+        return None;
+    }
+    let [mut bound] = pattern_elements(pattern)[..] else { return None };
+    while matches!(bound.kind(), "mut_pattern" | "ref_pattern") {
+        bound = named_children(bound).into_iter().last()?;
+    }
+    let value = arm.field("value")?;
+    (bound.kind() == "identifier" && value.kind() == "identifier" && b.text(value) == b.text(bound))
+        .then(|| m.field("value"))
+        .flatten()
+}
+
+/// Whether an expression never gives a value: `return`, `break`, `continue`, `panic!(…)`, or a
+/// block ending in one.
+fn diverges(b: &Builder, e: Node) -> bool {
+    match e.kind() {
+        "return_expression" | "break_expression" | "continue_expression" => true,
+        "macro_invocation" => e.field("macro").is_some_and(|m| {
+            matches!(b.text(m).rsplit("::").next(), Some("panic" | "unreachable" | "todo" | "unimplemented"))
+        }),
+        "expression_statement" => e.named_child(0).is_some_and(|x| diverges(b, x)),
+        "block" => named_children(e).into_iter().rfind(|c| !c.kind().ends_with("comment")).is_some_and(|x| diverges(b, x)),
+        _ => false,
     }
 }
 
