@@ -196,6 +196,8 @@ struct Plan<'a> {
     /// Each file's indexed text, read (and checked against its hash) once for the whole preview;
     /// `None` when it changed since it was indexed.
     texts: RefCell<HashMap<FileId, Option<Rc<FileText>>>>,
+    /// `takes_no_names` by macro name, asked once.
+    macros: RefCell<HashMap<String, bool>>,
 }
 
 /// A file's text with the start of every line.
@@ -238,8 +240,16 @@ impl<'a> Plan<'a> {
     fn new(ctx: &'a Ctx<'a>, root: SymId, new: &str) -> Plan<'a> {
         let index = ctx.index();
         let old = index.symbol(root).name.clone();
-        let mut plan =
-            Plan { ctx, index, root, old, new: new.to_string(), group: BTreeMap::new(), texts: RefCell::default() };
+        let mut plan = Plan {
+            ctx,
+            index,
+            root,
+            old,
+            new: new.to_string(),
+            group: BTreeMap::new(),
+            texts: RefCell::default(),
+            macros: RefCell::default(),
+        };
         plan.group = plan.linked_members();
         plan
     }
@@ -969,12 +979,19 @@ impl<'a> Plan<'a> {
                 // Macro arguments are token trees nobody resolves: a name there is unproven, unless
                 // the extractor read that argument as code (`assert!(Regex::new(p).is_ok())`) and
                 // the position was judged with the other uses.
-                for (pos, after_dot, member_like) in macro_tokens(text, &self.old) {
+                for token in macro_tokens(text, &self.old) {
+                    let pos = token.pos;
                     // A member is reached as `.name` or `Type::name`, and a macro may paste a
                     // whole argument into either (memchr's `unsafe_ifunc!(Two, find_raw, …)`
-                    // calls `$ty::$name`); for anything else a `.name` is a member of something,
-                    // never it.
-                    let unproven = if member { member_like } else { !after_dot };
+                    // calls `$ty::$name`) unless none of its rules takes a name; for anything
+                    // else a `.name` is a member of something, never it.
+                    let unproven = if member {
+                        token.after_dot
+                            || token.after_path
+                            || token.argument_of.is_some_and(|m| !self.takes_no_names(m))
+                    } else {
+                        !token.after_dot
+                    };
                     let read_as_code = judged.contains(&(f, pos));
                     if unproven && !read_as_code && !edited.contains(&(file.path.clone(), pos.line, pos.col)) {
                         found.unsafe_sites.push(UnsafeSite {
@@ -1018,6 +1035,36 @@ impl<'a> Plan<'a> {
                 self.old
             ));
         }
+    }
+
+    /// Whether every `macro_rules!` of the repository named `name` takes no name fragment
+    /// (`rules_take_no_names`); false when there is none (a macro from outside).
+    fn takes_no_names(&self, name: &str) -> bool {
+        if let Some(&known) = self.macros.borrow().get(name) {
+            return known;
+        }
+        let known = self.rules_of_take_no_names(name);
+        self.macros.borrow_mut().insert(name.to_string(), known);
+        known
+    }
+
+    fn rules_of_take_no_names(&self, name: &str) -> bool {
+        let index = self.index;
+        let mut found = false;
+        for (f, file) in index.files.iter().enumerate() {
+            if file.language != Language::Rust {
+                continue;
+            }
+            for s in file.facts.symbols.iter().filter(|s| s.kind == SymbolKind::Macro && s.name == name) {
+                found = true;
+                let Some(text) = self.text(f as FileId) else { return false };
+                let definition = text.text.get(text.byte_of(s.start)..text.byte_of(s.end)).unwrap_or_default();
+                if !rules_take_no_names(definition) {
+                    return false;
+                }
+            }
+        }
+        found
     }
 
     /// An exported class, interface or type whose file is named like it: the file's new name.
@@ -1181,13 +1228,22 @@ const EXPRESSION_MACROS: [&str; 20] = [
     "writeln",
 ];
 
-/// Identifiers spelled `name` inside Rust macro token trees, whether each follows a `.` (a member
-/// access), and whether it may stand for a member: after a `.` or a `::`, or as a whole argument
-/// of a macro (`unsafe_ifunc!(Two, find_raw, …)`, which the macro may paste into `Two::find_raw`)
-/// other than the standard expression macros. A bare name inside an expression
-/// (`assert!((area - PI).abs() < e)`, `write!(f, "{:?}", DebugByte(start))`) or after `fn` is not
-/// one.
-fn macro_tokens(text: &str, name: &str) -> Vec<(Pos, bool, bool)> {
+/// An identifier spelled like the renamed name inside a Rust macro token tree.
+struct MacroToken<'t> {
+    pos: Pos,
+    /// After a `.`: a member of something.
+    after_dot: bool,
+    /// After a `::`: a path's segment.
+    after_path: bool,
+    /// A whole argument of this macro (`unsafe_ifunc!(Two, find_raw, …)`, which the macro may paste
+    /// into `Two::find_raw`), one of the standard expression macros' apart. A bare name inside an
+    /// expression (`assert!((area - PI).abs() < e)`, `write!(f, "{:?}", DebugByte(start))`) or
+    /// after `fn` is none.
+    argument_of: Option<&'t str>,
+}
+
+/// The identifiers spelled `name` inside Rust macro token trees.
+fn macro_tokens<'t>(text: &'t str, name: &str) -> Vec<MacroToken<'t>> {
     let Some(tree) = parse(Language::Rust, text) else { return Vec::new() };
     let positions = crate::extract::positions_of(text);
     let mut out = Vec::new();
@@ -1198,12 +1254,34 @@ fn macro_tokens(text: &str, name: &str) -> Vec<(Pos, bool, bool)> {
         }
         let prev = n.prev_sibling().map_or("", |p| p.kind());
         let next = n.next_sibling().map_or("", |p| p.kind());
-        let after_dot = prev == ".";
         let whole = matches!(prev, "," | "(" | "[" | "{") && matches!(next, "," | ")" | "]" | "}");
-        let argument = whole && invoked_macro(tt, text).is_some_and(|m| !EXPRESSION_MACROS.contains(&m));
-        out.push((positions.pos(n.start_byte()), after_dot, after_dot || prev == "::" || argument));
+        out.push(MacroToken {
+            pos: positions.pos(n.start_byte()),
+            after_dot: prev == ".",
+            after_path: prev == "::",
+            argument_of: invoked_macro(tt, text).filter(|m| whole && !EXPRESSION_MACROS.contains(m)),
+        });
     });
     out
+}
+
+/// Whether a `macro_rules!` definition's rules take no name fragment (`$x:ident`, `$x:tt`): then
+/// none of its arguments can become a member's name (an `expr` or `ty` fragment is pasted whole).
+fn rules_take_no_names(definition: &str) -> bool {
+    let mut rest = definition;
+    while let Some(at) = rest.find('$') {
+        rest = &rest[at + 1..];
+        let name_end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        let after = rest[name_end..].trim_start();
+        if let Some(fragment) = after.strip_prefix(':') {
+            let fragment = fragment.trim_start();
+            let end = fragment.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(fragment.len());
+            if matches!(&fragment[..end], "ident" | "tt") {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// The name of the macro whose arguments token tree `tt` holds: the tree of a macro invocation, or a
@@ -1479,8 +1557,9 @@ mod tests {
     #[test]
     fn a_methods_name_as_a_bare_macro_argument_makes_a_rust_rename_unsafe() {
         // memchr's `unsafe_ifunc!(Two, find_raw, …)` expands to `Two::find_raw(…)`; a local of the
-        // name inside an expression of `assert!` is not the method.
-        let code = "pub struct Two;\nimpl Two {\n    pub fn find_raw(&self) {}\n}\nmacro_rules! call {\n    ($t:ident, $f:ident) => {\n        $t.$f()\n    };\n}\npub fn f(t: Two) {\n    call!(t, find_raw);\n    let find_raw = 1;\n    assert!((find_raw - 1) == 0);\n}\n";
+        // name inside an expression of `assert!`, or given to a macro that takes no names, is not
+        // the method.
+        let code = "pub struct Two;\nimpl Two {\n    pub fn find_raw(&self) {}\n}\nmacro_rules! call {\n    ($t:ident, $f:ident) => {\n        $t.$f()\n    };\n}\npub fn f(t: Two) {\n    call!(t, find_raw);\n    let find_raw = 1;\n    assert!((find_raw - 1) == 0);\n    check!(find_raw);\n}\nmacro_rules! check {\n    ($e:expr) => {\n        let _ = $e;\n    };\n}\n";
         let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"mc\"\n"), ("src/lib.rs", code)]);
         let r = preview(&mut s, "src/lib.rs::Two::find_raw", "find_fast");
         assert!(!r.safe);

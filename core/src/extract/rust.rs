@@ -1087,7 +1087,9 @@ fn diverges(b: &Builder, e: Node) -> bool {
             matches!(b.text(m).rsplit("::").next(), Some("panic" | "unreachable" | "todo" | "unimplemented"))
         }),
         "expression_statement" => e.named_child(0).is_some_and(|x| diverges(b, x)),
-        "block" => named_children(e).into_iter().rfind(|c| !c.kind().ends_with("comment")).is_some_and(|x| diverges(b, x)),
+        "block" => {
+            named_children(e).into_iter().rfind(|c| !c.kind().ends_with("comment")).is_some_and(|x| diverges(b, x))
+        }
         _ => false,
     }
 }
