@@ -56,6 +56,9 @@ enum Value {
     /// repository's impls for that type (`impl U16 for u16`), found by its name's number in
     /// `OutsideImpls::names` (0: a name no impl of the repository is for).
     Outside(u32),
+    /// What calling a member gives when the member itself can't be told among several that all
+    /// give it (`Formatter::from(e)` of two `From` impls: a `Formatter` either way). Names nothing.
+    Called(Box<[Value]>),
 }
 
 /// What a standard wrapper holds.
@@ -1207,7 +1210,14 @@ impl<'a> Resolver<'_, 'a> {
                 }
                 let mut out = Vec::new();
                 for v in self.resolve_path_hops(file, scope, path, hops) {
-                    let Value::Sym(s) = v else { continue };
+                    let s = match v {
+                        Value::Sym(s) => s,
+                        Value::Called(result) => {
+                            out.extend(result);
+                            continue;
+                        }
+                        _ => continue,
+                    };
                     let sym = self.index.symbol(s);
                     if sym.kind.is_type() {
                         // Calling a class constructs it in some languages (`Language::calls_construct`).
@@ -1401,11 +1411,7 @@ impl<'a> Resolver<'_, 'a> {
                 }
             }
             if called && !self.is_clone(file, name, &values) && !self.is_super_call(file, i, name) {
-                values = values
-                    .iter()
-                    .filter_map(|v| if let Value::Sym(s) = v { Some(*s) } else { None })
-                    .flat_map(|s| self.call_result(s))
-                    .collect();
+                values = self.called(&values);
             }
             if values.is_empty() {
                 break;
@@ -1985,6 +1991,8 @@ impl<'a> Resolver<'_, 'a> {
             Value::Wrapped(..) => Vec::new(),
             // The repository's impls for the type: `member_or_clone`, which knows the crate asking.
             Value::Outside(_) => Vec::new(),
+            // A method not yet called has no members.
+            Value::Called(_) => Vec::new(),
         }
     }
 
@@ -2111,6 +2119,27 @@ impl<'a> Resolver<'_, 'a> {
         out
     }
 
+    /// What calling the declarations among `values` gives.
+    fn called(&self, values: &[Value]) -> Vec<Value> {
+        let mut out = Vec::new();
+        for v in values {
+            match v {
+                Value::Sym(s) => out.extend(self.call_result(*s)),
+                Value::Called(result) => out.extend(result.iter().cloned()),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// What calling any of `methods` gives, when they all give the same (`Value::Called`).
+    fn common_result(&self, methods: &[SymId]) -> Option<Value> {
+        let (&first, rest) = methods.split_first()?;
+        let result = self.call_result(first);
+        let same = rest.iter().all(|&m| self.call_result(m) == result);
+        (same && !result.is_empty()).then(|| Value::Called(result.into()))
+    }
+
     /// Whether `s` is a Rust enum variant with named fields (`CaptureName { name: .. }`).
     fn rust_struct_variant(&self, s: SymId) -> bool {
         let f = &self.index.files[self.index.file_of(s) as usize];
@@ -2140,7 +2169,11 @@ impl<'a> Resolver<'_, 'a> {
             }
         }
         if !own.is_empty() {
-            return self.rust_method_choice(own).into_iter().map(Value::Sym).collect();
+            let chosen = self.rust_method_choice(own.clone());
+            if chosen.is_empty() {
+                return self.common_result(&own).into_iter().collect();
+            }
+            return chosen.into_iter().map(Value::Sym).collect();
         }
         let mut out = Vec::new();
         for &(_, sup) in self.supertypes.get(&t).into_iter().flatten() {
@@ -2706,7 +2739,10 @@ impl<'a> Resolver<'_, 'a> {
                     }
                     if called_here {
                         // The chain goes on from what the call returns.
-                        values = targets.iter().flat_map(|&t| self.call_result(t)).collect();
+                        let unnamed =
+                            values.iter().filter(|v| matches!(v, Value::Called(_))).cloned().collect::<Vec<_>>();
+                        values =
+                            targets.iter().flat_map(|&t| self.call_result(t)).chain(self.called(&unnamed)).collect();
                     }
                 }
                 if let Some(i) = stopped_at {
@@ -2842,6 +2878,8 @@ impl<'a> Resolver<'_, 'a> {
                 | Value::JavaPackage(_)
                 | Value::Wrapped(..)
                 | Value::Outside(_) => {}
+                // A method, like a function's `Sym`.
+                Value::Called(_) => return None,
             }
         }
         types.sort_unstable();
