@@ -18,6 +18,10 @@ pub const CONVERTIBLE: &str = "=>";
 /// A map type: `{}` followed by the tuple path of its key and value types (`HashMap<K, V>`): its
 /// elements are (key, value) pairs.
 pub const MAP: &str = "{}";
+/// A raw pointer to the rest (Rust's `*const T`, `*mut T`): a value of the rest once dereferenced
+/// (`(*p).x`), and of the pointer for the repository's impls for pointers (`impl<T> Pointer for
+/// *const T`).
+pub const POINTER: &str = "*";
 /// A tuple type: `(,)` followed, for each element, by the length of its path and the path
 /// (`(Sender<T>, usize)` is `["(,)", "1", "Sender", "0"]`; an element of no known type is empty).
 pub const TUPLE: &str = "(,)";

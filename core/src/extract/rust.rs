@@ -10,7 +10,7 @@ use tree_sitter::{Node, Parser, Range};
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
     map_path, marked, tuple_path, ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver, ReceiverBase,
-    SymbolKind, TypeRelKind, TypeRelation, CELL, CONVERTIBLE, IMPLEMENTORS, MAP, MAYBE, SEQUENCE,
+    SymbolKind, TypeRelKind, TypeRelation, CELL, CONVERTIBLE, IMPLEMENTORS, MAP, MAYBE, POINTER, SEQUENCE,
 };
 use crate::lang::Language;
 
@@ -443,6 +443,7 @@ fn function(b: &mut Builder, node: Node, exported: bool, owner_bounds: &[(String
 fn bounded_type(b: &Builder, t: Node, bounds: &[(String, Vec<String>)]) -> Option<Vec<String>> {
     type_path(b, t).map(|p| match p.as_slice() {
         [one] => bound_of(bounds, one).map_or(p.clone(), Clone::clone),
+        [pointer, one] if pointer == POINTER => bound_of(bounds, one).map_or(p.clone(), |b| marked(POINTER, b.clone())),
         _ => p,
     })
 }
@@ -702,7 +703,9 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
     }
     let inner = |n: Node| type_path_within(b, n, depth + 1);
     match node.kind() {
-        "reference_type" | "pointer_type" => inner(node.field("type")?),
+        "reference_type" => inner(node.field("type")?),
+        // `*const T`: a pointer to `T` (the impls for pointers are the repository's to give).
+        "pointer_type" => Some(marked(POINTER, inner(node.field("type")?).unwrap_or_default())),
         // `[T]`, `[T; N]`: a sequence of `T`.
         "array_type" => Some(marked(SEQUENCE, inner(node.field("element")?)?)),
         // `(A, B)`: each element's type (empty when unknown).

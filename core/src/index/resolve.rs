@@ -16,7 +16,7 @@ use super::modules::{
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
     tuple_elements, Import, ImportKind, LocalBinding, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind,
-    CELL, CONVERTIBLE, IN_PLACE, MAP, MAYBE, SEQUENCE, TUPLE, UNION,
+    CELL, CONVERTIBLE, IN_PLACE, MAP, MAYBE, POINTER, SEQUENCE, TUPLE, UNION,
 };
 use crate::lang::Language;
 
@@ -764,7 +764,7 @@ impl<'a> Resolver<'_, 'a> {
     /// resolves to nothing and starts at a name provably outside the repository.
     fn outside_type_name<'p>(&self, file: FileId, scope: Option<u32>, path: &'p [String]) -> Option<&'p str> {
         let first = path.first()?;
-        if Wrap::of_marker(first).is_some() || first == IN_PLACE {
+        if Wrap::of_marker(first).is_some() || first == IN_PLACE || first == POINTER {
             return Some(first);
         }
         if first.is_empty() || !self.resolve_path(file, scope, path).is_empty() {
@@ -863,7 +863,7 @@ impl<'a> Resolver<'_, 'a> {
 
     /// Resolves a path written in `file` at the scope of local symbol `scope`.
     fn resolve_path(&self, file: FileId, scope: Option<u32>, path: &[String]) -> Vec<Value> {
-        if path.first().is_some_and(|h| h == TUPLE || Wrap::of_marker(h).is_some()) {
+        if path.first().is_some_and(|h| h == TUPLE || h == POINTER || Wrap::of_marker(h).is_some()) {
             return self.resolve_path_hops(file, scope, path, 0);
         }
         let Some((head, rest)) = path.split_first() else { return Vec::new() };
@@ -1588,6 +1588,13 @@ impl<'a> Resolver<'_, 'a> {
             } else {
                 vec![Value::Wrapped(wrap, inner.into())]
             };
+        }
+        if head == POINTER {
+            // A value of the pointee once dereferenced, and of the pointer for the repository's
+            // impls for pointers.
+            let mut values = self.type_values(file, scope, rest, hops + 1);
+            values.push(Value::Outside(self.outside.names.get(POINTER).copied().unwrap_or(0)));
+            return values;
         }
         if head == UNION {
             // Every type must be known: a member of a union is one of each's.
