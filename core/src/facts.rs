@@ -18,10 +18,15 @@ pub const CONVERTIBLE: &str = "=>";
 /// A map type: `{}` followed by the tuple path of its key and value types (`HashMap<K, V>`): its
 /// elements are (key, value) pairs.
 pub const MAP: &str = "{}";
-/// A raw pointer to the rest (Rust's `*const T`, `*mut T`): a value of the rest once dereferenced
-/// (`(*p).x`), and of the pointer for the repository's impls for pointers (`impl<T> Pointer for
-/// *const T`).
+/// A raw pointer to the rest (Rust's `*const T`; `*mut T` is `MUT_POINTER`'s): a value of the rest
+/// once dereferenced (`(*p).x`), and of the pointer for the repository's impls for pointers
+/// (`impl<T> Pointer for *const T`).
 pub const POINTER: &str = "*";
+pub const MUT_POINTER: &str = "*mut";
+/// Whether a type path's first segment is a raw pointer's marker.
+pub fn is_pointer(marker: &str) -> bool {
+    marker == POINTER || marker == MUT_POINTER
+}
 /// A tuple type: `(,)` followed, for each element, by the length of its path and the path
 /// (`(Sender<T>, usize)` is `["(,)", "1", "Sender", "0"]`; an element of no known type is empty).
 pub const TUPLE: &str = "(,)";

@@ -9,8 +9,9 @@ use tree_sitter::{Node, Parser, Range};
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
-    map_path, marked, tuple_path, ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver, ReceiverBase,
-    SymbolKind, TypeRelKind, TypeRelation, CELL, CONVERTIBLE, IMPLEMENTORS, MAP, MAYBE, POINTER, SEQUENCE,
+    is_pointer, map_path, marked, tuple_path, ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver,
+    ReceiverBase, SymbolKind, TypeRelKind, TypeRelation, CELL, CONVERTIBLE, IMPLEMENTORS, MAP, MAYBE, MUT_POINTER,
+    POINTER, SEQUENCE,
 };
 use crate::lang::Language;
 
@@ -443,7 +444,9 @@ fn function(b: &mut Builder, node: Node, exported: bool, owner_bounds: &[(String
 fn bounded_type(b: &Builder, t: Node, bounds: &[(String, Vec<String>)]) -> Option<Vec<String>> {
     type_path(b, t).map(|p| match p.as_slice() {
         [one] => bound_of(bounds, one).map_or(p.clone(), Clone::clone),
-        [pointer, one] if pointer == POINTER => bound_of(bounds, one).map_or(p.clone(), |b| marked(POINTER, b.clone())),
+        [pointer, one] if is_pointer(pointer) => {
+            bound_of(bounds, one).map_or(p.clone(), |b| marked(pointer, b.clone()))
+        }
         _ => p,
     })
 }
@@ -705,7 +708,11 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
     match node.kind() {
         "reference_type" => inner(node.field("type")?),
         // `*const T`: a pointer to `T` (the impls for pointers are the repository's to give).
-        "pointer_type" => Some(marked(POINTER, inner(node.field("type")?).unwrap_or_default())),
+        "pointer_type" => {
+            let mutable = named_children(node).iter().any(|c| c.kind() == "mutable_specifier");
+            let marker = if mutable { MUT_POINTER } else { POINTER };
+            Some(marked(marker, inner(node.field("type")?).unwrap_or_default()))
+        }
         // `[T]`, `[T; N]`: a sequence of `T`.
         "array_type" => Some(marked(SEQUENCE, inner(node.field("element")?)?)),
         // `(A, B)`: each element's type (empty when unknown).
@@ -731,7 +738,7 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
             let first_arg = || type_args().into_iter().next();
             let last = base.last().map(String::as_str);
             // `Option<T>`, `Vec<T>` of a `T` of no known type: a wrapper of unknown values.
-            if let Some(marker) = last.and_then(wrapper_marker) {
+            if let Some(marker) = last.and_then(wrapper_marker).filter(|_| standard_wrapper(b, &base)) {
                 return Some(marked(marker, first_arg().and_then(inner).unwrap_or_default()));
             }
             match last {
@@ -791,6 +798,45 @@ fn wrapper_marker(name: &str) -> Option<&'static str> {
     .into_iter()
     .find_map(|(types, marker)| types.contains(&name).then_some(marker))
 }
+/// Standard iterator names crates give their own iterators too (`pub struct Iter<'a> { … }`).
+const COMMON_ITERATOR_NAMES: [&str; 3] = ["Iter", "IterMut", "IntoIter"];
+
+/// Modules the standard library's iterator types live in, as a path to one starts.
+const STD_ITERATOR_MODULES: [&str; 13] = [
+    "std",
+    "core",
+    "alloc",
+    "slice",
+    "vec",
+    "vec_deque",
+    "collections",
+    "hash_map",
+    "hash_set",
+    "btree_map",
+    "btree_set",
+    "linked_list",
+    "binary_heap",
+];
+
+/// Whether a wrapper's name in `path` is the standard library's: any but a common iterator name,
+/// and that one when written through a standard module (`slice::Iter`) or imported from the
+/// standard library (`use std::slice::Iter;`). A crate's own `Iter` is its type.
+fn standard_wrapper(b: &Builder, path: &[String]) -> bool {
+    let Some(name) = path.last() else { return false };
+    if !COMMON_ITERATOR_NAMES.contains(&name.as_str()) {
+        return true;
+    }
+    match path {
+        [_] => b
+            .facts
+            .imports
+            .iter()
+            .any(|imp| Language::Rust.is_std_module(&imp.module) && imp.items.iter().any(|it| it.alias == *name)),
+        [first, ..] => STD_ITERATOR_MODULES.contains(&first.as_str()),
+        [] => false,
+    }
+}
+
 /// Maps: their elements are (key, value) pairs; `values()`, `get()` and `[k]` reach the values.
 const MAP_TYPES: [&str; 4] = ["HashMap", "BTreeMap", "IndexMap", "FxHashMap"];
 /// Sequences: their elements are reached through `for`, indexing, `first()`, `iter()`.

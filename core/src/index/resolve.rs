@@ -15,8 +15,8 @@ use super::modules::{
 };
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
-    tuple_elements, Import, ImportKind, LocalBinding, LocalOrigin, Receiver, ReceiverBase, SymbolKind, TypeRelKind,
-    CELL, CONVERTIBLE, IN_PLACE, MAP, MAYBE, POINTER, SEQUENCE, TUPLE, UNION,
+    is_pointer, tuple_elements, Import, ImportKind, LocalBinding, LocalOrigin, Receiver, ReceiverBase, SymbolKind,
+    TypeRelKind, CELL, CONVERTIBLE, IN_PLACE, MAP, MAYBE, MUT_POINTER, POINTER, SEQUENCE, TUPLE, UNION,
 };
 use crate::lang::Language;
 
@@ -32,6 +32,13 @@ const FILE_LEVEL: u32 = u32::MAX;
 const MAX_HOPS: u32 = 12;
 /// A name never resolves to more than this many declarations (overloads); more is ambiguity.
 const MAX_TARGETS: usize = 8;
+
+/// The numbers of `POINTER` and `MUT_POINTER` among the outside types' names (`OutsideImpls::names`).
+const POINTER_IDS: [u32; 2] = [1, 2];
+
+/// Standard methods of raw pointers that give the same pointer, moved (`start.add(n)`).
+const POINTER_METHODS: [&str; 9] =
+    ["add", "sub", "offset", "wrapping_add", "wrapping_sub", "wrapping_offset", "byte_add", "byte_sub", "byte_offset"];
 
 /// What a name denotes while a chain is resolved.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -57,7 +64,8 @@ enum Value {
     /// `OutsideImpls::names` (0: a name no impl of the repository is for).
     Outside(u32),
     /// What calling a member gives when the member itself can't be told among several that all
-    /// give it (`Formatter::from(e)` of two `From` impls: a `Formatter` either way). Names nothing.
+    /// give it (`Formatter::from(e)` of two `From` impls: a `Formatter` either way), or is a raw
+    /// pointer's own (`start.add(n)`: the same pointer). Names nothing.
     Called(Box<[Value]>),
 }
 
@@ -718,6 +726,10 @@ impl<'a> Resolver<'_, 'a> {
     /// — and the numbers given to those types' names.
     fn outside_impls(&self) -> OutsideImpls<'a> {
         let mut out = OutsideImpls::default();
+        // Raw pointers have standard methods of their own (`POINTER_METHODS`) whether the
+        // repository has impls for them or not.
+        out.names.insert(POINTER, POINTER_IDS[0]);
+        out.names.insert(MUT_POINTER, POINTER_IDS[1]);
         for (fid, f) in self.index.files.iter().enumerate() {
             if f.language.opaque_types().is_empty() {
                 continue;
@@ -764,7 +776,7 @@ impl<'a> Resolver<'_, 'a> {
     /// resolves to nothing and starts at a name provably outside the repository.
     fn outside_type_name<'p>(&self, file: FileId, scope: Option<u32>, path: &'p [String]) -> Option<&'p str> {
         let first = path.first()?;
-        if Wrap::of_marker(first).is_some() || first == IN_PLACE || first == POINTER {
+        if Wrap::of_marker(first).is_some() || first == IN_PLACE || is_pointer(first) {
             return Some(first);
         }
         if first.is_empty() || !self.resolve_path(file, scope, path).is_empty() {
@@ -863,7 +875,7 @@ impl<'a> Resolver<'_, 'a> {
 
     /// Resolves a path written in `file` at the scope of local symbol `scope`.
     fn resolve_path(&self, file: FileId, scope: Option<u32>, path: &[String]) -> Vec<Value> {
-        if path.first().is_some_and(|h| h == TUPLE || h == POINTER || Wrap::of_marker(h).is_some()) {
+        if path.first().is_some_and(|h| h == TUPLE || is_pointer(h) || Wrap::of_marker(h).is_some()) {
             return self.resolve_path_hops(file, scope, path, 0);
         }
         let Some((head, rest)) = path.split_first() else { return Vec::new() };
@@ -1461,6 +1473,13 @@ impl<'a> Resolver<'_, 'a> {
                 members.extend(impls.filter(|&&m| in_scope(m)).map(|&m| Value::Sym(m)));
             }
         }
+        if members.is_empty() && called && POINTER_METHODS.contains(&name) && self.lang(file) == Language::Rust {
+            // `start.add(n)`: the same pointer, moved.
+            let held = self.held(values.to_vec(), hops);
+            if held.iter().any(|v| matches!(v, Value::Outside(id) if POINTER_IDS.contains(id))) {
+                return vec![Value::Called(held.into())];
+            }
+        }
         if members.is_empty() && called && name == "clone" && self.lang(file) == Language::Rust {
             // Of a field or variable, of the value it holds (`self.config.clone()`).
             let held = self.held(
@@ -1589,11 +1608,11 @@ impl<'a> Resolver<'_, 'a> {
                 vec![Value::Wrapped(wrap, inner.into())]
             };
         }
-        if head == POINTER {
+        if is_pointer(head) {
             // A value of the pointee once dereferenced, and of the pointer for the repository's
             // impls for pointers.
             let mut values = self.type_values(file, scope, rest, hops + 1);
-            values.push(Value::Outside(self.outside.names.get(POINTER).copied().unwrap_or(0)));
+            values.push(Value::Outside(self.outside.names.get(head.as_str()).copied().unwrap_or(0)));
             return values;
         }
         if head == UNION {
