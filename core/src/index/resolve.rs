@@ -2668,7 +2668,8 @@ impl<'a> Resolver<'_, 'a> {
                 let head = match &receiver {
                     Some(values) => {
                         let call = (chain.call && last == 0) || chain.calls_at.first() == Some(&0);
-                        let members = self.by_use(self.members_all(values, &chain.segments[0].0, 0), call);
+                        let name = &chain.segments[0].0;
+                        let members = self.by_use(self.member_or_clone(fid, values, name, call, 0), call);
                         if members.is_empty() && !values.is_empty() {
                             if let Some(types) = self.value_types(values) {
                                 out.known_stops.push((k as u32, 0, types));
