@@ -338,6 +338,10 @@ pub struct RefChain {
     /// (`f({ a: 1 })`, `const x: T = { a: 1 }`).
     #[serde(default)]
     pub receiver: Option<Box<Receiver>>,
+    /// The head is followed by `::` (Rust's `ast::Concat`): it names a crate, module or type, never
+    /// a local value of the same name.
+    #[serde(default)]
+    pub path_head: bool,
 }
 
 /// The value whose members a chain with a receiver names, then `members` of it in turn (a nested

@@ -1002,6 +1002,13 @@ impl Language {
         }
     }
 
+    /// Whether the head `name` of a path written with `::` can't be a local value: in Rust such a
+    /// head in lower case is a crate or module (types and type parameters are in upper camel
+    /// case), so `let ast = …; ast::Concat` still names the module.
+    pub fn module_path_head(self, name: &str) -> bool {
+        self == Language::Rust && name.starts_with(|c: char| c.is_lowercase())
+    }
+
     /// Whether an import of `module` (as the import fact writes it) brings in the language's
     /// standard library: Rust's `std::…`, `core::…`, `alloc::…`; Go's standard packages (no dot in
     /// the path's first element: `fmt`, `net/http`); Java's `java.…`, `javax.…`; Node's `node:…`.

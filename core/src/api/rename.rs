@@ -848,7 +848,9 @@ impl<'a> Plan<'a> {
                         .filter(|(_, (n, _))| *n == self.old)
                         .map(|(i, (_, p))| (*p, elsewhere.contains(&(k as u32, i as u32))))
                         .collect()
-                } else if shadowed_by_local(file, chain.enclosing, &self.old, k as u32) {
+                } else if !(chain.path_head && file.language.module_path_head(&self.old))
+                    && shadowed_by_local(file, chain.enclosing, &self.old, k as u32)
+                {
                     // A local of that name around the use: it means the local, not the declaration.
                     Vec::new()
                 } else {

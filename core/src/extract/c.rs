@@ -42,7 +42,13 @@ struct Walker<'a, 's> {
 /// this grammar) are read by `qualified_path`.
 const CHAIN: ChainSyntax = ChainSyntax {
     names: &["identifier", "this", "field_identifier"],
-    members: &[Member { kind: "field_expression", object: &["argument"], name: &["field"], rooted: false }],
+    members: &[Member {
+        kind: "field_expression",
+        object: &["argument"],
+        name: &["field"],
+        rooted: false,
+        path: false,
+    }],
     member_calls: &[],
     silent_names: &[],
     calls: &["call_expression"],

@@ -19,6 +19,8 @@ pub(crate) struct Member {
     pub name: &'static [&'static str],
     /// A missing object means the path starts at the root (Rust's `::std::x`), not a broken node.
     pub rooted: bool,
+    /// A path's `::` (Rust): its object names a crate, module or type, never a value.
+    pub path: bool,
 }
 
 /// How one grammar writes chains of names: the node kinds the chain reader walks through.
@@ -84,6 +86,8 @@ enum Head<'t> {
 struct Read<'t> {
     frames: Vec<Frame<'t>>,
     head: Head<'t>,
+    /// The step right after the head is a path's `::` (`Member::path`).
+    path_head: bool,
 }
 
 fn field<'t>(node: Node<'t>, fields: &[&'static str]) -> Option<Node<'t>> {
@@ -95,6 +99,8 @@ impl ChainSyntax {
     fn read<'t>(&self, b: &Builder, node: Node<'t>) -> Read<'t> {
         let mut frames = Vec::new();
         let mut cur = node;
+        // Whether the step read last (the one nearest the head, so far) is a path's `::`.
+        let mut path_head = false;
         let head = loop {
             let kind = cur.kind();
             if let Some(origin) = self.typed_head.filter(|_| !frames.is_empty()).and_then(|typed| typed(b, cur)) {
@@ -115,11 +121,13 @@ impl ChainSyntax {
                 if !self.silent_names.contains(&name.kind()) {
                     frames.push(Frame::Name(name));
                 }
+                path_head = m.path;
                 cur = object;
                 continue;
             }
             if let Some(m) = self.member_calls.iter().find(|m| m.kind == kind) {
                 let Some(name) = field(cur, m.name) else { break Head::Opaque(cur) };
+                path_head = false;
                 frames.push(Frame::Call(cur));
                 let Some(object) = field(cur, m.object) else { break Head::Name(name) };
                 frames.push(Frame::Name(name));
@@ -128,12 +136,14 @@ impl ChainSyntax {
             }
             if self.calls.contains(&kind) {
                 let Some(function) = cur.field("function") else { break Head::Opaque(cur) };
+                path_head = false;
                 frames.push(Frame::Call(cur));
                 cur = function;
                 continue;
             }
             if let Some(&(_, name)) = self.operators.iter().find(|(k, _)| *k == kind) {
                 let Some(operand) = cur.named_child(0) else { break Head::Opaque(cur) };
+                path_head = false;
                 frames.push(Frame::Op(name, cur));
                 cur = operand;
                 continue;
@@ -148,7 +158,7 @@ impl ChainSyntax {
             }
             break Head::Opaque(cur);
         };
-        Read { frames, head }
+        Read { frames, head, path_head }
     }
 
     /// The segments of a chain of names only (`a`, `a.b.c`, `a::b::C`): no calls, a name (or the
@@ -310,7 +320,7 @@ pub(crate) fn drive<'s>(w: &mut impl ChainWalker<'s>, node: Node, call: bool, sy
                 _ => Vec::new(),
             };
             let (segments, calls_at, outer_call) = named_steps(w, syntax, &read.frames, head);
-            w.builder().add_call_chain(segments, calls_at, call || outer_call);
+            w.builder().add_call_chain(segments, calls_at, call || outer_call, read.path_head);
         }
         Head::Typed(head, origin) => {
             // A cast, a construction, a wrapper: the members of that value.

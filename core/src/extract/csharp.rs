@@ -32,8 +32,14 @@ struct Walker<'a, 's> {
 const CHAIN: ChainSyntax = ChainSyntax {
     names: &["identifier", "this", "base"],
     members: &[
-        Member { kind: "member_access_expression", object: &["expression"], name: &["name"], rooted: false },
-        Member { kind: "qualified_name", object: &["qualifier"], name: &["name"], rooted: false },
+        Member {
+            kind: "member_access_expression",
+            object: &["expression"],
+            name: &["name"],
+            rooted: false,
+            path: false,
+        },
+        Member { kind: "qualified_name", object: &["qualifier"], name: &["name"], rooted: false, path: false },
     ],
     member_calls: &[],
     silent_names: &[],

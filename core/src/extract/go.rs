@@ -471,7 +471,13 @@ fn named_type_segs(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
 /// `f().x` records `x` as an opaque tail.
 const CHAIN: ChainSyntax = ChainSyntax {
     names: &["identifier"],
-    members: &[Member { kind: "selector_expression", object: &["operand"], name: &["field"], rooted: false }],
+    members: &[Member {
+        kind: "selector_expression",
+        object: &["operand"],
+        name: &["field"],
+        rooted: false,
+        path: false,
+    }],
     member_calls: &[],
     silent_names: &[],
     calls: &[],

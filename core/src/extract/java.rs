@@ -73,8 +73,14 @@ fn signature_start(node: Node) -> usize {
 /// member access and a call at once), `Outer.this.x` (the keyword qualifies, it is no segment).
 const CHAIN: ChainSyntax = ChainSyntax {
     names: &["identifier", "this", "super"],
-    members: &[Member { kind: "field_access", object: &["object"], name: &["field"], rooted: false }],
-    member_calls: &[Member { kind: "method_invocation", object: &["object"], name: &["name"], rooted: false }],
+    members: &[Member { kind: "field_access", object: &["object"], name: &["field"], rooted: false, path: false }],
+    member_calls: &[Member {
+        kind: "method_invocation",
+        object: &["object"],
+        name: &["name"],
+        rooted: false,
+        path: false,
+    }],
     silent_names: &["this", "super"],
     calls: &[],
     operators: &[],

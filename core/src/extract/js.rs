@@ -788,9 +788,15 @@ fn interface(b: &mut Builder, node: Node, exported: bool) {
 const CHAIN: ChainSyntax = ChainSyntax {
     names: &["identifier", "this", "super", "type_identifier", "property_identifier", "private_property_identifier"],
     members: &[
-        Member { kind: "member_expression", object: &["object"], name: &["property"], rooted: false },
-        Member { kind: "nested_type_identifier", object: &["module"], name: &["name"], rooted: false },
-        Member { kind: "nested_identifier", object: &["object", "module"], name: &["property", "name"], rooted: false },
+        Member { kind: "member_expression", object: &["object"], name: &["property"], rooted: false, path: false },
+        Member { kind: "nested_type_identifier", object: &["module"], name: &["name"], rooted: false, path: false },
+        Member {
+            kind: "nested_identifier",
+            object: &["object", "module"],
+            name: &["property", "name"],
+            rooted: false,
+            path: false,
+        },
     ],
     member_calls: &[],
     silent_names: &[],

@@ -404,7 +404,7 @@ impl Walker<'_, '_> {
                 if called {
                     calls.pop();
                 }
-                self.b.add_call_chain(segs, calls, called);
+                self.b.add_call_chain(segs, calls, called, false);
             }
             None => {
                 if let Some(head) = node.named_child(0) {

@@ -313,16 +313,39 @@ impl<'a> Builder<'a> {
             return;
         }
         let enclosing = self.enclosing();
-        self.facts.refs.push(RefChain { segments, opaque_head, call, calls_at: Vec::new(), enclosing, receiver: None });
+        self.facts.refs.push(RefChain {
+            segments,
+            opaque_head,
+            call,
+            calls_at: Vec::new(),
+            enclosing,
+            receiver: None,
+            path_head: false,
+        });
     }
 
-    /// Records a chain with calls on the way (`a.b().c()`); `calls_at` are segment indices, ascending.
-    pub fn add_call_chain(&mut self, segments: Vec<(String, Pos)>, calls_at: Vec<u32>, call: bool) {
+    /// Records a path (`ast::Concat`, `Kind::A`): a head followed by `::`.
+    pub fn add_path(&mut self, segments: Vec<(String, Pos)>, call: bool) {
+        let path_head = segments.len() > 1;
+        self.add_call_chain(segments, Vec::new(), call, path_head);
+    }
+
+    /// Records a chain with calls on the way (`a.b().c()`); `calls_at` are segment indices, ascending;
+    /// `path_head`: the head is followed by `::` (`RefChain::path_head`).
+    pub fn add_call_chain(&mut self, segments: Vec<(String, Pos)>, calls_at: Vec<u32>, call: bool, path_head: bool) {
         if segments.is_empty() {
             return;
         }
         let enclosing = self.enclosing();
-        self.facts.refs.push(RefChain { segments, opaque_head: false, call, calls_at, enclosing, receiver: None });
+        self.facts.refs.push(RefChain {
+            segments,
+            opaque_head: false,
+            call,
+            calls_at,
+            enclosing,
+            receiver: None,
+            path_head,
+        });
     }
 
     /// Records a chain of members (through calls) of a value without a name (see `RefChain::receiver`).
@@ -344,6 +367,7 @@ impl<'a> Builder<'a> {
             calls_at,
             enclosing,
             receiver: Some(Box::new(receiver)),
+            path_head: false,
         });
     }
 
@@ -357,6 +381,7 @@ impl<'a> Builder<'a> {
             calls_at: Vec::new(),
             enclosing,
             receiver: Some(Box::new(receiver)),
+            path_head: false,
         });
     }
 

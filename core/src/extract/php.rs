@@ -609,7 +609,7 @@ impl Walker<'_, '_> {
                     calls.pop();
                 }
                 match constructed {
-                    None => self.b.add_call_chain(segs, calls, called),
+                    None => self.b.add_call_chain(segs, calls, called, false),
                     Some((class, new)) => {
                         self.walk(new);
                         let base = ReceiverBase::Value(LocalOrigin::Constructed(class));

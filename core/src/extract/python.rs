@@ -563,7 +563,7 @@ fn is_builtin_type(s: &str) -> bool {
 /// How Python writes chains: `a.b.c`, `a.b().c()`.
 const CHAIN: ChainSyntax = ChainSyntax {
     names: &["identifier"],
-    members: &[Member { kind: "attribute", object: &["object"], name: &["attribute"], rooted: false }],
+    members: &[Member { kind: "attribute", object: &["object"], name: &["attribute"], rooted: false, path: false }],
     member_calls: &[],
     silent_names: &[],
     calls: &["call"],

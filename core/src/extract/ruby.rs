@@ -275,7 +275,7 @@ impl Walker<'_, '_> {
             }
             match receiver {
                 Some(r) => self.b.add_receiver_chain(segs, calls, called, r),
-                None => self.b.add_call_chain(segs, calls, called),
+                None => self.b.add_call_chain(segs, calls, called, false),
             }
         } else {
             self.walk_opt(receiver);

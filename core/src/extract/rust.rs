@@ -231,7 +231,7 @@ fn item(b: &mut Builder, node: Node) {
                             let segs =
                                 written.map(|s| s.into_iter().skip_while(|(n, _)| n == "self").collect::<Vec<_>>());
                             if let Some(segs) = segs.filter(|s| !s.is_empty()) {
-                                b.add_ref(segs, false, false);
+                                b.add_path(segs, false);
                             }
                             (path.join("::"), ImportKind::Glob, Vec::new())
                         }
@@ -590,8 +590,8 @@ fn use_tree(b: &Builder, node: Node, prefix: Vec<String>, out: &mut Vec<UseItem>
 const PATH: ChainSyntax = ChainSyntax {
     names: &["identifier", "self", "super", "crate", "type_identifier", "metavariable"],
     members: &[
-        Member { kind: "scoped_identifier", object: &["path"], name: &["name"], rooted: true },
-        Member { kind: "scoped_type_identifier", object: &["path"], name: &["name"], rooted: true },
+        Member { kind: "scoped_identifier", object: &["path"], name: &["name"], rooted: true, path: true },
+        Member { kind: "scoped_type_identifier", object: &["path"], name: &["name"], rooted: true, path: true },
     ],
     member_calls: &[],
     silent_names: &[],
@@ -609,9 +609,9 @@ const PATH: ChainSyntax = ChainSyntax {
 const CHAIN: ChainSyntax = ChainSyntax {
     names: PATH.names,
     members: &[
-        Member { kind: "field_expression", object: &["value"], name: &["field"], rooted: false },
-        Member { kind: "scoped_identifier", object: &["path"], name: &["name"], rooted: true },
-        Member { kind: "scoped_type_identifier", object: &["path"], name: &["name"], rooted: true },
+        Member { kind: "field_expression", object: &["value"], name: &["field"], rooted: false, path: false },
+        Member { kind: "scoped_identifier", object: &["path"], name: &["name"], rooted: true, path: true },
+        Member { kind: "scoped_type_identifier", object: &["path"], name: &["name"], rooted: true, path: true },
     ],
     member_calls: &[],
     silent_names: &[],
@@ -855,7 +855,7 @@ fn ty(b: &mut Builder, node: Node) {
     match node.kind() {
         "type_identifier" | "scoped_type_identifier" | "scoped_identifier" => {
             if let Some(segs) = path_segments(b, node) {
-                b.add_ref(segs, false, false);
+                b.add_path(segs, false);
             }
         }
         "generic_type" => {
@@ -874,7 +874,7 @@ fn ty(b: &mut Builder, node: Node) {
                     let trait_path = base.and_then(|t| path_segments(b, t));
                     if let (Some(mut segs), Some(name)) = (trait_path, arg.field("name")) {
                         segs.push(b.seg(name));
-                        b.add_ref(segs, false, false);
+                        b.add_path(segs, false);
                     }
                     if let Some(t) = arg.field("type") {
                         ty(b, t);
@@ -910,7 +910,7 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
             let path = node.field("type").and_then(|t| path_segments(b, t));
             let names: Option<Vec<String>> = path.as_ref().map(|p| p.iter().map(|s| s.0.clone()).collect());
             if let Some(segs) = path {
-                b.add_ref(segs, false, false);
+                b.add_path(segs, false);
             }
             let tuple = node.kind() == "tuple_struct_pattern";
             if !tuple {
@@ -961,7 +961,7 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
         }
         "scoped_identifier" => {
             if let Some(segs) = path_segments(b, node) {
-                b.add_ref(segs, false, false);
+                b.add_path(segs, false);
             }
         }
         "captured_pattern" => {
@@ -1173,7 +1173,7 @@ fn expr(b: &mut Builder, node: Node) {
                 members: Vec::new(),
             });
             if let Some(segs) = path {
-                b.add_ref(segs, false, false);
+                b.add_path(segs, false);
             }
             if let Some(body) = node.field("body") {
                 for field in named_children(body) {
@@ -1376,7 +1376,7 @@ fn macro_invocation(b: &mut Builder, node: Node, item_level: bool) {
 fn macro_body(b: &mut Builder, node: Node, item_level: bool) {
     if let Some(name) = node.field("macro") {
         if let Some(segs) = path_segments(b, name) {
-            b.add_ref(segs, false, false);
+            b.add_path(segs, false);
         }
     }
     let Some(tt) = named_children(node).into_iter().find(|c| c.kind() == "token_tree") else { return };
@@ -1648,7 +1648,8 @@ fn token_tree(b: &mut Builder, tt: Node) {
                         | "false"
                 );
                 if !preceded_by_dot && !is_macro && !keyword {
-                    b.add_ref(segs, is_call, false);
+                    let path_head = tokens.get(i + 1).is_some_and(|n| n.kind() == "::");
+                    b.add_call_chain(segs, Vec::new(), is_call, path_head);
                 }
                 i = j;
             }

@@ -413,7 +413,7 @@ impl Walker<'_, '_> {
                 self.walk_opt(op.field("lhs"));
                 let rhs = op.field("rhs").expect("checked");
                 match self.chain_path(rhs) {
-                    Some((segs, calls)) => self.b.add_call_chain(segs, calls, true),
+                    Some((segs, calls)) => self.b.add_call_chain(segs, calls, true, false),
                     None => self.walk(rhs),
                 }
                 for c in named_children(node).into_iter().skip(1) {
@@ -429,7 +429,7 @@ impl Walker<'_, '_> {
                 if called {
                     calls.pop();
                 }
-                self.b.add_call_chain(segs, calls, called);
+                self.b.add_call_chain(segs, calls, called, false);
             }
             None => {
                 if let Some(head) = node.named_child(0) {

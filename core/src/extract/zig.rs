@@ -30,7 +30,7 @@ struct Walker<'a, 's> {
 
 const CHAIN: ChainSyntax = ChainSyntax {
     names: &["identifier"],
-    members: &[Member { kind: "field_expression", object: &["object"], name: &["member"], rooted: false }],
+    members: &[Member { kind: "field_expression", object: &["object"], name: &["member"], rooted: false, path: false }],
     member_calls: &[],
     silent_names: &[],
     calls: &["call_expression"],

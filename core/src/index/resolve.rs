@@ -879,7 +879,8 @@ impl<'a> Resolver<'_, 'a> {
             return self.resolve_path_hops(file, scope, path, 0);
         }
         let Some((head, rest)) = path.split_first() else { return Vec::new() };
-        let mut values = self.head(file, scope, head, 0).unwrap_or_default();
+        let head = if rest.is_empty() { self.head(file, scope, head, 0) } else { self.path_head(file, scope, head, 0) };
+        let mut values = head.unwrap_or_default();
         for seg in rest {
             values = self.members_all(&values, seg, 0);
             if values.is_empty() {
@@ -951,6 +952,16 @@ impl<'a> Resolver<'_, 'a> {
     /// Resolves the first name of a chain. `None` means the name is a local of unknown type: it
     /// shadows everything and resolves to nothing (not counted as a failure of resolution).
     fn head(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32) -> Option<Vec<Value>> {
+        self.head_in(file, scope, name, hops, true)
+    }
+
+    /// The head of a `::` path: as `head`, but a crate's or module's name is never a local's
+    /// (`Language::module_path_head`).
+    fn path_head(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32) -> Option<Vec<Value>> {
+        self.head_in(file, scope, name, hops, !self.lang(file).module_path_head(name))
+    }
+
+    fn head_in(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32, locals: bool) -> Option<Vec<Value>> {
         if hops > MAX_HOPS {
             return Some(Vec::new());
         }
@@ -959,7 +970,7 @@ impl<'a> Resolver<'_, 'a> {
         let chain = self.scope_chain(file, scope);
 
         // Locals shadow everything else: the latest binding before the use.
-        for s in self.local_scopes(file, scope) {
+        for s in self.local_scopes(file, scope).into_iter().filter(|_| locals) {
             let Some(mut binding) = self.visible_local(file, s, name) else { continue };
             // The name as the binding holds it keys the memos (no copy per lookup).
             let name = binding.1.name.as_str();
@@ -1639,7 +1650,9 @@ impl<'a> Resolver<'_, 'a> {
             }
             return out;
         }
-        let mut values = self.head(file, scope, head, hops).unwrap_or_default();
+        let head =
+            if rest.is_empty() { self.head(file, scope, head, hops) } else { self.path_head(file, scope, head, hops) };
+        let mut values = head.unwrap_or_default();
         for seg in rest {
             values = self.members_all(&values, seg, hops);
         }
@@ -2677,6 +2690,7 @@ impl<'a> Resolver<'_, 'a> {
                         }
                         Some(members)
                     }
+                    None if chain.path_head => self.path_head(fid, chain.enclosing, &chain.segments[0].0, 0),
                     None => self.head(fid, chain.enclosing, &chain.segments[0].0, 0),
                 };
                 let Some(mut values) = head else {
