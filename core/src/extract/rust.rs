@@ -490,9 +490,37 @@ fn function_inside(b: &mut Builder, node: Node, bounds: &[(String, Vec<String>)]
     if let Some(ret) = ret {
         ty(b, ret);
     }
-    if let Some(body) = node.field("body") {
-        expr(b, body);
-    }
+    let Some(body) = node.field("body") else { return };
+    // `-> impl FnMut(&RegexTest) -> R { move |test| … }`: the closure the body gives back takes the
+    // parameters its return type declares.
+    let typed = ret.and_then(|r| closure_parameters(b, r, bounds)).zip(tail_closure(body));
+    let Some((params, tail)) = typed else { return expr(b, body) };
+    b.block(|b| {
+        for c in named_children(body) {
+            if c.id() == tail.id() {
+                closure(b, c, &|i| {
+                    params.get(i as usize).cloned().flatten().map_or(LocalOrigin::Unknown, LocalOrigin::Declared)
+                });
+            } else {
+                expr(b, c);
+            }
+        }
+    });
+}
+
+/// The declared parameter types of a closure type (`impl Fn(&Item, usize) -> bool`).
+fn closure_parameters(b: &Builder, t: Node, bounds: &[(String, Vec<String>)]) -> Option<Vec<Option<Vec<String>>>> {
+    let function = t.field("trait").filter(|f| f.kind() == "function_type")?;
+    let params = function.field("parameters")?;
+    Some(named_children(params).into_iter().map(|p| bounded_type(b, p, bounds)).collect())
+}
+
+/// The closure a block ends with (its value).
+fn tail_closure(block: Node) -> Option<Node> {
+    named_children(block)
+        .into_iter()
+        .rfind(|c| !c.kind().ends_with("comment"))
+        .filter(|c| c.kind() == "closure_expression")
 }
 
 /// The first trait bound of each type parameter of an item, from `<T: Trait>` and `where T: Trait`,
