@@ -1398,6 +1398,13 @@ mod tests {
         repo(&[("Cargo.toml", "[package]\nname = \"pr\"\n"), ("src/lib.rs", lib)])
     }
 
+    /// The edits of a preview that must be safe.
+    fn safe_edits(s: &mut Session, handle: &str, new_name: &str) -> Vec<String> {
+        let r = preview(s, handle, new_name);
+        assert!(r.safe, "{handle}: {:?} {:?}", r.reasons, r.unsafe_sites);
+        edits(&r)
+    }
+
     fn edits(r: &RenamePreviewResponse) -> Vec<String> {
         r.edits.iter().map(|e| format!("{}:{}:{}-{} {}", e.path, e.line, e.column, e.end_column, e.kind)).collect()
     }
@@ -1433,12 +1440,14 @@ mod tests {
     #[test]
     fn uses_of_something_else_leave_a_rust_rename_safe() {
         let (_dir, mut s) = crate_repo(PRINTER);
-        let r = preview(&mut s, "src/lib.rs::Printer::new", "create");
-        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
-        assert_eq!(edits(&r), ["src/lib.rs:6:12-15 definition", "src/lib.rs:20:26-29 reference"]);
-        let r = preview(&mut s, "src/lib.rs::Printer::push", "bump");
-        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
-        assert_eq!(edits(&r), ["src/lib.rs:7:12-16 definition", "src/lib.rs:21:7-11 reference"]);
+        assert_eq!(
+            safe_edits(&mut s, "src/lib.rs::Printer::new", "create"),
+            ["src/lib.rs:6:12-15 definition", "src/lib.rs:20:26-29 reference"]
+        );
+        assert_eq!(
+            safe_edits(&mut s, "src/lib.rs::Printer::push", "bump"),
+            ["src/lib.rs:7:12-16 definition", "src/lib.rs:21:7-11 reference"]
+        );
     }
 
     #[test]
@@ -1507,9 +1516,10 @@ mod tests {
         // standard vectors; `h.p.clone()` is a Printer (a derived clone of a field's value).
         let code = "use std::fmt;\n#[derive(Clone)]\npub struct Printer { n: u32 }\nimpl Printer {\n    pub fn push(&mut self) { self.n += 1; }\n}\npub struct Holder { p: Printer }\npub struct Show(u32);\nimpl fmt::Display for Show {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        let push = self.0;\n        write!(f, \"{} {:?}\", push, Some(push))\n    }\n}\npub fn f(h: &Holder) {\n    let (mut a, mut b) = (std::vec![], Vec::new());\n    a.push(1u32);\n    b.push(2u32);\n    h.p.clone().push();\n}\n";
         let (_dir, mut s) = crate_repo(code);
-        let r = preview(&mut s, "src/lib.rs::Printer::push", "bump");
-        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
-        assert_eq!(edits(&r), ["src/lib.rs:5:12-16 definition", "src/lib.rs:19:17-21 reference"]);
+        assert_eq!(
+            safe_edits(&mut s, "src/lib.rs::Printer::push", "bump"),
+            ["src/lib.rs:5:12-16 definition", "src/lib.rs:19:17-21 reference"]
+        );
     }
 
     #[test]
@@ -1519,12 +1529,11 @@ mod tests {
         let code = "pub struct Kind;\npub struct Span { pub start: usize }\npub mod start {\n    pub fn f() {}\n}\npub mod t {\n    use regex_test::Kind;\n    use crate::start::f;\n    pub fn g(s: &crate::Span) -> usize {\n        let _k = Kind::All;\n        f();\n        s.start\n    }\n}\n";
         let manifest = "[package]\nname = \"pr\"\n\n[dev-dependencies]\nregex-test = \"0.1\"\n";
         let (_dir, mut s) = repo(&[("Cargo.toml", manifest), ("src/lib.rs", code)]);
-        let r = preview(&mut s, "src/lib.rs::Kind", "Sort");
-        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
-        assert_eq!(edits(&r), ["src/lib.rs:1:12-16 definition"]);
-        let r = preview(&mut s, "src/lib.rs::Span::start", "begin");
-        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
-        assert_eq!(edits(&r), ["src/lib.rs:2:23-28 definition", "src/lib.rs:12:11-16 reference"]);
+        assert_eq!(safe_edits(&mut s, "src/lib.rs::Kind", "Sort"), ["src/lib.rs:1:12-16 definition"]);
+        assert_eq!(
+            safe_edits(&mut s, "src/lib.rs::Span::start", "begin"),
+            ["src/lib.rs:2:23-28 definition", "src/lib.rs:12:11-16 reference"]
+        );
     }
 
     #[test]
@@ -1607,9 +1616,10 @@ mod tests {
     #[test]
     fn uses_of_types_written_in_place_or_the_languages_leave_an_interface_rename_safe() {
         let (_dir, mut s) = repo(&[("provider.ts", PROVIDER)]);
-        let r = preview(&mut s, "provider.ts::Provider::setInterval", "schedule");
-        assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
-        assert_eq!(edits(&r), ["provider.ts:2:3-14 definition", "provider.ts:8:3-14 reference"]);
+        assert_eq!(
+            safe_edits(&mut s, "provider.ts::Provider::setInterval", "schedule"),
+            ["provider.ts:2:3-14 definition", "provider.ts:8:3-14 reference"]
+        );
         let r = preview(&mut s, "provider.ts::Provider::call", "invoke");
         assert!(r.safe, "{:?} {:?}", r.reasons, r.unsafe_sites);
         assert_eq!(

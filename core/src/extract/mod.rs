@@ -309,43 +309,19 @@ impl<'a> Builder<'a> {
 
     /// Records a use of a name or a chain of names.
     pub fn add_ref(&mut self, segments: Vec<(String, Pos)>, call: bool, opaque_head: bool) {
-        if segments.is_empty() {
-            return;
-        }
-        let enclosing = self.enclosing();
-        self.facts.refs.push(RefChain {
-            segments,
-            opaque_head,
-            call,
-            calls_at: Vec::new(),
-            enclosing,
-            receiver: None,
-            path_head: false,
-        });
+        self.push_chain(segments, Vec::new(), call, None, opaque_head, false);
     }
 
     /// Records a path (`ast::Concat`, `Kind::A`): a head followed by `::`.
     pub fn add_path(&mut self, segments: Vec<(String, Pos)>, call: bool) {
         let path_head = segments.len() > 1;
-        self.add_call_chain(segments, Vec::new(), call, path_head);
+        self.push_chain(segments, Vec::new(), call, None, false, path_head);
     }
 
     /// Records a chain with calls on the way (`a.b().c()`); `calls_at` are segment indices, ascending;
     /// `path_head`: the head is followed by `::` (`RefChain::path_head`).
     pub fn add_call_chain(&mut self, segments: Vec<(String, Pos)>, calls_at: Vec<u32>, call: bool, path_head: bool) {
-        if segments.is_empty() {
-            return;
-        }
-        let enclosing = self.enclosing();
-        self.facts.refs.push(RefChain {
-            segments,
-            opaque_head: false,
-            call,
-            calls_at,
-            enclosing,
-            receiver: None,
-            path_head,
-        });
+        self.push_chain(segments, calls_at, call, None, false, path_head);
     }
 
     /// Records a chain of members (through calls) of a value without a name (see `RefChain::receiver`).
@@ -356,33 +332,30 @@ impl<'a> Builder<'a> {
         call: bool,
         receiver: Receiver,
     ) {
+        self.push_chain(segments, calls_at, call, Some(receiver), false, false);
+    }
+
+    /// Records a chain in the innermost enclosing symbol (none without segments).
+    fn push_chain(
+        &mut self,
+        segments: Vec<(String, Pos)>,
+        calls_at: Vec<u32>,
+        call: bool,
+        receiver: Option<Receiver>,
+        opaque_head: bool,
+        path_head: bool,
+    ) {
         if segments.is_empty() {
             return;
         }
         let enclosing = self.enclosing();
-        self.facts.refs.push(RefChain {
-            segments,
-            opaque_head: false,
-            call,
-            calls_at,
-            enclosing,
-            receiver: Some(Box::new(receiver)),
-            path_head: false,
-        });
+        let receiver = receiver.map(Box::new);
+        self.facts.refs.push(RefChain { segments, opaque_head, call, calls_at, enclosing, receiver, path_head });
     }
 
     /// Records a member of a value without a name (see `RefChain::receiver`): `a` of `{ a } = x`.
     pub fn add_member_ref(&mut self, name: (String, Pos), call: bool, receiver: Receiver) {
-        let enclosing = self.enclosing();
-        self.facts.refs.push(RefChain {
-            segments: vec![name],
-            opaque_head: false,
-            call,
-            calls_at: Vec::new(),
-            enclosing,
-            receiver: Some(Box::new(receiver)),
-            path_head: false,
-        });
+        self.add_receiver_chain(vec![name], Vec::new(), call, receiver);
     }
 
     /// Records a local name of the innermost enclosing function.
