@@ -436,7 +436,29 @@ fn function(b: &mut Builder, node: Node, exported: bool, owner_bounds: &[(String
     if let Some(ret) = node.field("return_type") {
         b.symbol_mut(idx).returns = bounded_type(b, ret, &bounds);
     }
+    // A function taking a closure: its parameters, for the closures passed to it
+    // (`LocalOrigin::Callback`); the others' are not needed.
+    let params = closure_taking_parameters(b, node, &bounds);
+    if params.iter().any(|p| !p.callback.is_empty()) {
+        b.symbol_mut(idx).params = params;
+    }
     b.within(idx, |b| function_inside(b, node, &bounds));
+}
+
+/// A function's parameters after `self`, each with the parameter types of the closure it takes
+/// (`f: impl FnMut(&Match) -> bool`, `f: F` where `F: FnMut(&Match) -> bool`).
+fn closure_taking_parameters(b: &Builder, item: Node, bounds: &[(String, Vec<String>)]) -> Vec<Param> {
+    let Some(params) = item.field("parameters") else { return Vec::new() };
+    let params = named_children(params).into_iter().filter(|p| p.kind() == "parameter");
+    params
+        .map(|p| {
+            let t = p.field("type");
+            Param {
+                ty: t.and_then(|t| bounded_type(b, t, bounds)),
+                callback: t.and_then(|t| closure_parameters(b, t, item, bounds)).unwrap_or_default(),
+            }
+        })
+        .collect()
 }
 
 /// The type path of a type; a type parameter with a trait bound is known by that trait: `fn f<T:
@@ -493,7 +515,7 @@ fn function_inside(b: &mut Builder, node: Node, bounds: &[(String, Vec<String>)]
     let Some(body) = node.field("body") else { return };
     // `-> impl FnMut(&RegexTest) -> R { move |test| … }`: the closure the body gives back takes the
     // parameters its return type declares.
-    let typed = ret.and_then(|r| closure_parameters(b, r, bounds)).zip(tail_closure(body));
+    let typed = ret.and_then(|r| closure_parameters(b, r, node, bounds)).zip(tail_closure(body));
     let Some((params, tail)) = typed else { return expr(b, body) };
     b.block(|b| {
         for c in named_children(body) {
@@ -508,11 +530,48 @@ fn function_inside(b: &mut Builder, node: Node, bounds: &[(String, Vec<String>)]
     });
 }
 
-/// The declared parameter types of a closure type (`impl Fn(&Item, usize) -> bool`).
-fn closure_parameters(b: &Builder, t: Node, bounds: &[(String, Vec<String>)]) -> Option<Vec<Option<Vec<String>>>> {
-    let function = t.field("trait").filter(|f| f.kind() == "function_type")?;
-    let params = function.field("parameters")?;
-    Some(named_children(params).into_iter().map(|p| bounded_type(b, p, bounds)).collect())
+/// The declared parameter types of a closure type: `impl Fn(&Item, usize) -> bool`, `&dyn
+/// FnMut(u8)`, or a type parameter of `item` bounded by one (`F: FnMut(&Match) -> bool`).
+fn closure_parameters(
+    b: &Builder,
+    t: Node,
+    item: Node,
+    bounds: &[(String, Vec<String>)],
+) -> Option<Vec<Option<Vec<String>>>> {
+    let function = function_type(b, t, item, 0)?;
+    let params = named_children(function.field("parameters")?).into_iter().filter(|p| !p.kind().ends_with("comment"));
+    // `fn(x: u8)` names its parameters; `Fn(u8)` doesn't.
+    let types = params.map(|p| if p.kind() == "parameter" { p.field("type") } else { Some(p) });
+    Some(types.map(|t| t.and_then(|t| bounded_type(b, t, bounds))).collect())
+}
+
+/// The function type (`FnMut(&Match) -> bool`) a type is or is bounded by (see `closure_parameters`).
+fn function_type<'t>(b: &Builder, t: Node<'t>, item: Node<'t>, depth: usize) -> Option<Node<'t>> {
+    if depth > MAX_TYPE_NESTING {
+        return None;
+    }
+    let inner = |n: Node<'t>| function_type(b, n, item, depth + 1);
+    match t.kind() {
+        "function_type" => Some(t),
+        "reference_type" => inner(t.field("type")?),
+        "abstract_type" | "dynamic_type" => inner(t.field("trait").or_else(|| t.named_child(0))?),
+        "trait_bounds" => named_children(t).into_iter().find_map(inner),
+        // `F`: the bounds `<F: …>` or `where F: …` give it.
+        "type_identifier" if depth == 0 => {
+            let name = b.text(t);
+            let params = item.field("type_parameters").into_iter().flat_map(named_children);
+            let declared = params
+                .filter(|tp| tp.field("name").or_else(|| tp.named_child(0)).is_some_and(|n| b.text(n) == name))
+                .filter_map(|tp| tp.field("bounds"));
+            let clause = named_children(item).into_iter().find(|c| c.kind() == "where_clause");
+            let predicates = clause.into_iter().flat_map(named_children).filter(|p| p.kind() == "where_predicate");
+            let required = predicates
+                .filter(|p| p.field("left").is_some_and(|l| b.text(l) == name))
+                .filter_map(|p| p.field("bounds"));
+            declared.chain(required).find_map(|bounds| function_type(b, bounds, item, depth + 1))
+        }
+        _ => None,
+    }
 }
 
 /// The closure a block ends with (its value).
