@@ -1154,13 +1154,8 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
         "macro_invocation" if value.field("macro").is_some_and(|m| b.text(m).rsplit("::").next() == Some("vec")) => {
             return LocalOrigin::Declared(vec![SEQUENCE.to_string()]);
         }
-        // `match opt { Some(x) => x, None => return }`: the value inside.
-        "match_expression" => {
-            return match unwrapping_match(b, value).map(inner) {
-                Some(LocalOrigin::Unknown) | None => LocalOrigin::Unknown,
-                Some(o) => LocalOrigin::Unwrapped(Box::new(o)),
-            };
-        }
+        // `match opt { Some(x) => x, None => return }`: what the arm that gives a value bound.
+        "match_expression" => return match_value(b, value, depth),
         "type_cast_expression" => {
             return value
                 .field("type")
@@ -1194,24 +1189,38 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
     }
 }
 
-/// The scrutinee of a match whose one arm that doesn't diverge gives back what `Some(x)` or `Ok(x)`
-/// bound (`match opt { Some(x) => x, None => return }`).
-fn unwrapping_match<'t>(b: &Builder, m: Node<'t>) -> Option<Node<'t>> {
+/// What a match gives when its one arm that doesn't diverge gives back a name its tuple pattern
+/// bound: the value inside the scrutinee for `Some(x)` / `Ok(x)` (`match opt { Some(x) => x, None
+/// => return }`), a variant's field otherwise (`match *hir.kind() { HirKind::Alternation(ref alts)
+/// => alts, _ => return None }`).
+fn match_value(b: &Builder, m: Node, depth: usize) -> LocalOrigin {
+    match_binding(b, m, depth).unwrap_or(LocalOrigin::Unknown)
+}
+
+fn match_binding(b: &Builder, m: Node, depth: usize) -> Option<LocalOrigin> {
     let arms: Vec<Node> = named_children(m.field("body")?).into_iter().filter(|a| a.kind() == "match_arm").collect();
     let mut live = arms.iter().filter(|a| !a.field("value").is_some_and(|v| diverges(b, v)));
     let (Some(arm), None) = (live.next(), live.next()) else { return None };
     let pattern = arm.field("pattern")?.named_child(0).filter(|p| p.kind() == "tuple_struct_pattern")?;
-    if !matches!(pattern.field("type").map(|t| b.text(t)), Some("Some" | "Ok")) {
-        return None;
+    let value = arm.field("value").filter(|v| v.kind() == "identifier")?;
+    let position = pattern_elements(pattern).into_iter().position(|mut bound| {
+        while matches!(bound.kind(), "mut_pattern" | "ref_pattern") {
+            match named_children(bound).into_iter().last() {
+                Some(inner) => bound = inner,
+                None => return false,
+            }
+        }
+        bound.kind() == "identifier" && b.text(bound) == b.text(value)
+    })?;
+    let path: Vec<String> = path_segments(b, pattern.field("type")?)?.into_iter().map(|s| s.0).collect();
+    match path.as_slice() {
+        [one] if matches!(one.as_str(), "Some" | "Ok") => match local_origin_within(b, m.field("value")?, depth + 1) {
+            LocalOrigin::Unknown => None,
+            o => Some(LocalOrigin::Unwrapped(Box::new(o))),
+        },
+        [.., last] if matches!(last.as_str(), "Some" | "Ok" | "Err" | "None") => None,
+        _ => Some(LocalOrigin::VariantField(path, position as u32)),
     }
-    let [mut bound] = pattern_elements(pattern)[..] else { return None };
-    while matches!(bound.kind(), "mut_pattern" | "ref_pattern") {
-        bound = named_children(bound).into_iter().last()?;
-    }
-    let value = arm.field("value")?;
-    (bound.kind() == "identifier" && value.kind() == "identifier" && b.text(value) == b.text(bound))
-        .then(|| m.field("value"))
-        .flatten()
 }
 
 /// Whether an expression never gives a value: `return`, `break`, `continue`, `panic!(…)`, or a
