@@ -184,6 +184,7 @@ fn item(b: &mut Builder, node: Node) {
         "trait_item" => {
             if let Some(name) = node.field("name") {
                 let idx = b.add_symbol(node, name, SymbolKind::Trait, exported);
+                b.within(idx, |b| generics(b, node));
                 if let Some(bounds) = node.field("bounds") {
                     for bound in named_children(bounds) {
                         if let Some(segs) = type_chain(b, bound) {
@@ -348,6 +349,7 @@ fn impl_item(b: &mut Builder, node: Node) {
     let self_path = type_path(b, self_ty);
     let trait_path = node.field("trait").and_then(|t| type_path(b, t));
     let bounds = type_param_bounds(b, node);
+    generics(b, node);
     ty(b, self_ty);
     if let Some(t) = node.field("trait") {
         ty(b, t);
@@ -482,9 +484,7 @@ fn bound_of<'b>(bounds: &'b [(String, Vec<String>)], name: &str) -> Option<&'b V
 fn function_inside(b: &mut Builder, node: Node, bounds: &[(String, Vec<String>)]) {
     let declared = |b: &Builder, t: Node| bounded_type(b, t, bounds);
     let ret = node.field("return_type");
-    if let Some(tp) = node.field("type_parameters") {
-        ty(b, tp);
-    }
+    generics(b, node);
     // A bounded type parameter named in a path is a value of its trait: `T::all_named()`.
     for (name, bound) in bounds {
         b.add_local(name, LocalOrigin::Declared(bound.clone()));
@@ -580,6 +580,16 @@ fn tail_closure(block: Node) -> Option<Node> {
         .into_iter()
         .rfind(|c| !c.kind().ends_with("comment"))
         .filter(|c| c.kind() == "closure_expression")
+}
+
+/// The types an item's `<…>` and `where` clause name (its type parameters' bounds).
+fn generics(b: &mut Builder, item: Node) {
+    if let Some(tp) = item.field("type_parameters") {
+        ty(b, tp);
+    }
+    if let Some(clause) = named_children(item).into_iter().find(|c| c.kind() == "where_clause") {
+        ty(b, clause);
+    }
 }
 
 /// The first trait bound of each type parameter of an item, from `<T: Trait>` and `where T: Trait`,
@@ -974,6 +984,15 @@ fn ty(b: &mut Builder, node: Node) {
             // The parameter's own name is a declaration; its bounds are references.
             for child in named_children(node).into_iter().skip(1) {
                 ty(b, child);
+            }
+        }
+        // `where F: FnMut(&Item)`: a type parameter on the left is the item's own name.
+        "where_predicate" => {
+            if let Some(left) = node.field("left").filter(|l| l.kind() != "type_identifier") {
+                ty(b, left);
+            }
+            if let Some(bounds) = node.field("bounds") {
+                ty(b, bounds);
             }
         }
         _ => named_children(node).into_iter().for_each(|c| ty(b, c)),

@@ -209,6 +209,25 @@ fn a_module_file_chosen_by_cfg_attr_path_is_the_configured_one() {
 }
 
 #[test]
+fn the_bounds_of_generics_and_where_clauses_are_references() {
+    // A trait named only in an impl's or a trait's `<A: Tr>` or in a `where` clause is used there,
+    // and so is a type in a closure bound (`F: FnMut(&Item)`): a rename must reach them.
+    let (_d, mut s) = repo(&[
+        ("Cargo.toml", "[package]\nname = \"wx\"\n"),
+        (
+            "src/lib.rs",
+            "pub trait Tr {}\npub struct Item;\npub struct W<A>(A);\nimpl<A: Tr> W<A> where A: Tr {}\npub trait Up<A: Tr> where A: Tr {}\npub fn f<F>(x: F) where F: FnMut(&Item) { let _ = x; }\n",
+        ),
+    ]);
+    let sites = |s: &mut Session, handle: &str| -> Vec<String> {
+        let refs = call(s, "refs", json!({ "handle": handle }));
+        refs["refs"].as_array().unwrap().iter().map(|r| format!("{}:{}", r["line"], r["column"])).collect()
+    };
+    assert_eq!(sites(&mut s, "src/lib.rs::Tr"), ["4:9", "4:27", "5:17", "5:30"]);
+    assert_eq!(sites(&mut s, "src/lib.rs::Item"), ["6:35"]);
+}
+
+#[test]
 fn items_in_the_blocks_of_cfg_if_are_declared() {
     // libc's layout: the crate root's modules and their glob re-exports are written inside
     // `cfg_if! { if #[cfg(…)] { … } else { … } }`, nested too.
