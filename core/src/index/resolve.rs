@@ -961,6 +961,7 @@ impl<'a> Resolver<'_, 'a> {
         self.head_in(file, scope, name, hops, !self.lang(file).module_path_head(name))
     }
 
+    /// `head`, with the locals looked at (`locals`) or passed over.
     fn head_in(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32, locals: bool) -> Option<Vec<Value>> {
         if hops > MAX_HOPS {
             return Some(Vec::new());
@@ -970,7 +971,8 @@ impl<'a> Resolver<'_, 'a> {
         let chain = self.scope_chain(file, scope);
 
         // Locals shadow everything else: the latest binding before the use.
-        for s in self.local_scopes(file, scope).into_iter().filter(|_| locals) {
+        let scopes = if locals { self.local_scopes(file, scope) } else { Vec::new() };
+        for s in scopes {
             let Some(mut binding) = self.visible_local(file, s, name) else { continue };
             // The name as the binding holds it keys the memos (no copy per lookup).
             let name = binding.1.name.as_str();
