@@ -879,8 +879,7 @@ impl<'a> Resolver<'_, 'a> {
             return self.resolve_path_hops(file, scope, path, 0);
         }
         let Some((head, rest)) = path.split_first() else { return Vec::new() };
-        let head = if rest.is_empty() { self.head(file, scope, head, 0) } else { self.path_head(file, scope, head, 0) };
-        let mut values = head.unwrap_or_default();
+        let mut values = self.head_of(file, scope, head, 0, !rest.is_empty()).unwrap_or_default();
         for seg in rest {
             values = self.members_all(&values, seg, 0);
             if values.is_empty() {
@@ -952,17 +951,12 @@ impl<'a> Resolver<'_, 'a> {
     /// Resolves the first name of a chain. `None` means the name is a local of unknown type: it
     /// shadows everything and resolves to nothing (not counted as a failure of resolution).
     fn head(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32) -> Option<Vec<Value>> {
-        self.head_in(file, scope, name, hops, true)
+        self.head_of(file, scope, name, hops, false)
     }
 
-    /// The head of a `::` path: as `head`, but a crate's or module's name is never a local's
-    /// (`Language::module_path_head`).
-    fn path_head(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32) -> Option<Vec<Value>> {
-        self.head_in(file, scope, name, hops, !self.lang(file).module_path_head(name))
-    }
-
-    /// `head`, with the locals looked at (`locals`) or passed over.
-    fn head_in(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32, locals: bool) -> Option<Vec<Value>> {
+    /// `head`, for a name followed by `::` when `path`: a crate's or module's name there is never
+    /// a local's (`Language::module_path_head`).
+    fn head_of(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32, path: bool) -> Option<Vec<Value>> {
         if hops > MAX_HOPS {
             return Some(Vec::new());
         }
@@ -971,6 +965,7 @@ impl<'a> Resolver<'_, 'a> {
         let chain = self.scope_chain(file, scope);
 
         // Locals shadow everything else: the latest binding before the use.
+        let locals = !(path && lang.module_path_head(name));
         let scopes = if locals { self.local_scopes(file, scope) } else { Vec::new() };
         for s in scopes {
             let Some(mut binding) = self.visible_local(file, s, name) else { continue };
@@ -1652,9 +1647,7 @@ impl<'a> Resolver<'_, 'a> {
             }
             return out;
         }
-        let head =
-            if rest.is_empty() { self.head(file, scope, head, hops) } else { self.path_head(file, scope, head, hops) };
-        let mut values = head.unwrap_or_default();
+        let mut values = self.head_of(file, scope, head, hops, !rest.is_empty()).unwrap_or_default();
         for seg in rest {
             values = self.members_all(&values, seg, hops);
         }
@@ -2692,8 +2685,7 @@ impl<'a> Resolver<'_, 'a> {
                         }
                         Some(members)
                     }
-                    None if chain.path_head => self.path_head(fid, chain.enclosing, &chain.segments[0].0, 0),
-                    None => self.head(fid, chain.enclosing, &chain.segments[0].0, 0),
+                    None => self.head_of(fid, chain.enclosing, &chain.segments[0].0, 0, chain.path_head),
                 };
                 let Some(mut values) = head else {
                     // A local of unknown type: nothing to prove, and a member of it (or a call of
@@ -2870,9 +2862,6 @@ impl<'a> Resolver<'_, 'a> {
             && !self.local_seen(file, scope, name)
     }
 
-    /// Whether a Rust `use` path that resolved to nothing starts at a crate the repository doesn't
-    /// hold and no module in scope is named like (`use regex_test::TestRunner;` where no crate of
-    /// the tree is `regex_test`).
     /// Whether an import of `file` reads a module from outside the repository: the standard
     /// library's, or a Rust crate the repository doesn't hold.
     fn outside_import(&self, file: FileId, imp: &Import) -> bool {
@@ -2881,6 +2870,9 @@ impl<'a> Resolver<'_, 'a> {
             || (language == Language::Rust && self.rust_extern_module(file, imp.scope, &imp.module))
     }
 
+    /// Whether a Rust `use` path that resolved to nothing starts at a crate the repository doesn't
+    /// hold and no module in scope is named like (`use regex_test::TestRunner;` where no crate of
+    /// the tree is `regex_test`).
     fn rust_extern_module(&self, file: FileId, scope: Option<u32>, module: &str) -> bool {
         let module = module.strip_prefix("::").unwrap_or(module);
         let root = module.split("::").next().unwrap_or_default();
