@@ -440,27 +440,31 @@ fn function(b: &mut Builder, node: Node, exported: bool, owner_bounds: &[(String
     }
     // A function taking a closure: its parameters, for the closures passed to it
     // (`LocalOrigin::Callback`); the others' are not needed.
-    let params = closure_taking_parameters(b, node, &bounds);
-    if params.iter().any(|p| !p.callback.is_empty()) {
+    if let Some(params) = closure_taking_parameters(b, node, &bounds) {
         b.symbol_mut(idx).params = params;
     }
     b.within(idx, |b| function_inside(b, node, &bounds));
 }
 
 /// A function's parameters after `self`, each with the parameter types of the closure it takes
-/// (`f: impl FnMut(&Match) -> bool`, `f: F` where `F: FnMut(&Match) -> bool`).
-fn closure_taking_parameters(b: &Builder, item: Node, bounds: &[(String, Vec<String>)]) -> Vec<Param> {
-    let Some(params) = item.field("parameters") else { return Vec::new() };
-    let params = named_children(params).into_iter().filter(|p| p.kind() == "parameter");
-    params
-        .map(|p| {
-            let t = p.field("type");
-            Param {
-                ty: t.and_then(|t| bounded_type(b, t, bounds)),
-                callback: t.and_then(|t| closure_parameters(b, t, item, bounds)).unwrap_or_default(),
-            }
-        })
-        .collect()
+/// (`f: impl FnMut(&Match) -> bool`, `f: F` where `F: FnMut(&Match) -> bool`); `None` when it
+/// takes no closure with parameters (most functions: their parameters' types are not read).
+fn closure_taking_parameters(b: &Builder, item: Node, bounds: &[(String, Vec<String>)]) -> Option<Vec<Param>> {
+    let params: Vec<Node> =
+        named_children(item.field("parameters")?).into_iter().filter(|p| p.kind() == "parameter").collect();
+    let callbacks: Vec<Vec<Option<Vec<String>>>> = params
+        .iter()
+        .map(|p| p.field("type").and_then(|t| closure_parameters(b, t, item, bounds)).unwrap_or_default())
+        .collect();
+    if callbacks.iter().all(Vec::is_empty) {
+        return None;
+    }
+    let typed = params.iter().zip(callbacks);
+    Some(
+        typed
+            .map(|(p, callback)| Param { ty: p.field("type").and_then(|t| bounded_type(b, t, bounds)), callback })
+            .collect(),
+    )
 }
 
 /// The type path of a type; a type parameter with a trait bound is known by that trait: `fn f<T:
@@ -1029,19 +1033,9 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
                 return;
             }
             for (i, child) in pattern_elements(node).into_iter().enumerate() {
-                // `Some(x)` / `Ok(x)` of a known value: the value inside; `Enum::Variant(x)`: the
-                // variant's field `i`.
                 let part = match names.as_deref() {
-                    Some([one]) if tuple && matches!(one.as_str(), "Some" | "Ok") && origin != LocalOrigin::Unknown => {
-                        LocalOrigin::Unwrapped(Box::new(origin.clone()))
-                    }
-                    Some(path)
-                        if tuple
-                            && !matches!(path.last().map(String::as_str), Some("Some" | "Ok" | "Err" | "None")) =>
-                    {
-                        LocalOrigin::VariantField(path.to_vec(), i as u32)
-                    }
-                    _ => LocalOrigin::Unknown,
+                    Some(path) => tuple_pattern_part(path, i as u32, || origin.clone()),
+                    None => LocalOrigin::Unknown,
                 };
                 pattern_bind(b, child, part);
             }
@@ -1088,6 +1082,21 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
         _ => named_children(node).into_iter().for_each(|c| pattern_bind(b, c, LocalOrigin::Unknown)),
     }
     b.ascend();
+}
+
+/// What element `i` of tuple-struct pattern `path` binds of the value `origin` gives: the value
+/// inside for `Some(x)` / `Ok(x)` of a known value, the variant's field `i` for `Enum::Variant(x)`.
+fn tuple_pattern_part(path: &[String], i: u32, origin: impl FnOnce() -> LocalOrigin) -> LocalOrigin {
+    match path {
+        [one] if matches!(one.as_str(), "Some" | "Ok") => match origin() {
+            LocalOrigin::Unknown => LocalOrigin::Unknown,
+            o => LocalOrigin::Unwrapped(Box::new(o)),
+        },
+        _ if !matches!(path.last().map(String::as_str), Some("Some" | "Ok" | "Err" | "None")) => {
+            LocalOrigin::VariantField(path.to_vec(), i)
+        }
+        _ => LocalOrigin::Unknown,
+    }
 }
 
 /// The element patterns of a tuple or tuple-struct pattern (or the elements of a tuple expression),
@@ -1170,7 +1179,7 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
         "call_expression" if let Some(marker) = new_collection(b, value) => {
             return LocalOrigin::Declared(vec![marker.to_string()]);
         }
-        "macro_invocation" if value.field("macro").is_some_and(|m| b.text(m).rsplit("::").next() == Some("vec")) => {
+        "macro_invocation" if macro_name(b, value) == Some("vec") => {
             return LocalOrigin::Declared(vec![SEQUENCE.to_string()]);
         }
         // `match opt { Some(x) => x, None => return }`: what the arm that gives a value bound.
@@ -1232,14 +1241,16 @@ fn match_binding(b: &Builder, m: Node, depth: usize) -> Option<LocalOrigin> {
         bound.kind() == "identifier" && b.text(bound) == b.text(value)
     })?;
     let path: Vec<String> = path_segments(b, pattern.field("type")?)?.into_iter().map(|s| s.0).collect();
-    match path.as_slice() {
-        [one] if matches!(one.as_str(), "Some" | "Ok") => match local_origin_within(b, m.field("value")?, depth + 1) {
-            LocalOrigin::Unknown => None,
-            o => Some(LocalOrigin::Unwrapped(Box::new(o))),
-        },
-        [.., last] if matches!(last.as_str(), "Some" | "Ok" | "Err" | "None") => None,
-        _ => Some(LocalOrigin::VariantField(path, position as u32)),
+    let scrutinee = m.field("value")?;
+    match tuple_pattern_part(&path, position as u32, || local_origin_within(b, scrutinee, depth + 1)) {
+        LocalOrigin::Unknown => None,
+        o => Some(o),
     }
+}
+
+/// The name a macro invocation calls, without its path (`std::vec!` is `vec`).
+fn macro_name<'s>(b: &Builder<'s>, call: Node) -> Option<&'s str> {
+    b.text(call.field("macro")?).rsplit("::").next()
 }
 
 /// Whether an expression never gives a value: `return`, `break`, `continue`, `panic!(…)`, or a
@@ -1247,9 +1258,7 @@ fn match_binding(b: &Builder, m: Node, depth: usize) -> Option<LocalOrigin> {
 fn diverges(b: &Builder, e: Node) -> bool {
     match e.kind() {
         "return_expression" | "break_expression" | "continue_expression" => true,
-        "macro_invocation" => e.field("macro").is_some_and(|m| {
-            matches!(b.text(m).rsplit("::").next(), Some("panic" | "unreachable" | "todo" | "unimplemented"))
-        }),
+        "macro_invocation" => matches!(macro_name(b, e), Some("panic" | "unreachable" | "todo" | "unimplemented")),
         "expression_statement" => e.named_child(0).is_some_and(|x| diverges(b, x)),
         "block" => {
             named_children(e).into_iter().rfind(|c| !c.kind().ends_with("comment")).is_some_and(|x| diverges(b, x))
