@@ -30,6 +30,12 @@ fn goto(s: &mut Session, file: &str, line: u32, column: u32) -> Vec<String> {
     r["definitions"].as_array().expect("defs").iter().map(|d| d["handle"].as_str().expect("h").to_string()).collect()
 }
 
+/// The `line:column` of each reference to `handle`.
+fn refs(s: &mut Session, handle: &str) -> Vec<String> {
+    let r = call(s, "refs", json!({ "handle": handle }));
+    r["refs"].as_array().expect("refs").iter().map(|r| format!("{}:{}", r["line"], r["column"])).collect()
+}
+
 #[test]
 fn a_header_is_cpp_when_the_repository_has_cpp_sources() {
     let header = "class Shape { public: int area() const; };\n";
@@ -219,12 +225,8 @@ fn the_bounds_of_generics_and_where_clauses_are_references() {
             "pub trait Tr {}\npub struct Item;\npub struct W<A>(A);\nimpl<A: Tr> W<A> where A: Tr {}\npub trait Up<A: Tr> where A: Tr {}\npub fn f<F>(x: F) where F: FnMut(&Item) { let _ = x; }\n",
         ),
     ]);
-    let sites = |s: &mut Session, handle: &str| -> Vec<String> {
-        let refs = call(s, "refs", json!({ "handle": handle }));
-        refs["refs"].as_array().unwrap().iter().map(|r| format!("{}:{}", r["line"], r["column"])).collect()
-    };
-    assert_eq!(sites(&mut s, "src/lib.rs::Tr"), ["4:9", "4:27", "5:17", "5:30"]);
-    assert_eq!(sites(&mut s, "src/lib.rs::Item"), ["6:35"]);
+    assert_eq!(refs(&mut s, "src/lib.rs::Tr"), ["4:9", "4:27", "5:17", "5:30"]);
+    assert_eq!(refs(&mut s, "src/lib.rs::Item"), ["6:35"]);
 }
 
 #[test]
