@@ -461,6 +461,9 @@ pub struct ModDecl {
     pub scope: Option<u32>,
     /// A `#[path = "..."]` attribute, when present.
     pub path_attr: Option<String>,
+    /// The argument-less macro whose transcriber declares it (`macro_rules! crate_root { () => {
+    /// pub mod de; … } }`): a module of the file that invokes the macro, not of this one.
+    pub template: Option<String>,
 }
 
 /// Everything extracted from one file.
@@ -472,6 +475,12 @@ pub struct FileFacts {
     pub locals: Vec<LocalBinding>,
     pub relations: Vec<TypeRelation>,
     pub mods: Vec<ModDecl>,
+    /// Rust: the argument-less `macro_rules!` whose transcriber this file reads as its own items
+    /// (their declarations are this file's symbols and `mods`, marked with the macro's name).
+    pub templates: Vec<String>,
+    /// Rust: the argument-less macros this file invokes where items go (`crate_root!();`): the
+    /// items of their transcribers are this module's.
+    pub splices: Vec<String>,
     /// Java `package a.b;` / Go `package x`.
     pub package: Option<String>,
     /// JS/TS `export { a as b }` lists: (local name, exported name).

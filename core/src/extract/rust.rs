@@ -213,8 +213,13 @@ fn item(b: &mut Builder, node: Node) {
                 b.within(idx, |b| items(b, body));
             } else {
                 let path_attr = path_attribute(b, node);
-                let decl =
-                    ModDecl { name: b.text(name).to_string(), pos: b.pos(name), scope: b.enclosing(), path_attr };
+                let decl = ModDecl {
+                    name: b.text(name).to_string(),
+                    pos: b.pos(name),
+                    scope: b.enclosing(),
+                    path_attr,
+                    template: None,
+                };
                 b.facts.mods.push(decl);
             }
         }
@@ -284,7 +289,11 @@ fn item(b: &mut Builder, node: Node) {
                 items(b, body);
             }
         }
-        "expression_statement" => named_children(node).into_iter().for_each(|c| expr(b, c)),
+        // `crate_root!();` where items go is an item macro (a statement only in a function).
+        "expression_statement" => named_children(node).into_iter().for_each(|c| match c.kind() {
+            "macro_invocation" => macro_invocation(b, c, true),
+            _ => expr(b, c),
+        }),
         "attribute_item" | "inner_attribute_item" | "line_comment" | "block_comment" | "extern_crate_declaration" => {}
         _ => expr(b, node),
     }
@@ -1470,16 +1479,57 @@ fn closure_scope(b: &mut Builder, node: Node, untyped: &dyn Fn(u32) -> LocalOrig
 }
 
 /// Keywords that start an item: a macro body beginning with one of them is parsed as items.
-const ITEM_STARTS: [&str; 14] =
-    ["pub", "fn", "struct", "enum", "trait", "impl", "mod", "use", "const", "static", "type", "async", "unsafe", "#["];
+const ITEM_STARTS: [&str; 15] = [
+    "pub",
+    "fn",
+    "struct",
+    "enum",
+    "trait",
+    "impl",
+    "mod",
+    "use",
+    "const",
+    "static",
+    "type",
+    "async",
+    "unsafe",
+    "#[",
+    "macro_rules!",
+];
+
+/// Whether a macro body's text (after its opening delimiter and comments) starts with an item.
+fn holds_items(text: &str) -> bool {
+    ITEM_STARTS.iter().any(|k| text.starts_with(k))
+}
 
 /// The code a `macro_rules!` writes (each rule's transcriber), read as code where it parses:
 /// `builder.match_kind(MatchKind::$kind)` is a method of the builder its template made. Nothing in
 /// it is declared (`fn $name()` is named at each use); its functions' and statements' locals are
 /// its own, and a metavariable is a name of nothing.
+///
+/// A rule that takes no input and writes items (`macro_rules! crate_root { () => { mod lib { … }
+/// pub mod de; } }`) writes the same items wherever it is invoked: they are read as this file's
+/// items, marked as the template's (`FileFacts::templates`), and are the invoking module's.
 fn macro_templates(b: &mut Builder, node: Node) {
+    let name = node.field("name").map(|n| b.text(n));
     for rule in named_children(node).into_iter().filter(|r| r.kind() == "macro_rule") {
-        let Some(tree) = rule.field("right").and_then(|tt| parse_range(b, tt)) else { continue };
+        let Some(right) = rule.field("right") else { continue };
+        let takes_nothing = rule.field("left").is_some_and(|l| l.named_child_count() == 0);
+        let writes_items = takes_nothing && holds_items(skip_comments(b.text(right).get(1..).unwrap_or("")));
+        if let Some(name) = name.filter(|_| writes_items) {
+            if let Some(tree) = parse_range(b, right) {
+                let before = b.facts.mods.len();
+                items(b, tree.root_node());
+                for m in &mut b.facts.mods[before..] {
+                    m.template = Some(name.to_string());
+                }
+                if !b.facts.templates.iter().any(|t| t == name) {
+                    b.facts.templates.push(name.to_string());
+                }
+                continue;
+            }
+        }
+        let Some(tree) = parse_range(b, right) else { continue };
         b.function_body(|b| {
             for part in named_children(tree.root_node()) {
                 match part.kind() {
@@ -1505,7 +1555,13 @@ fn macro_body(b: &mut Builder, node: Node, item_level: bool) {
     }
     let Some(tt) = named_children(node).into_iter().find(|c| c.kind() == "token_tree") else { return };
     let inner = skip_comments(b.text(tt).get(1..b.text(tt).len().saturating_sub(1)).unwrap_or(""));
-    let holds_items = |text: &str| ITEM_STARTS.iter().any(|k| text.starts_with(k));
+    if item_level && inner.is_empty() {
+        // `crate_root!();`: the items of an argument-less template are this module's.
+        if let Some(name) = macro_name(b, node) {
+            b.facts.splices.push(name.to_string());
+        }
+        return;
+    }
     if item_level && holds_items(inner) {
         if let Some(tree) = parse_range(b, tt) {
             items(b, tree.root_node());

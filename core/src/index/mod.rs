@@ -736,11 +736,15 @@ fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
     let relations = same_by(&a.relations, &b.relations, |x, y| {
         x.symbol == y.symbol && x.subject == y.subject && x.kind == y.kind && x.target == y.target
     });
-    let mods = same_by(&a.mods, &b.mods, |x, y| x.name == y.name && x.scope == y.scope && x.path_attr == y.path_attr);
+    let mods = same_by(&a.mods, &b.mods, |x, y| {
+        x.name == y.name && x.scope == y.scope && x.path_attr == y.path_attr && x.template == y.template
+    });
     symbols
         && imports
         && relations
         && mods
+        && a.templates == b.templates
+        && a.splices == b.splices
         && a.package == b.package
         && a.export_names == b.export_names
         && a.locals == b.locals

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{ConfigTexts, FileId, IndexedFile, SymId};
-use crate::facts::SymbolKind;
+use crate::facts::{ModDecl, SymbolKind};
 use crate::lang::Language;
 
 fn dir_of(path: &str) -> &str {
@@ -295,6 +295,9 @@ pub(crate) struct RustModules {
     /// The names (with `-` as `_`) the manifests' dependency tables give crates, the repository's
     /// own and others: a path starting at one the repository doesn't hold is outside it.
     pub dependencies: HashSet<String>,
+    /// A file → the other files whose argument-less templates it invokes (`crate_root!();`): the
+    /// items those templates declare are the invoking module's.
+    pub spliced: HashMap<FileId, Vec<FileId>>,
 }
 
 impl RustModules {
@@ -345,10 +348,18 @@ impl RustModules {
             children: HashMap::default(),
             crates: HashMap::default(),
             dependencies,
+            spliced: HashMap::default(),
         };
         for (root, name) in &roots {
             if let Some(name) = name {
                 out.crates.entry(name.clone()).or_insert(*root);
+            }
+        }
+        // The files that define each argument-less template, in file order.
+        let mut templates: HashMap<&str, Vec<FileId>> = HashMap::default();
+        for (fid, f) in files.iter().enumerate() {
+            for name in &f.facts.templates {
+                templates.entry(name.as_str()).or_default().push(fid as FileId);
             }
         }
         for (root, _) in roots {
@@ -359,44 +370,21 @@ impl RustModules {
             let mut queue = vec![root];
             while let Some(fid) = queue.pop() {
                 let f = &files[fid as usize];
-                let path = &f.path;
-                let name = path.rsplit('/').next().unwrap_or(path);
-                // mod.rs, lib.rs, main.rs and crate roots own their directory; `foo.rs` owns `foo/`.
-                let owns_dir = name == "mod.rs" || fid == root;
-                let module_dir =
-                    if owns_dir { dir_of(path).to_string() } else { path.trim_end_matches(".rs").to_string() };
-                for decl in &f.facts.mods {
-                    // Inline module nesting adds directories: `mod a { mod b; }` → a/b.rs.
-                    let mut inline_dirs = Vec::new();
-                    let mut scope = decl.scope;
-                    while let Some(s) = scope {
-                        let sym = &f.facts.symbols[s as usize];
-                        if sym.kind == SymbolKind::Module {
-                            inline_dirs.push(sym.name.clone());
-                        }
-                        scope = sym.container;
+                for decl in f.facts.mods.iter().filter(|d| d.template.is_none()) {
+                    out.declare(files, by_path, (fid, root), (fid, decl), &mut queue);
+                }
+                // `crate_root!();` declares the modules of the template it invokes: the file's own
+                // (a `macro_rules!` above), else the first of its crate's files that defines it.
+                for name in &f.facts.splices {
+                    let defined = templates.get(name.as_str()).into_iter().flatten().copied();
+                    let mut in_crate = defined.filter(|t| out.files.get(t).is_some_and(|r| r.crate_root == root));
+                    let own = f.facts.templates.contains(name).then_some(fid);
+                    let Some(t) = own.or_else(|| in_crate.next()) else { continue };
+                    if t != fid {
+                        out.spliced.entry(fid).or_default().push(t);
                     }
-                    inline_dirs.reverse();
-                    let mut dir = module_dir.clone();
-                    for d in &inline_dirs {
-                        dir = join(&dir, d);
-                    }
-                    let candidates = match &decl.path_attr {
-                        Some(p) => vec![normalize(&join(if inline_dirs.is_empty() { dir_of(path) } else { &dir }, p))
-                            .unwrap_or_default()],
-                        None => {
-                            vec![join(&dir, &format!("{}.rs", decl.name)), join(&dir, &format!("{}/mod.rs", decl.name))]
-                        }
-                    };
-                    let Some(&child) = candidates.iter().find_map(|c| by_path.get(c)) else { continue };
-                    let owner = match decl.scope.and_then(|s| nearest_module(f, s)) {
-                        Some(local) => RustOwner::Inline(f.sym_base + local),
-                        None => RustOwner::File(fid),
-                    };
-                    out.children.insert((owner, decl.name.clone()), child);
-                    if let std::collections::hash_map::Entry::Vacant(e) = out.files.entry(child) {
-                        e.insert(RustFile { crate_root: root, parent: Some(owner) });
-                        queue.push(child);
+                    for decl in files[t as usize].facts.mods.iter().filter(|d| d.template.as_ref() == Some(name)) {
+                        out.declare(files, by_path, (fid, root), (t, decl), &mut queue);
                     }
                 }
             }
@@ -408,6 +396,58 @@ impl RustModules {
             }
         }
         out
+    }
+}
+
+impl RustModules {
+    /// Adds the module file a `mod` declaration names to the tree, as a child of `module` (a file
+    /// of the crate whose root is `root`, or an inline module around the declaration), and queues
+    /// it. The declaration is in `decl_file`: `module` itself, or a template `module` invokes.
+    fn declare(
+        &mut self,
+        files: &[IndexedFile],
+        by_path: &HashMap<String, FileId>,
+        (module, root): (FileId, FileId),
+        (decl_file, decl): (FileId, &ModDecl),
+        queue: &mut Vec<FileId>,
+    ) {
+        let path = &files[module as usize].path;
+        let name = path.rsplit('/').next().unwrap_or(path);
+        // mod.rs, lib.rs, main.rs and crate roots own their directory; `foo.rs` owns `foo/`.
+        let owns_dir = name == "mod.rs" || module == root;
+        let module_dir = if owns_dir { dir_of(path).to_string() } else { path.trim_end_matches(".rs").to_string() };
+        let f = &files[decl_file as usize];
+        // Inline module nesting adds directories: `mod a { mod b; }` → a/b.rs.
+        let mut inline_dirs = Vec::new();
+        let mut scope = decl.scope;
+        while let Some(s) = scope {
+            let sym = &f.facts.symbols[s as usize];
+            if sym.kind == SymbolKind::Module {
+                inline_dirs.push(sym.name.clone());
+            }
+            scope = sym.container;
+        }
+        inline_dirs.reverse();
+        let mut dir = module_dir;
+        for d in &inline_dirs {
+            dir = join(&dir, d);
+        }
+        let candidates = match &decl.path_attr {
+            Some(p) => {
+                vec![normalize(&join(if inline_dirs.is_empty() { dir_of(path) } else { &dir }, p)).unwrap_or_default()]
+            }
+            None => vec![join(&dir, &format!("{}.rs", decl.name)), join(&dir, &format!("{}/mod.rs", decl.name))],
+        };
+        let Some(&child) = candidates.iter().find_map(|c| by_path.get(c)) else { return };
+        let owner = match decl.scope.and_then(|s| nearest_module(f, s)) {
+            Some(local) => RustOwner::Inline(f.sym_base + local),
+            None => RustOwner::File(module),
+        };
+        self.children.insert((owner, decl.name.clone()), child);
+        if let std::collections::hash_map::Entry::Vacant(e) = self.files.entry(child) {
+            e.insert(RustFile { crate_root: root, parent: Some(owner) });
+            queue.push(child);
+        }
     }
 }
 

@@ -2339,6 +2339,12 @@ impl<'a> Resolver<'_, 'a> {
         if out.is_empty() {
             out = self.globs(file, scope, name, hops);
         }
+        if out.is_empty() && scope.is_none() {
+            // The items of the templates the module invokes (`crate_root!();`) are its own.
+            for &t in self.rust.spliced.get(&file).into_iter().flatten() {
+                out.extend(self.rust_module_member(RustOwner::File(t), name, hops + 1));
+            }
+        }
         out
     }
 
@@ -2353,8 +2359,15 @@ impl<'a> Resolver<'_, 'a> {
             }
             let mut inline =
                 self.named(names_of(owner), name).filter(|&s| self.index.symbol(s).kind == SymbolKind::Module);
-            let found = inline.next()?;
-            inline.next().is_none().then_some(RustOwner::Inline(found))
+            if let Some(found) = inline.next() {
+                return inline.next().is_none().then_some(RustOwner::Inline(found));
+            }
+            // An inline module a template the module invokes declares (`crate_root!()`'s `mod lib`).
+            let RustOwner::File(file) = owner else { return None };
+            let spliced = self.rust.spliced.get(&file).into_iter().flatten();
+            spliced
+                .flat_map(|&t| self.named(names_of(RustOwner::File(t)), name))
+                .find_map(|s| (self.index.symbol(s).kind == SymbolKind::Module).then_some(RustOwner::Inline(s)))
         };
         let (first, rest) = path.split_first()?;
         let mut owner = match first.as_str() {

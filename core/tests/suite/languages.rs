@@ -215,6 +215,40 @@ fn a_module_file_chosen_by_cfg_attr_path_is_the_configured_one() {
 }
 
 #[test]
+fn the_items_of_an_argument_less_template_are_the_invoking_modules() {
+    // serde_core's layout: the crate root's modules are declared by `crate_root!();`, whose
+    // `macro_rules!` is in another file; serde's own root defines the macro in itself.
+    let (_d, mut s) = repo(&[
+        ("Cargo.toml", "[package]\nname = \"core_like\"\n"),
+        ("src/lib.rs", "#[macro_use]\nmod crate_root;\n\ncrate_root!();\n"),
+        (
+            "src/crate_root.rs",
+            "macro_rules! crate_root {\n    () => {\n        mod lib {\n            pub use self::inner::Helper;\n            mod inner { pub struct Helper; }\n        }\n        pub mod de;\n    };\n}\n",
+        ),
+        ("src/de/mod.rs", "mod impls;\npub trait Deserializer { fn deserialize_any(self); }\n"),
+        (
+            "src/de/impls.rs",
+            "use crate::lib::*;\nuse crate::de::Deserializer;\nfn f<D>(d: D, _h: Helper) where D: Deserializer {\n    d.deserialize_any();\n}\n",
+        ),
+        ("tests/t.rs", "use core_like::de::Deserializer;\n"),
+    ]);
+    assert_eq!(goto(&mut s, "src/de/impls.rs", 2, 16), ["src/de/mod.rs::Deserializer"]);
+    assert_eq!(goto(&mut s, "src/de/impls.rs", 3, 19), ["src/crate_root.rs::lib::inner::Helper"]);
+    assert_eq!(goto(&mut s, "src/de/impls.rs", 4, 7), ["src/de/mod.rs::Deserializer::deserialize_any"]);
+    assert_eq!(goto(&mut s, "tests/t.rs", 1, 20), ["src/de/mod.rs::Deserializer"]);
+
+    let (_d, mut s) = repo(&[
+        ("Cargo.toml", "[package]\nname = \"own\"\n"),
+        (
+            "src/lib.rs",
+            "macro_rules! crate_root {\n    () => {\n        mod private;\n    };\n}\n\ncrate_root!();\npub trait Visitor { fn visit(&self); }\n",
+        ),
+        ("src/private/mod.rs", "use crate::Visitor;\nfn g<V: Visitor>(v: V) { v.visit(); }\n"),
+    ]);
+    assert_eq!(goto(&mut s, "src/private/mod.rs", 2, 28), ["src/lib.rs::Visitor::visit"]);
+}
+
+#[test]
 fn the_bounds_of_generics_and_where_clauses_are_references() {
     // A trait named only in an impl's or a trait's `<A: Tr>` or in a `where` clause is used there,
     // and so is a type in a closure bound (`F: FnMut(&Item)`): a rename must reach them.
