@@ -46,6 +46,11 @@ pub const IN_PLACE: &str = "{..}";
 /// `TypeRelation::blanket_bound`).
 pub const IMPLEMENTORS: &str = "impl";
 
+/// A type parameter of the type a field is declared in (Rust's `struct Pre<P> { pre: P }` gives
+/// `pre` the path `["<T>", "P"]`): a function of an impl of that type reads it as that impl bounds
+/// it (`impl<P: PrefilterI> Pre<P>`: `self.pre` is a `PrefilterI`).
+pub const PARAM: &str = "<T>";
+
 /// `inner` behind a wrapper marker (`MAYBE`, `SEQUENCE`): `[]` + `Circle` is a sequence of circles.
 pub fn marked(marker: &str, inner: Vec<String>) -> Vec<String> {
     std::iter::once(marker.to_string()).chain(inner).collect()

@@ -11,7 +11,7 @@ use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NEST
 use crate::facts::{
     is_pointer, map_path, marked, tuple_path, ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver,
     ReceiverBase, SymbolKind, TypeRelKind, TypeRelation, CELL, CONVERTIBLE, IMPLEMENTORS, MAP, MAYBE, MUT_POINTER,
-    POINTER, SEQUENCE,
+    PARAM, POINTER, SEQUENCE,
 };
 use crate::lang::Language;
 
@@ -113,12 +113,32 @@ fn cfg_value(text: &mut &str) -> Option<bool> {
 }
 
 /// The types of a tuple struct's or variant's fields, in order (one `Param` each).
-fn tuple_fields(b: &Builder, list: Node) -> Vec<Param> {
+fn tuple_fields(b: &Builder, list: Node, params: &[&str]) -> Vec<Param> {
     named_children(list)
         .into_iter()
         .filter(|f| !matches!(f.kind(), "attribute_item" | "visibility_modifier" | "line_comment" | "block_comment"))
-        .map(|t| Param { ty: type_path(b, t), callback: Vec::new() })
+        .map(|t| Param { ty: field_type(b, t, params), callback: Vec::new() })
         .collect()
+}
+
+/// The names of an item's type parameters (`struct Pre<P>`: `P`).
+fn type_parameter_names<'s>(b: &Builder<'s>, item: Node) -> Vec<&'s str> {
+    let Some(list) = item.field("type_parameters") else { return Vec::new() };
+    let names = named_children(list).into_iter().filter(|p| p.kind() == "type_parameter");
+    names.filter_map(|p| p.field("name").or_else(|| p.named_child(0))).map(|n| b.text(n)).collect()
+}
+
+/// A field's type path, where one of its type's parameters `params` (itself, or behind wrappers:
+/// `Option<P>`, `&P`) is marked `PARAM`.
+fn field_type(b: &Builder, t: Node, params: &[&str]) -> Option<Vec<String>> {
+    let mut path = type_path(b, t)?;
+    let wrappers = path.iter().take_while(|s| [MAYBE, SEQUENCE, CELL].contains(&s.as_str()) || is_pointer(s)).count();
+    if let [name] = &path[wrappers..] {
+        if params.contains(&name.as_str()) {
+            path.insert(wrappers, PARAM.to_string());
+        }
+    }
+    Some(path)
 }
 
 /// Whether an item is `pub` (its visibility, when written, is its first part).
@@ -136,13 +156,14 @@ fn item(b: &mut Builder, node: Node) {
         "struct_item" | "union_item" => {
             if let Some(name) = node.field("name") {
                 let idx = b.add_symbol(node, name, SymbolKind::Struct, exported);
+                let params = type_parameter_names(b, node);
                 b.within(idx, |b| {
                     for child in named_children(node) {
                         match child.kind() {
-                            "field_declaration_list" => struct_fields(b, child, None),
+                            "field_declaration_list" => struct_fields(b, child, None, &params),
                             // `struct Locations(captures::Captures);`: `self.0` is of the first type.
                             "ordered_field_declaration_list" => {
-                                b.symbol_mut(idx).params = tuple_fields(b, child);
+                                b.symbol_mut(idx).params = tuple_fields(b, child, &params);
                                 ty(b, child);
                             }
                             "type_parameters" | "where_clause" => ty(b, child),
@@ -155,6 +176,7 @@ fn item(b: &mut Builder, node: Node) {
         "enum_item" => {
             if let Some(name) = node.field("name") {
                 let idx = b.add_symbol(node, name, SymbolKind::Enum, exported);
+                let params = type_parameter_names(b, node);
                 if let Some(body) = node.field("body") {
                     b.within(idx, |b| {
                         for variant in named_children(body).into_iter().filter(|v| v.kind() == "enum_variant") {
@@ -163,7 +185,7 @@ fn item(b: &mut Builder, node: Node) {
                                 let v = b.add_symbol(variant, vname, SymbolKind::Constant, exported);
                                 // A tuple variant's field types, for the bindings of `Variant(x)`.
                                 if let Some(fields) = body.filter(|f| f.kind() == "ordered_field_declaration_list") {
-                                    b.symbol_mut(v).params = tuple_fields(b, fields);
+                                    b.symbol_mut(v).params = tuple_fields(b, fields, &params);
                                 }
                                 v
                             });
@@ -171,7 +193,7 @@ fn item(b: &mut Builder, node: Node) {
                                 // A struct variant's fields are members of the variant, as public
                                 // as the enum (`GroupKind::CaptureName { name, .. }` binds one).
                                 (Some(v), Some(fields)) if fields.kind() == "field_declaration_list" => {
-                                    b.within(v, |b| struct_fields(b, fields, Some(exported)));
+                                    b.within(v, |b| struct_fields(b, fields, Some(exported), &params));
                                 }
                                 (_, Some(body)) => ty(b, body),
                                 (_, None) => {}
@@ -341,12 +363,12 @@ fn configured_path(attribute: &str) -> Option<String> {
 
 /// The named fields of a struct (each as public as it says) or of an enum's struct variant
 /// (`exported`: as public as the enum).
-fn struct_fields(b: &mut Builder, list: Node, exported: Option<bool>) {
+fn struct_fields(b: &mut Builder, list: Node, exported: Option<bool>, params: &[&str]) {
     for field in named_children(list).into_iter().filter(|f| f.kind() == "field_declaration") {
         if let Some(name) = field.field("name") {
             let idx = b.add_symbol(field, name, SymbolKind::Field, exported.unwrap_or_else(|| is_pub(field)));
             if let Some(t) = field.field("type") {
-                b.symbol_mut(idx).returns = type_path(b, t);
+                b.symbol_mut(idx).returns = field_type(b, t, params);
                 ty(b, t);
             }
         }

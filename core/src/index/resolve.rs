@@ -16,7 +16,7 @@ use super::modules::{
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
     is_pointer, tuple_elements, Import, ImportKind, LocalBinding, LocalOrigin, Receiver, ReceiverBase, SymbolKind,
-    TypeRelKind, CELL, CONVERTIBLE, IN_PLACE, MAP, MAYBE, MUT_POINTER, POINTER, SEQUENCE, TUPLE, UNION,
+    TypeRelKind, CELL, CONVERTIBLE, IN_PLACE, MAP, MAYBE, MUT_POINTER, PARAM, POINTER, SEQUENCE, TUPLE, UNION,
 };
 use crate::lang::Language;
 
@@ -375,6 +375,9 @@ struct Resolver<'t, 'a> {
     /// Where in its file the name being resolved is written (the index of its reference among the
     /// file's): the bindings of locals visible there. `None`: the last binding.
     at: std::cell::Cell<Option<u32>>,
+    /// The file and scope of the reference being resolved: where a type parameter of a field's type
+    /// is bounded (`PARAM`).
+    reader: std::cell::Cell<Option<(FileId, Option<u32>)>>,
     /// `outside_head` answers while one file is resolved: (file, scope, name) → outside.
     outside_memo: RefCell<HashMap<ScopedName, bool>>,
 }
@@ -396,6 +399,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
             typing_locals: RefCell::new(HashSet::default()),
             local_memo: RefCell::new(HashMap::default()),
             at: std::cell::Cell::new(None),
+            reader: std::cell::Cell::new(None),
             outside_memo: RefCell::new(HashMap::default()),
         }
     }
@@ -1616,6 +1620,9 @@ impl<'a> Resolver<'_, 'a> {
                 vec![Value::Wrapped(wrap, inner.into())]
             };
         }
+        if head == PARAM {
+            return self.type_parameter(file, scope, rest, hops);
+        }
         if is_pointer(head) {
             // A value of the pointee once dereferenced, and of the pointer for the repository's
             // impls for pointers.
@@ -1652,6 +1659,41 @@ impl<'a> Resolver<'_, 'a> {
             values = self.members_all(&values, seg, hops);
         }
         values
+    }
+
+    /// The values of type parameter `param` of the type declared at `(file, scope)` (or of the type
+    /// around it: an enum's variant) in the reference being resolved, when that is written in a
+    /// function of an impl of that type: as the impl bounds it (`impl<P: PrefilterI> Pre<P>`, the
+    /// bound being a local of its functions). Nothing elsewhere: the parameter stands for any type.
+    fn type_parameter(&self, file: FileId, scope: Option<u32>, param: &[String], hops: u32) -> Vec<Value> {
+        let ([name], Some(declared), Some((rfile, rscope))) = (param, scope, self.reader.get()) else {
+            return Vec::new();
+        };
+        let base = self.index.files[file as usize].sym_base;
+        let owners: Vec<SymId> = self.scope_chain(file, Some(declared)).into_iter().map(|l| base + l).collect();
+        let reading = &self.index.files[rfile as usize].facts.symbols;
+        let mut s = rscope;
+        let in_impl = loop {
+            let Some(local) = s else { break false };
+            let sym = &reading[local as usize];
+            if let Some(path) = &sym.impl_of {
+                let types = self.resolve_path_hops(rfile, sym.container, path, hops + 1);
+                break types.iter().any(|t| matches!(t, Value::Sym(t) if owners.contains(t)));
+            }
+            s = sym.container;
+        };
+        if !in_impl {
+            return Vec::new();
+        }
+        for s in self.local_scopes(rfile, rscope) {
+            if let Some((_, local)) = self.visible_local(rfile, s, name) {
+                return match &local.origin {
+                    LocalOrigin::Declared(bound) => self.type_values(rfile, Some(s), bound, hops + 1),
+                    _ => Vec::new(),
+                };
+            }
+        }
+        Vec::new()
     }
 
     /// The instances a type path denotes; a type the language provides and the repository doesn't
@@ -2674,6 +2716,7 @@ impl<'a> Resolver<'_, 'a> {
         {
             for (k, chain) in f.facts.refs.iter().enumerate() {
                 self.at.set(Some(k as u32));
+                self.reader.set(Some((fid, chain.enclosing)));
                 let enclosing = chain.enclosing.map(|e| f.sym_base + e);
                 let last = chain.segments.len() - 1;
                 let callee_name = &chain.segments[last].0;
