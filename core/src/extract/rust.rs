@@ -311,10 +311,16 @@ fn item(b: &mut Builder, node: Node) {
                 items(b, body);
             }
         }
-        // `crate_root!();` where items go is an item macro (a statement only in a function).
-        "expression_statement" => named_children(node).into_iter().for_each(|c| match c.kind() {
-            "macro_invocation" => macro_invocation(b, c, true),
-            _ => expr(b, c),
+        // `crate_root!();` where items go writes an argument-less template's items; other
+        // `m!(…);` are read as expressions.
+        "expression_statement" => named_children(node).into_iter().for_each(|c| {
+            let empty = c.kind() == "macro_invocation"
+                && named_children(c).into_iter().any(|t| t.kind() == "token_tree" && t.named_child_count() == 0);
+            if empty {
+                macro_invocation(b, c, true);
+            } else {
+                expr(b, c);
+            }
         }),
         "attribute_item" | "inner_attribute_item" | "line_comment" | "block_comment" | "extern_crate_declaration" => {}
         _ => expr(b, node),

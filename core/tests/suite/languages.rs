@@ -241,11 +241,13 @@ fn the_items_of_an_argument_less_template_are_the_invoking_modules() {
         ("Cargo.toml", "[package]\nname = \"own\"\n"),
         (
             "src/lib.rs",
-            "macro_rules! crate_root {\n    () => {\n        mod private;\n    };\n}\n\ncrate_root!();\npub trait Visitor { fn visit(&self); }\n",
+            "macro_rules! crate_root {\n    () => {\n        mod private;\n    };\n}\n\ncrate_root!();\npub trait Visitor { fn visit(&self); }\npub struct B;\nimpl B { pub fn go(&self) {} }\nmacro_rules! each { ($name:ident, $f:expr) => {}; }\neach!(x, |b: &B| { b.go(); });\n",
         ),
         ("src/private/mod.rs", "use crate::Visitor;\nfn g<V: Visitor>(v: V) { v.visit(); }\n"),
     ]);
     assert_eq!(goto(&mut s, "src/private/mod.rs", 2, 28), ["src/lib.rs::Visitor::visit"]);
+    // A macro with arguments, where items go, is still read as an expression of its arguments.
+    assert_eq!(goto(&mut s, "src/lib.rs", 12, 22), ["src/lib.rs::B::go"]);
 }
 
 #[test]
