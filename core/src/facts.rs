@@ -424,6 +424,9 @@ pub enum LocalOrigin {
     VariantField(Vec<String>, u32),
     /// Element `index` of a tuple (`let (tx, rx) = channel()`).
     TupleElement(Box<LocalOrigin>, u32),
+    /// One of several values of one type (the arms of a Rust `match`, the branches of an `if`):
+    /// typed by the first whose type is known.
+    Either(Vec<LocalOrigin>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

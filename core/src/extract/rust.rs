@@ -1221,6 +1221,10 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
         }
         // `match opt { Some(x) => x, None => return }`: what the arm that gives a value bound.
         "match_expression" => return match_value(b, value, depth),
+        // `{ …; x }`: its last expression.
+        "block" => return tail(value).map_or(LocalOrigin::Unknown, inner),
+        // `if c { a } else { b }`: either branch (both of one type).
+        "if_expression" => return if_value(b, value, depth),
         "type_cast_expression" => {
             return value
                 .field("type")
@@ -1254,20 +1258,32 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
     }
 }
 
-/// What a match gives when its one arm that doesn't diverge gives back a name its tuple pattern
-/// bound: the value inside the scrutinee for `Some(x)` / `Ok(x)` (`match opt { Some(x) => x, None
-/// => return }`), a variant's field otherwise (`match *hir.kind() { HirKind::Alternation(ref alts)
-/// => alts, _ => return None }`).
+/// What a match gives: what its arms that don't diverge give (all of one type), an arm giving back
+/// a name its tuple pattern bound giving the value inside the scrutinee for `Some(x)` / `Ok(x)`
+/// (`match opt { Some(x) => x, None => return }`), a variant's field otherwise (`match *hir.kind()
+/// { HirKind::Alternation(ref alts) => alts, _ => return None }`). An arm whose value starts from
+/// another name its pattern binds is passed over.
 fn match_value(b: &Builder, m: Node, depth: usize) -> LocalOrigin {
-    match_binding(b, m, depth).unwrap_or(LocalOrigin::Unknown)
+    let Some(body) = m.field("body") else { return LocalOrigin::Unknown };
+    let arms = named_children(body).into_iter().filter(|a| a.kind() == "match_arm");
+    let values = arms.filter_map(|arm| {
+        let value = arm.field("value").filter(|v| !diverges(b, *v))?;
+        let value = if value.kind() == "block" { tail(value)? } else { value };
+        let pattern = arm.field("pattern")?.named_child(0)?;
+        match arm_binding(b, m, pattern, value, depth) {
+            Some(origin) => Some(origin),
+            None if leftmost_name(b, value).is_some_and(|n| binds(b, pattern, n)) => None,
+            None => Some(local_origin_within(b, value, depth + 1)),
+        }
+    });
+    either(values.collect())
 }
 
-fn match_binding(b: &Builder, m: Node, depth: usize) -> Option<LocalOrigin> {
-    let arms: Vec<Node> = named_children(m.field("body")?).into_iter().filter(|a| a.kind() == "match_arm").collect();
-    let mut live = arms.iter().filter(|a| !a.field("value").is_some_and(|v| diverges(b, v)));
-    let (Some(arm), None) = (live.next(), live.next()) else { return None };
-    let pattern = arm.field("pattern")?.named_child(0).filter(|p| p.kind() == "tuple_struct_pattern")?;
-    let value = arm.field("value").filter(|v| v.kind() == "identifier")?;
+/// What an arm gives back when that is a name its tuple pattern bound (`Some(x) => x`).
+fn arm_binding(b: &Builder, m: Node, pattern: Node, value: Node, depth: usize) -> Option<LocalOrigin> {
+    if pattern.kind() != "tuple_struct_pattern" || value.kind() != "identifier" {
+        return None;
+    }
     let position = pattern_elements(pattern).into_iter().position(|mut bound| {
         while matches!(bound.kind(), "mut_pattern" | "ref_pattern") {
             match named_children(bound).into_iter().last() {
@@ -1279,10 +1295,94 @@ fn match_binding(b: &Builder, m: Node, depth: usize) -> Option<LocalOrigin> {
     })?;
     let path: Vec<String> = path_segments(b, pattern.field("type")?)?.into_iter().map(|s| s.0).collect();
     let scrutinee = m.field("value")?;
-    match tuple_pattern_part(&path, position as u32, || local_origin_within(b, scrutinee, depth + 1)) {
-        LocalOrigin::Unknown => None,
-        o => Some(o),
+    Some(tuple_pattern_part(&path, position as u32, || local_origin_within(b, scrutinee, depth + 1)))
+}
+
+/// What an `if` gives: either branch that doesn't diverge (a branch of `if let` is passed over
+/// when it starts from a name the condition's pattern binds).
+fn if_value(b: &Builder, e: Node, depth: usize) -> LocalOrigin {
+    let condition = e.field("condition");
+    let mut branches = vec![e.field("consequence")];
+    let mut rest = e.field("alternative").and_then(|a| a.named_child(0));
+    while let Some(r) = rest {
+        match r.kind() {
+            // `else if`: its own branches, but for the names its own condition binds.
+            "if_expression" => {
+                return either(vec![branch_values(b, condition, branches, depth), if_value(b, r, depth)])
+            }
+            _ => {
+                branches.push(Some(r));
+                rest = None;
+            }
+        }
     }
+    branch_values(b, condition, branches, depth)
+}
+
+fn branch_values(b: &Builder, condition: Option<Node>, branches: Vec<Option<Node>>, depth: usize) -> LocalOrigin {
+    let values = branches.into_iter().flatten().filter(|v| !diverges(b, *v)).filter_map(|block| {
+        let value = tail(block)?;
+        let bound = leftmost_name(b, value).is_some_and(|n| condition.is_some_and(|c| condition_binds(b, c, n)));
+        (!bound).then(|| local_origin_within(b, value, depth + 1))
+    });
+    either(values.collect())
+}
+
+/// One origin of several known ones (`LocalOrigin::Either`).
+fn either(values: Vec<LocalOrigin>) -> LocalOrigin {
+    let mut known: Vec<LocalOrigin> = values.into_iter().filter(|o| *o != LocalOrigin::Unknown).collect();
+    match known.len() {
+        0 => LocalOrigin::Unknown,
+        1 => known.pop().unwrap_or(LocalOrigin::Unknown),
+        _ => LocalOrigin::Either(known),
+    }
+}
+
+/// A block's last expression (`{ …; x }`), when it ends in one.
+fn tail(block: Node) -> Option<Node> {
+    let last = named_children(block).into_iter().rfind(|c| !c.kind().ends_with("comment"))?;
+    (!last.kind().ends_with("_statement") && !last.kind().ends_with("_declaration") && !last.kind().ends_with("_item"))
+        .then_some(last)
+}
+
+/// The name an expression starts from: `x` of `x.f().g`, `&x`, `x?`.
+fn leftmost_name<'s>(b: &Builder<'s>, mut e: Node) -> Option<&'s str> {
+    loop {
+        e = match e.kind() {
+            "identifier" => return Some(b.text(e)),
+            "field_expression" => e.field("value")?,
+            "call_expression" => e.field("function")?,
+            "try_expression"
+            | "await_expression"
+            | "reference_expression"
+            | "parenthesized_expression"
+            | "unary_expression"
+            | "index_expression" => e.named_child(0)?,
+            _ => return None,
+        };
+    }
+}
+
+/// Whether the patterns of an `if` condition's `let`s (`if let Some(x) = o && let …`) bind `name`.
+fn condition_binds(b: &Builder, condition: Node, name: &str) -> bool {
+    match condition.kind() {
+        "let_condition" => condition.field("pattern").is_some_and(|p| binds(b, p, name)),
+        "let_chain" => named_children(condition).into_iter().any(|c| condition_binds(b, c, name)),
+        _ => false,
+    }
+}
+
+/// Whether a pattern binds `name`.
+fn binds(b: &Builder, pattern: Node, name: &str) -> bool {
+    let mut cursor = pattern.walk();
+    let mut stack = vec![pattern];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "identifier" && b.text(n) == name {
+            return true;
+        }
+        stack.extend(n.named_children(&mut cursor));
+    }
+    false
 }
 
 /// The name a macro invocation calls, without its path (`std::vec!` is `vec`).

@@ -1263,6 +1263,11 @@ impl<'a> Resolver<'_, 'a> {
             }
             LocalOrigin::Element(of) => self.elements(self.local_value(file, scope, of, hops + 1), hops),
             LocalOrigin::Unwrapped(of) => Self::unwrapped(self.local_value(file, scope, of, hops + 1), &[Wrap::Maybe]),
+            LocalOrigin::Either(values) => values
+                .iter()
+                .map(|o| self.local_value(file, scope, o, hops + 1))
+                .find(|v| !v.is_empty())
+                .unwrap_or_default(),
             LocalOrigin::TupleElement(of, i) => match u8::try_from(*i) {
                 Ok(i) => Self::unwrapped(self.local_value(file, scope, of, hops + 1), &[Wrap::Element(i)]),
                 Err(_) => Vec::new(),
