@@ -1298,34 +1298,21 @@ fn arm_binding(b: &Builder, m: Node, pattern: Node, value: Node, depth: usize) -
     Some(tuple_pattern_part(&path, position as u32, || local_origin_within(b, scrutinee, depth + 1)))
 }
 
-/// What an `if` gives: either branch that doesn't diverge (a branch of `if let` is passed over
-/// when it starts from a name the condition's pattern binds).
+/// What an `if` gives: either branch that doesn't diverge (the first passed over when it starts
+/// from a name its `if let` binds).
 fn if_value(b: &Builder, e: Node, depth: usize) -> LocalOrigin {
-    let condition = e.field("condition");
-    let mut branches = vec![e.field("consequence")];
-    let mut rest = e.field("alternative").and_then(|a| a.named_child(0));
-    while let Some(r) = rest {
-        match r.kind() {
-            // `else if`: its own branches, but for the names its own condition binds.
-            "if_expression" => {
-                return either(vec![branch_values(b, condition, branches, depth), if_value(b, r, depth)])
-            }
-            _ => {
-                branches.push(Some(r));
-                rest = None;
-            }
-        }
+    if depth > MAX_TYPE_NESTING {
+        return LocalOrigin::Unknown;
     }
-    branch_values(b, condition, branches, depth)
-}
-
-fn branch_values(b: &Builder, condition: Option<Node>, branches: Vec<Option<Node>>, depth: usize) -> LocalOrigin {
-    let values = branches.into_iter().flatten().filter(|v| !diverges(b, *v)).filter_map(|block| {
-        let value = tail(block)?;
-        let bound = leftmost_name(b, value).is_some_and(|n| condition.is_some_and(|c| condition_binds(b, c, n)));
-        (!bound).then(|| local_origin_within(b, value, depth + 1))
+    let condition = e.field("condition");
+    let bound = |v: &Node| leftmost_name(b, *v).is_some_and(|n| condition.is_some_and(|c| condition_binds(b, c, n)));
+    let then = e.field("consequence").filter(|c| !diverges(b, *c)).and_then(tail).filter(|v| !bound(v));
+    let otherwise = e.field("alternative").and_then(|a| a.named_child(0)).filter(|x| !diverges(b, *x));
+    let otherwise = otherwise.map(|x| match x.kind() {
+        "if_expression" => if_value(b, x, depth + 1),
+        _ => tail(x).map_or(LocalOrigin::Unknown, |v| local_origin_within(b, v, depth + 1)),
     });
-    either(values.collect())
+    either(then.map(|v| local_origin_within(b, v, depth + 1)).into_iter().chain(otherwise).collect())
 }
 
 /// One origin of several known ones (`LocalOrigin::Either`).
