@@ -687,11 +687,12 @@ pub(crate) struct FileRefs {
     /// The chains that could not be proven, as (chain, segment where resolution stopped): that
     /// segment's name and position are in the file's facts.
     pub unresolved: Vec<(u32, u32)>,
-    /// The unproven chains whose value before the segment where they stopped was proven, as
-    /// (chain, segment, the declared types that value has): that member is none of those types'
-    /// (nor of anything their lookup reaches), so it is provably not a member of another type
-    /// (`unsafeSites` of a rename leave such a site out). A module, a standard wrapper or a value
-    /// of a type outside the repository contributes no type.
+    /// The segments proven to name no member of other types, as (chain, segment, the declared
+    /// types the value before it has): where an unproven chain stopped with that value proven,
+    /// the member is none of those types' (nor of anything their lookup reaches); a standard
+    /// method of a wrapper (`v.iter()`) in a chain that goes on is none of the repository's. Such
+    /// a site is provably not a member of another type (`unsafeSites` of a rename leave it out). A
+    /// module, a standard wrapper or a value of a type outside the repository contributes no type.
     pub known_stops: Vec<(u32, u32, Box<[SymId]>)>,
     /// Import items that bind no declaration (a namespace, a glob, or nothing found), as (import, item).
     pub unbound_imports: Vec<(u32, u32)>,
@@ -1468,9 +1469,7 @@ impl<'a> Resolver<'_, 'a> {
         let mut members = self.members_all(values, name, hops);
         // A member of a type the language provides: the impls for it of the asking file's crate
         // (another crate's `impl U16 for u16` is not in scope there).
-        let crate_root = |f: FileId| self.rust.files.get(&f).map(|r| r.crate_root);
-        let here = crate_root(file).filter(|_| self.outside.member_names.contains(name));
-        if let Some(here) = here {
+        if self.outside.member_names.contains(name) {
             // A field or variable: the values it holds (`self.state: AtomicUsize`).
             let held = values.iter().flat_map(|v| match v {
                 Value::Sym(s) if matches!(self.index.symbol(*s).kind, SymbolKind::Field | SymbolKind::Variable) => {
@@ -1479,15 +1478,7 @@ impl<'a> Resolver<'_, 'a> {
                 v => vec![v.clone()],
             });
             for v in held {
-                let ty = match v {
-                    Value::Outside(ty) => ty,
-                    Value::Wrapped(wrap, _) => self.outside.names.get(wrap.marker()).copied().unwrap_or(0),
-                    _ => 0,
-                };
-                let impls = self.outside.members.get(&(ty, name)).into_iter().flatten();
-                let in_scope =
-                    |m: SymId| crate_root(self.index.file_of(m)) == Some(here) || self.trait_imported(file, m);
-                members.extend(impls.filter(|&&m| in_scope(m)).map(|&m| Value::Sym(m)));
+                members.extend(self.outside_members(file, &v, name).into_iter().map(Value::Sym));
             }
         }
         if members.is_empty() && called && POINTER_METHODS.contains(&name) && self.lang(file) == Language::Rust {
@@ -2079,6 +2070,31 @@ impl<'a> Resolver<'_, 'a> {
 
     /// A call of a standard method of wrappers (`x?`, `opt.unwrap()`, `items.first()`): what it
     /// gives, when every value is a wrapper that has it.
+    /// Members `name` of the repository's impls for the type of `value`, one the language provides
+    /// or a standard wrapper (`impl U16 for u16`, `impl Ext for Vec<u32>`), that a use in `file`
+    /// sees: its own crate's (another crate's impl is not in scope there), or of a trait it imports.
+    fn outside_members(&self, file: FileId, value: &Value, name: &str) -> Vec<SymId> {
+        let crate_root = |f: FileId| self.rust.files.get(&f).map(|r| r.crate_root);
+        let ty = match value {
+            Value::Outside(ty) => *ty,
+            Value::Wrapped(wrap, _) => self.outside.names.get(wrap.marker()).copied().unwrap_or(0),
+            _ => 0,
+        };
+        let here = crate_root(file);
+        let impls = here.and_then(|_| self.outside.members.get(&(ty, name))).into_iter().flatten();
+        impls.copied().filter(|&m| crate_root(self.index.file_of(m)) == here || self.trait_imported(file, m)).collect()
+    }
+
+    /// Whether an impl of the repository for the standard wrapper `values` are declares a member
+    /// `name` that a use in `file` sees (`outside_members`).
+    fn outside_wrapper_member(&self, file: FileId, values: &[Value], name: &str) -> bool {
+        if !self.outside.member_names.contains(name) {
+            return false;
+        }
+        let wrappers = self.wrappers(values, 0).unwrap_or_default();
+        wrappers.iter().any(|v| !self.outside_members(file, v, name).is_empty())
+    }
+
     fn wrapper_step(&self, file: FileId, values: &[Value], name: &str, hops: u32) -> Option<Vec<Value>> {
         let lang = self.lang(file);
         let values = self.wrappers(values, hops)?;
@@ -2769,6 +2785,12 @@ impl<'a> Resolver<'_, 'a> {
                     if i > 0 && (call || seg_name == MAYBE || seg_name == SEQUENCE) {
                         // A standard method of a wrapper: the chain goes on from what it gives.
                         if let Some(stepped) = self.wrapper_step(fid, &values, seg_name, 0) {
+                            // A standard method (`v.iter()` of a `Vec`) is no member of the
+                            // repository's types, unless one of its impls for an outside type
+                            // declares that name.
+                            if call && !self.outside_wrapper_member(fid, &values, seg_name) {
+                                out.known_stops.push((k as u32, i as u32, Box::default()));
+                            }
                             values = stepped;
                             continue;
                         }
