@@ -53,6 +53,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     silent_names: &[],
     calls: &["call_expression"],
     operators: &[],
+    slices: &[],
     through: &[
         ("parenthesized_expression", None),
         ("pointer_expression", Some("argument")),

@@ -39,6 +39,9 @@ pub(crate) struct ChainSyntax {
     /// Postfix operators a chain goes through as a segment of their own (Rust's `x?` is `?`,
     /// `x[i]` is `[]`): node kind and segment name; the operand is the first named child.
     pub operators: &'static [(&'static str, &'static str)],
+    /// Operators that slice a sequence when their last named child is of the kind given (Rust's
+    /// `x[a..]`, Python's `x[1:]`): the chain goes on from the same sequence.
+    pub slices: &'static [(&'static str, &'static str)],
     /// Wrappers looked through: kind and the field of the inner node (`None`: the first named child).
     pub through: &'static [(&'static str, Option<&'static str>)],
     /// Fields of looked-through wrappers that hold references of their own (`foo::<T>`'s `T`).
@@ -67,6 +70,8 @@ enum Frame<'t> {
     Through(Node<'t>),
     /// An operator segment (its name) written by this node.
     Op(&'static str, Node<'t>),
+    /// A slice of a sequence (`x[a..]`): the same sequence, no segment.
+    Slice(Node<'t>),
 }
 
 /// Where a chain starts.
@@ -144,7 +149,12 @@ impl ChainSyntax {
             if let Some(&(_, name)) = self.operators.iter().find(|(k, _)| *k == kind) {
                 let Some(operand) = cur.named_child(0) else { break Head::Opaque(cur) };
                 path_head = false;
-                frames.push(Frame::Op(name, cur));
+                let index = cur.named_child(cur.named_child_count().saturating_sub(1) as u32);
+                if index.is_some_and(|i| self.slices.contains(&(kind, i.kind()))) {
+                    frames.push(Frame::Slice(cur));
+                } else {
+                    frames.push(Frame::Op(name, cur));
+                }
                 cur = operand;
                 continue;
             }
@@ -173,7 +183,7 @@ impl ChainSyntax {
         for frame in read.frames.iter().rev() {
             match frame {
                 Frame::Name(n) => segments.push(b.seg(*n)),
-                Frame::Call(_) | Frame::Op(..) => return None,
+                Frame::Call(_) | Frame::Op(..) | Frame::Slice(_) => return None,
                 Frame::Through(_) => {}
             }
         }
@@ -196,7 +206,7 @@ impl ChainSyntax {
                 Frame::Op(name, node) => segments.push(((*name).to_string(), b.pos(*node))),
                 Frame::Call(_) if !segments.is_empty() => calls_at.push((segments.len() - 1) as u32),
                 Frame::Call(_) => return None,
-                Frame::Through(_) => {}
+                Frame::Through(_) | Frame::Slice(_) => {}
             }
         }
         (!segments.is_empty()).then_some((segments, calls_at))
@@ -236,7 +246,7 @@ impl ChainSyntax {
                     }
                 }
             }
-            Frame::Op(_, node) => {
+            Frame::Op(_, node) | Frame::Slice(node) => {
                 for part in named_children_of(*node).into_iter().skip(1) {
                     w.walk(part);
                 }
@@ -344,7 +354,7 @@ pub(crate) fn drive<'s>(w: &mut impl ChainWalker<'s>, node: Node, call: bool, sy
                         w.builder().add_ref(std::mem::take(&mut tail), called, true);
                         called = true;
                     }
-                    Frame::Through(_) => {}
+                    Frame::Through(_) | Frame::Slice(_) => {}
                 }
             }
             tail.reverse();

@@ -45,6 +45,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     silent_names: &[],
     calls: &["invocation_expression"],
     operators: &[],
+    slices: &[],
     through: &[
         ("parenthesized_expression", None),
         ("element_access_expression", Some("expression")),

@@ -482,6 +482,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     silent_names: &[],
     calls: &[],
     operators: &[],
+    slices: &[],
     through: &[],
     extras: &[],
     typed_head: None,

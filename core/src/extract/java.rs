@@ -84,6 +84,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     silent_names: &["this", "super"],
     calls: &[],
     operators: &[],
+    slices: &[],
     through: &[],
     extras: &[],
     typed_head: Some(head_type),

@@ -802,6 +802,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     silent_names: &[],
     calls: &["call_expression"],
     operators: &[("subscript_expression", SEQUENCE)],
+    slices: &[],
     through: &[("non_null_expression", None), ("parenthesized_expression", None)],
     extras: &[],
     typed_head: Some(head_type),

@@ -412,6 +412,11 @@ fn element_origin(b: &Builder, iterable: Option<Node>) -> LocalOrigin {
 /// What an assigned value proves about its type: a call's result, or the type of the local (a
 /// parameter) it copies.
 fn value_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
+    let sliced = value.named_child(value.named_child_count().saturating_sub(1) as u32).filter(|i| i.kind() == "slice");
+    if value.kind() == "subscript" && sliced.is_some() {
+        // `items[1:]`: the same sequence.
+        return value_origin(b, value.field("value")?);
+    }
     if value.kind() == "attribute" {
         // `self.items`, `order.lines`: the same value.
         return chain(b, value).map(|s| LocalOrigin::CallChain(s.into_iter().map(|s| s.0).collect(), Vec::new()));
@@ -568,6 +573,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     silent_names: &[],
     calls: &["call"],
     operators: &[("subscript", SEQUENCE)],
+    slices: &[("subscript", "slice")],
     through: &[],
     extras: &[],
     typed_head: None,

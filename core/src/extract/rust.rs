@@ -735,6 +735,7 @@ const PATH: ChainSyntax = ChainSyntax {
     silent_names: &[],
     calls: &[],
     operators: &[],
+    slices: &[],
     through: &[("generic_type", Some("type"))],
     extras: &[],
     typed_head: None,
@@ -755,6 +756,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     silent_names: &[],
     calls: &["call_expression"],
     operators: &[("try_expression", MAYBE), ("index_expression", SEQUENCE)],
+    slices: &[("index_expression", "range_expression")],
     through: &[("generic_function", Some("function")), ("generic_type", Some("type")), ("await_expression", None)],
     extras: &[("generic_function", "type_arguments")],
     typed_head: Some(head_origin),
@@ -1201,6 +1203,10 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
                 Some(o) => LocalOrigin::Unwrapped(Box::new(o)),
             };
         }
+        // `&v[1..]`: the same sequence.
+        "index_expression" if value.named_child(1).is_some_and(|i| i.kind() == "range_expression") => {
+            return value.named_child(0).map_or(LocalOrigin::Unknown, inner);
+        }
         "index_expression" => {
             return match value.named_child(0).map(inner) {
                 Some(LocalOrigin::Unknown) | None => LocalOrigin::Unknown,
@@ -1221,8 +1227,9 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
         }
         // `match opt { Some(x) => x, None => return }`: what the arm that gives a value bound.
         "match_expression" => return match_value(b, value, depth),
-        // `{ …; x }`: its last expression.
+        // `{ …; x }`, `unsafe { x }`: its last expression.
         "block" => return tail(value).map_or(LocalOrigin::Unknown, inner),
+        "unsafe_block" => return value.named_child(0).map_or(LocalOrigin::Unknown, inner),
         // `if c { a } else { b }`: either branch (both of one type).
         "if_expression" => return if_value(b, value, depth),
         "type_cast_expression" => {

@@ -35,6 +35,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     silent_names: &[],
     calls: &["call_expression"],
     operators: &[],
+    slices: &[],
     through: &[("parenthesized_expression", None), ("index_expression", Some("object")), ("try_expression", None)],
     extras: &[("index_expression", "index")],
     typed_head: None,

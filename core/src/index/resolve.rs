@@ -127,6 +127,8 @@ enum Step {
     MaybePart(u8),
     /// … or a sequence of them (`values`, `keys`).
     Parts(u8),
+    /// A sequence of slices of the sequence (`chunks`, `windows`).
+    Slices,
 }
 
 const RUST: &[Language] = &[Language::Rust];
@@ -158,7 +160,8 @@ const WRAPPER_METHODS: &[(&[Language], Wrap, Step, &[&str])] = &[
     (RUST, Wrap::Cell, Step::Inner, &["borrow", "borrow_mut", "get", "get_mut", "take", "replace", "into_inner"]),
     (RUST, Wrap::Cell, Step::MaybeElement, &["try_borrow", "try_borrow_mut"]),
     (RUST, Wrap::Convertible, Step::Inner, &["into", "as_ref", "as_mut", "borrow", "borrow_mut"]),
-    (RUST, Wrap::Sequence, Step::Inner, &["[]"]),
+    (RUST, Wrap::Sequence, Step::Inner, &["[]", "get_unchecked", "get_unchecked_mut", "swap_remove"]),
+    (RUST, Wrap::Sequence, Step::Slices, &["chunks", "chunks_exact", "chunks_mut", "rchunks", "windows", "split"]),
     (
         RUST,
         Wrap::Sequence,
@@ -2107,6 +2110,7 @@ impl<'a> Resolver<'_, 'a> {
             match step {
                 Step::Inner => out.extend(inner.iter().cloned()),
                 Step::Same => out.push(v.clone()),
+                Step::Slices => out.push(Value::Wrapped(Wrap::Sequence, vec![v.clone()].into())),
                 Step::MaybeElement => out.push(Value::Wrapped(Wrap::Maybe, inner.clone())),
                 Step::Indexed => {
                     let pair = Value::Wrapped(Wrap::Element(1), inner.clone());
