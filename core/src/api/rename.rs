@@ -1775,7 +1775,7 @@ mod tests {
     fn a_standard_method_of_a_wrapper_is_not_the_renamed_member() {
         // `self.start.iter()` of a `Vec` field is the slice's `iter`, not `Patterns::iter`; a
         // repository impl for `Vec` that declares `iter` keeps such a call undecided.
-        let lib = "pub struct Patterns { v: Vec<u8> }\nimpl Patterns { pub fn iter(&self) -> u8 { self.v[0] } }\npub struct Inner { start: Vec<u32> }\nimpl Inner { pub fn f(&self) -> u32 { self.start.iter().sum() } }\n";
+        let lib = "pub struct Patterns { v: Vec<u8> }\nimpl Patterns { pub fn iter(&self) -> u8 { self.v[0] } }\npub struct Inner { start: Vec<u32> }\nimpl Inner { pub fn f(&self) -> u32 { self.start.iter().sum() } }\npub fn g() -> u32 { let a = [1u32; 4]; a.iter().sum() }\n";
         let (_d, mut s) = crate_repo(lib);
         assert_eq!(safe_edits(&mut s, "src/lib.rs::Patterns::iter", "it"), ["src/lib.rs:2:24-28 definition"]);
         let ext =

@@ -1225,6 +1225,10 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
         "macro_invocation" if macro_name(b, value) == Some("vec") => {
             return LocalOrigin::Declared(vec![SEQUENCE.to_string()]);
         }
+        // `[None; 32]`, `[a, b]`: an array.
+        "array_expression" => return LocalOrigin::Declared(vec![SEQUENCE.to_string()]),
+        // `it.collect::<Vec<(&Set, &u64)>>()`: the collection its type argument names.
+        "call_expression" if let Some(t) = collected_type(b, value) => return LocalOrigin::Declared(t),
         // `match opt { Some(x) => x, None => return }`: what the arm that gives a value bound.
         "match_expression" => return match_value(b, value, depth),
         // `{ …; x }`, `unsafe { x }`: its last expression.
@@ -1263,6 +1267,14 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
         },
         _ => LocalOrigin::Unknown,
     }
+}
+
+/// The type a `collect::<T>()` call names.
+fn collected_type(b: &Builder, call: Node) -> Option<Vec<String>> {
+    let generic = call.field("function").filter(|f| f.kind() == "generic_function")?;
+    let method = generic.field("function").filter(|f| f.kind() == "field_expression")?.field("field")?;
+    (b.text(method) == "collect").then_some(())?;
+    type_path(b, generic.field("type_arguments")?.named_child(0)?)
 }
 
 /// What a match gives: what its arms that don't diverge give (all of one type), an arm giving back
