@@ -424,6 +424,8 @@ pub enum LocalOrigin {
     VariantField(Vec<String>, u32),
     /// Element `index` of a tuple (`let (tx, rx) = channel()`).
     TupleElement(Box<LocalOrigin>, u32),
+    /// A standard wrapper (its marker: `MAYBE`) of a value (Rust's `Some(x)`, `Ok(x)`).
+    Wrapped(String, Box<LocalOrigin>),
     /// One of several values of one type (the arms of a Rust `match`, the branches of an `if`):
     /// typed by the first whose type is known.
     Either(Vec<LocalOrigin>),

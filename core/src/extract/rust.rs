@@ -1225,6 +1225,14 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
         "macro_invocation" if macro_name(b, value) == Some("vec") => {
             return LocalOrigin::Declared(vec![SEQUENCE.to_string()]);
         }
+        // `Some(x)`, `Ok(x)`: an option or result of `x`.
+        "call_expression"
+            if value.field("function").is_some_and(|f| matches!(b.text(f), "Some" | "Ok"))
+                && value.field("arguments").is_some_and(|a| a.named_child_count() == 1) =>
+        {
+            let argument = value.field("arguments").and_then(|a| a.named_child(0));
+            return LocalOrigin::Wrapped(MAYBE.to_string(), Box::new(argument.map_or(LocalOrigin::Unknown, inner)));
+        }
         // `[None; 32]`, `[a, b]`: an array.
         "array_expression" => return LocalOrigin::Declared(vec![SEQUENCE.to_string()]),
         // `it.collect::<Vec<(&Set, &u64)>>()`: the collection its type argument names.

@@ -1267,6 +1267,10 @@ impl<'a> Resolver<'_, 'a> {
             }
             LocalOrigin::Element(of) => self.elements(self.local_value(file, scope, of, hops + 1), hops),
             LocalOrigin::Unwrapped(of) => Self::unwrapped(self.local_value(file, scope, of, hops + 1), &[Wrap::Maybe]),
+            LocalOrigin::Wrapped(marker, inner) => match Wrap::of_marker(marker) {
+                Some(wrap) => vec![Value::Wrapped(wrap, self.local_value(file, scope, inner, hops + 1).into())],
+                None => Vec::new(),
+            },
             LocalOrigin::Either(values) => values
                 .iter()
                 .map(|o| self.local_value(file, scope, o, hops + 1))
