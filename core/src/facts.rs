@@ -426,6 +426,10 @@ pub enum LocalOrigin {
     TupleElement(Box<LocalOrigin>, u32),
     /// A standard wrapper (its marker: `MAYBE`) of a value (Rust's `Some(x)`, `Ok(x)`).
     Wrapped(String, Box<LocalOrigin>),
+    /// What an invocation of the `macro_rules!` of this name gives, when its one rule writes one
+    /// expression (`regex!(p)` of `($p:expr) => { Regex::new($p).unwrap() }`: the macro symbol's
+    /// `init`).
+    Expanded(String),
     /// One of several values of one type (the arms of a Rust `match`, the branches of an `if`):
     /// typed by the first whose type is known.
     Either(Vec<LocalOrigin>),

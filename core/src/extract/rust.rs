@@ -9,7 +9,7 @@ use tree_sitter::{Node, Parser, Range};
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
-    is_pointer, map_path, marked, tuple_path, ImportItem, ImportKind, LocalOrigin, ModDecl, Param, Pos, Receiver,
+    is_pointer, map_path, marked, tuple_path, ImportItem, ImportKind, Init, LocalOrigin, ModDecl, Param, Pos, Receiver,
     ReceiverBase, SymbolKind, TypeRelKind, TypeRelation, CELL, CONVERTIBLE, IMPLEMENTORS, MAP, MAYBE, MUT_POINTER,
     PARAM, POINTER, SEQUENCE,
 };
@@ -299,7 +299,11 @@ fn item(b: &mut Builder, node: Node) {
         "macro_definition" => {
             if let Some(name) = node.field("name") {
                 let exported = b.text(node).contains("macro_export") || has_macro_export(b, node);
-                b.add_symbol(node, name, SymbolKind::Macro, exported);
+                let idx = b.add_symbol(node, name, SymbolKind::Macro, exported);
+                if let Some(origin) = macro_result(b, node) {
+                    let scope = b.enclosing();
+                    b.symbol_mut(idx).init = Some(Box::new(Init { origin, scope }));
+                }
             }
             b.in_inner_trees(|b| macro_templates(b, node));
         }
@@ -1225,6 +1229,9 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
         "macro_invocation" if macro_name(b, value) == Some("vec") => {
             return LocalOrigin::Declared(vec![SEQUENCE.to_string()]);
         }
+        "macro_invocation" => {
+            return macro_name(b, value).map_or(LocalOrigin::Unknown, |m| LocalOrigin::Expanded(m.to_string()));
+        }
         // `Some(x)`, `Ok(x)`: an option or result of `x`.
         "call_expression"
             if value.field("function").is_some_and(|f| matches!(b.text(f), "Some" | "Ok"))
@@ -1275,6 +1282,18 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
         },
         _ => LocalOrigin::Unknown,
     }
+}
+
+/// What a `macro_rules!` of one rule whose transcriber is one expression gives (`($p:expr) => {
+/// Regex::new($p).unwrap() }`), as a local initialised with that expression would be typed.
+fn macro_result(b: &Builder, node: Node) -> Option<LocalOrigin> {
+    let mut rules = named_children(node).into_iter().filter(|r| r.kind() == "macro_rule");
+    let (Some(rule), None) = (rules.next(), rules.next()) else { return None };
+    let tree = parse_arguments(b, rule.field("right")?)?;
+    let root = tree.root_node();
+    let statement = root.named_child(0).and_then(|f| f.field("body")).and_then(|body| body.named_child(0))?;
+    let origin = local_origin(b, statement.named_child(0)?);
+    (origin != LocalOrigin::Unknown).then_some(origin)
 }
 
 /// The type a `collect::<T>()` call names.
@@ -1839,11 +1858,15 @@ fn parse_arguments(b: &Builder, tt: Node) -> Option<tree_sitter::Tree> {
         start_point: tree_sitter::Point { row: at.row, column: at.column.saturating_sub(OPEN.len()) },
         end_point: tree_sitter::Point { row: stop.row, column: stop.column + CLOSE.len() },
     };
+    // A metavariable of a macro's transcriber (`$p`) is read as a name (`_p`); `$crate` is left
+    // as written (no parse: its tokens are read as names, `$crate::x` a path).
     let mut read = |i: usize, _| -> &[u8] {
         match i {
             _ if i < from => &[],
             _ if i < start => &OPEN[i - from..],
-            _ if i < end => &src[i..end],
+            _ if i < end && src[i] == b'$' && !src[i + 1..end].starts_with(b"crate") => b"_",
+            _ if i < end && src[i] == b'$' => &src[i..=i],
+            _ if i < end => &src[i..src[i + 1..end].iter().position(|&c| c == b'$').map_or(end, |d| i + 1 + d)],
             _ if i < end + CLOSE.len() => &CLOSE[i - end..],
             _ => &[],
         }

@@ -1267,6 +1267,23 @@ impl<'a> Resolver<'_, 'a> {
             }
             LocalOrigin::Element(of) => self.elements(self.local_value(file, scope, of, hops + 1), hops),
             LocalOrigin::Unwrapped(of) => Self::unwrapped(self.local_value(file, scope, of, hops + 1), &[Wrap::Maybe]),
+            LocalOrigin::Expanded(name) => {
+                // The macro of the file, else of its crate's root (where `#[macro_use]` modules
+                // and crate-wide macros are declared).
+                let root = self.rust.files.get(&file).map(|r| r.crate_root);
+                let mut found = [Some(file), root.filter(|&r| r != file)].into_iter().flatten().flat_map(|f| {
+                    self.named(Owner::File(f), name).filter(|&s| self.index.symbol(s).kind == SymbolKind::Macro)
+                });
+                let Some(init) = found.next().and_then(|m| self.index.symbol(m).init.as_ref().map(|i| (m, i))) else {
+                    return Vec::new();
+                };
+                let (m, init) = init;
+                // Written in the macro, where no local of the use is seen.
+                let outer = self.at.replace(None);
+                let values = self.local_value(self.index.file_of(m), init.scope, &init.origin, hops + 1);
+                self.at.set(outer);
+                self.instances(values)
+            }
             LocalOrigin::Wrapped(marker, inner) => match Wrap::of_marker(marker) {
                 Some(wrap) => vec![Value::Wrapped(wrap, self.local_value(file, scope, inner, hops + 1).into())],
                 None => Vec::new(),
