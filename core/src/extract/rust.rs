@@ -922,8 +922,23 @@ fn iterator_item<'t>(b: &Builder, t: Node<'t>) -> Option<Node<'t>> {
 const ITERATOR_TRAITS: [&str; 4] = ["Iterator", "IntoIterator", "DoubleEndedIterator", "ExactSizeIterator"];
 
 /// Standard generic types that are their first argument for member resolution (smart pointers,
-/// pins, copy-on-write).
-const TRANSPARENT: [&str; 7] = ["Box", "Arc", "Rc", "Pin", "Cow", "ManuallyDrop", "NonNull"];
+/// pins, copy-on-write, the guards of locks: each derefs to it).
+const TRANSPARENT: [&str; 14] = [
+    "Box",
+    "Arc",
+    "Rc",
+    "Pin",
+    "Cow",
+    "ManuallyDrop",
+    "NonNull",
+    "MutexGuard",
+    "RwLockReadGuard",
+    "RwLockWriteGuard",
+    "ReentrantMutexGuard",
+    "MappedMutexGuard",
+    "MappedRwLockReadGuard",
+    "MappedRwLockWriteGuard",
+];
 /// Options and results: the value is inside, reached through `?`, `unwrap()`, `Some(x)`, `Ok(x)`.
 const MAYBE_TYPES: [&str; 3] = ["Option", "Result", "Poll"];
 /// Cells: the value is inside, reached through `borrow()`, `borrow_mut()`, `get()`.
