@@ -368,7 +368,10 @@ struct Resolver<'t, 'a> {
     module_memo: RefCell<HashMap<(FileId, u32), Vec<Value>>>,
     /// Memo of what a module's glob imports give a name: (file, scope, name) → values; an entry in
     /// progress is empty, which breaks glob cycles (`use super::*` in a child module).
-    glob_memo: RefCell<HashMap<ScopedName, Vec<Value>>>,
+    glob_memo: RefCell<HashMap<(ScopedName, bool), Vec<Value>>>,
+    /// While globs are followed: whether those the build configuration leaves out are too
+    /// (`None`: no glob is being followed).
+    any_glob: std::cell::Cell<Option<bool>>,
     /// Locals whose type is being worked out, as (file, scope, name, ordinal of the binding) (cycle guard).
     typing_locals: RefCell<HashSet<(FileId, u32, &'a str, u32)>>,
     /// The values of local bindings worked out with no other local in progress (so no cycle guard
@@ -399,6 +402,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
             import_memo: RefCell::new(HashMap::default()),
             module_memo: RefCell::new(HashMap::default()),
             glob_memo: RefCell::new(HashMap::default()),
+            any_glob: std::cell::Cell::new(None),
             typing_locals: RefCell::new(HashSet::default()),
             local_memo: RefCell::new(HashMap::default()),
             at: std::cell::Cell::new(None),
@@ -1801,10 +1805,23 @@ impl<'a> Resolver<'_, 'a> {
 
     /// Imports written in a given scope (`None`: file level) that bind `name`.
     fn scoped_imports(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32) -> Vec<Value> {
+        self.scoped_imports_left_out(file, scope, name, hops, None)
+    }
+
+    /// `scoped_imports`, of only the imports the build configuration keeps (`Some(false)`) or
+    /// leaves out (`Some(true)`).
+    fn scoped_imports_left_out(
+        &self,
+        file: FileId,
+        scope: Option<u32>,
+        name: &str,
+        hops: u32,
+        left_out: Option<bool>,
+    ) -> Vec<Value> {
         let f = &self.index.files[file as usize];
         let mut out = Vec::new();
         for (i, imp) in f.facts.imports.iter().enumerate() {
-            if imp.scope != scope {
+            if imp.scope != scope || left_out.is_some_and(|l| l != imp.inactive) {
                 continue;
             }
             for (j, item) in imp.items.iter().enumerate() {
@@ -1821,22 +1838,43 @@ impl<'a> Resolver<'_, 'a> {
         if hops > MAX_HOPS {
             return Vec::new();
         }
-        let key = (file, scope, name.to_string());
+        if let Some(any) = self.any_glob.get() {
+            return self.globs_memo(file, scope, name, hops, any);
+        }
+        // The globs the build configuration keeps (`cfg_if!` re-exports one platform's module
+        // among many), through every level of globs, first; then any.
+        let mut out = Vec::new();
+        for any in [false, true] {
+            self.any_glob.set(Some(any));
+            out = self.globs_memo(file, scope, name, hops, any);
+            if !out.is_empty() {
+                break;
+            }
+        }
+        self.any_glob.set(None);
+        out
+    }
+
+    fn globs_memo(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32, any: bool) -> Vec<Value> {
+        let key = ((file, scope, name.to_string()), any);
         if let Some(v) = self.glob_memo.borrow().get(&key) {
             return v.clone();
         }
         self.glob_memo.borrow_mut().insert(key.clone(), Vec::new());
-        let out = self.compute_globs(file, scope, name, hops);
+        let out = self.compute_globs(file, scope, name, hops, any);
         self.glob_memo.borrow_mut().insert(key, out.clone());
         out
     }
 
-    fn compute_globs(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32) -> Vec<Value> {
+    /// What the glob imports of a scope give `name`: those the build configuration keeps first,
+    /// then, when `any`, the others.
+    fn compute_globs(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32, any: bool) -> Vec<Value> {
         let f = &self.index.files[file as usize];
         let mut out = Vec::new();
-        // The globs the build configuration keeps first (`cfg_if!` re-exports one platform's
-        // module among many), then the others.
         for inactive in [false, true] {
+            if inactive && !any {
+                break;
+            }
             for (i, imp) in f.facts.imports.iter().enumerate() {
                 if imp.kind != ImportKind::Glob || imp.scope != scope || imp.inactive != inactive {
                     continue;
@@ -2422,10 +2460,15 @@ impl<'a> Resolver<'_, 'a> {
         if items == 0 {
             // A module and a function of one name live in different namespaces: `mod spawn;
             // pub use spawn::spawn;` makes `task::spawn` both (a call picks the function).
-            out.extend(self.scoped_imports(file, scope, name, hops));
+            out.extend(self.scoped_imports_left_out(file, scope, name, hops, Some(false)));
         }
         if out.is_empty() {
             out = self.globs(file, scope, name, hops);
+        }
+        if out.is_empty() {
+            // A `use` the build configuration leaves out (`cfg_if!`'s other platforms') comes
+            // after the globs it keeps.
+            out = self.scoped_imports_left_out(file, scope, name, hops, Some(true));
         }
         if out.is_empty() && scope.is_none() {
             // The items of the templates the module invokes (`crate_root!();`) are its own.

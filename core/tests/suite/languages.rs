@@ -251,6 +251,43 @@ fn the_items_of_an_argument_less_template_are_the_invoking_modules() {
 }
 
 #[test]
+fn a_glob_the_build_leaves_out_is_followed_only_when_no_kept_glob_has_the_name() {
+    // libc's layout: `crate::NLMSG_MIN_TYPE` is re-exported by the crate root's second glob
+    // (`new`), and also by a platform module only a left-out `cfg_if!` branch re-exports (`l4re`),
+    // deeper behind the first glob: the kept chain of globs wins, at any depth.
+    let (_d, mut s) = repo(&[
+        ("Cargo.toml", "[package]\nname = \"lc\"\n"),
+        ("src/lib.rs", "mod unix;\nmod new;\npub use unix::*;\npub use new::*;\n"),
+        (
+            "src/unix/mod.rs",
+            "cfg_if! {\n    if #[cfg(target_os = \"linux\")] {\n        mod linux;\n        pub use self::linux::*;\n    } else if #[cfg(target_os = \"l4re\")] {\n        mod l4re;\n        pub use self::l4re::*;\n    }\n}\n",
+        ),
+        ("src/unix/linux.rs", "pub const BATCH: i32 = crate::MIN_TYPE + 1;\n"),
+        ("src/unix/l4re.rs", "pub const MIN_TYPE: i32 = 0x10;\n"),
+        ("src/new.rs", "pub const MIN_TYPE: i32 = 0x10;\n"),
+    ]);
+    assert_eq!(goto(&mut s, "src/unix/linux.rs", 1, 31), ["src/new.rs::MIN_TYPE"]);
+
+    // … and a `use` of a left-out branch (`use self::bionic::linux;` for Android) names less than
+    // a glob the build keeps (`linux` of `uapi::*`).
+    let (_d, mut s) = repo(&[
+        ("Cargo.toml", "[package]\nname = \"lc\"\n"),
+        ("src/lib.rs", "mod new;\nmod user;\npub use new::*;\n"),
+        ("src/user.rs", "pub const B: i32 = crate::MIN_TYPE;\n"),
+        (
+            "src/new/mod.rs",
+            "cfg_if! {\n    if #[cfg(target_os = \"android\")] {\n        mod bionic;\n        use self::bionic::linux;\n    } else if #[cfg(target_os = \"linux\")] {\n        mod uapi;\n        pub(crate) use uapi::*;\n    }\n}\npub use linux::netlink::*;\n",
+        ),
+        ("src/new/bionic/mod.rs", "pub mod linux;\n"),
+        ("src/new/bionic/linux.rs", "pub const OTHER: i32 = 1;\n"),
+        ("src/new/uapi/mod.rs", "pub(crate) mod linux;\n"),
+        ("src/new/uapi/linux/mod.rs", "pub(crate) mod netlink;\n"),
+        ("src/new/uapi/linux/netlink.rs", "pub const MIN_TYPE: i32 = 0x10;\n"),
+    ]);
+    assert_eq!(goto(&mut s, "src/user.rs", 1, 27), ["src/new/uapi/linux/netlink.rs::MIN_TYPE"]);
+}
+
+#[test]
 fn the_bounds_of_generics_and_where_clauses_are_references() {
     // A trait named only in an impl's or a trait's `<A: Tr>` or in a `where` clause is used there,
     // and so is a type in a closure bound (`F: FnMut(&Item)`): a rename must reach them.
