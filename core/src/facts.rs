@@ -347,6 +347,18 @@ pub struct RefChain {
     /// a local value of the same name.
     #[serde(default)]
     pub path_head: bool,
+    /// Where its names are looked up: among items, or among macros (Rust's `name!(…)`).
+    #[serde(default)]
+    pub namespace: Namespace,
+}
+
+/// The names a chain can name: declarations, or macros (Rust's `macro_rules!`, whose names are a
+/// namespace of their own: `format!` is no use of a function `format`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Namespace {
+    #[default]
+    Items,
+    Macros,
 }
 
 /// The value whose members a chain with a receiver names, then `members` of it in turn (a nested

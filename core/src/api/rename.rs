@@ -20,7 +20,7 @@ use tree_sitter::Parser;
 
 use super::hierarchy::{members, walk, Direction};
 use super::{bounded, CandidateTest, Ctx, Error, Freshness, Omitted, SymbolInfo};
-use crate::facts::{ImportKind, Pos, SymbolKind};
+use crate::facts::{ImportKind, Namespace, Pos, SymbolKind};
 use crate::index::{walks, FileId, Index, SymId};
 use crate::lang::Language;
 
@@ -811,6 +811,7 @@ impl<'a> Plan<'a> {
         let mut carries: HashMap<SymId, bool> = HashMap::default();
         let mut judged: BTreeSet<(FileId, Pos)> = BTreeSet::new();
         // A Rust field or method is reached through a value or a type, never imported by name.
+        let renames_macro = self.group.keys().all(|&g| index.symbol(g).kind == SymbolKind::Macro);
         let unimportable = self.group.keys().all(|&g| {
             let s = index.symbol(g);
             index.files[index.file_of(g) as usize].language == Language::Rust
@@ -838,6 +839,10 @@ impl<'a> Plan<'a> {
             let head_proven: BTreeSet<u32> =
                 if member { BTreeSet::new() } else { stats.known_stops.iter().map(|&(k, _, _)| k).collect() };
             for (k, chain) in file.facts.refs.iter().enumerate() {
+                // Macros and items are namespaces of their own: `format!` is no use of a `format`.
+                if (chain.namespace == Namespace::Macros) != renames_macro {
+                    continue;
+                }
                 let segs = &chain.segments;
                 // The positions of the name, each with whether it provably stops on another type.
                 let at: Vec<(Pos, bool)> = if member {
@@ -1783,5 +1788,17 @@ mod tests {
         let (_d, mut s) = crate_repo(&ext);
         let r = preview(&mut s, "src/lib.rs::Patterns::iter", "it");
         assert!(!r.safe && r.unsafe_sites.iter().any(|u| u.line == 4), "{:?}", r.unsafe_sites);
+    }
+
+    #[test]
+    fn a_macro_is_renamed_at_its_invocations_and_a_function_of_its_name_is_not() {
+        // `here!()` is the macro's, `here()` the function's: each rename edits its own.
+        let lib =
+            "macro_rules! here { () => { 1 } }\npub fn here() -> u32 { 2 }\npub fn f() -> u32 { here!() + here() }\n";
+        let (_d, mut s) = crate_repo(lib);
+        let edits = safe_edits(&mut s, "src/lib.rs::here", "there");
+        assert_eq!(edits, ["src/lib.rs:1:14-18 definition", "src/lib.rs:3:21-25 reference"]);
+        let edits = safe_edits(&mut s, "src/lib.rs::here#2", "there");
+        assert_eq!(edits, ["src/lib.rs:2:8-12 definition", "src/lib.rs:3:31-35 reference"]);
     }
 }

@@ -25,8 +25,8 @@ use tree_sitter::{Node, Parser};
 pub(crate) use chain::{reference, ChainSyntax, Member};
 
 use crate::facts::{
-    FileFacts, Import, ImportItem, ImportKind, LocalBinding, LocalOrigin, Pos, Receiver, RefChain, Symbol, SymbolKind,
-    TypeRelKind, TypeRelation,
+    FileFacts, Import, ImportItem, ImportKind, LocalBinding, LocalOrigin, Namespace, Pos, Receiver, RefChain, Symbol,
+    SymbolKind, TypeRelKind, TypeRelation,
 };
 use crate::lang::Language;
 
@@ -350,7 +350,26 @@ impl<'a> Builder<'a> {
         }
         let enclosing = self.enclosing();
         let receiver = receiver.map(Box::new);
-        self.facts.refs.push(RefChain { segments, opaque_head, call, calls_at, enclosing, receiver, path_head });
+        let namespace = Namespace::Items;
+        self.facts.refs.push(RefChain {
+            segments,
+            opaque_head,
+            call,
+            calls_at,
+            enclosing,
+            receiver,
+            path_head,
+            namespace,
+        });
+    }
+
+    /// Records the path of an invoked macro (`name!`, `crate::name!`).
+    pub fn add_macro_path(&mut self, segments: Vec<(String, Pos)>) {
+        let before = self.facts.refs.len();
+        self.add_path(segments, false);
+        if let Some(chain) = self.facts.refs.get_mut(before) {
+            chain.namespace = Namespace::Macros;
+        }
     }
 
     /// Records a member of a value without a name (see `RefChain::receiver`): `a` of `{ a } = x`.

@@ -1726,7 +1726,7 @@ fn macro_invocation(b: &mut Builder, node: Node, item_level: bool) {
 fn macro_body(b: &mut Builder, node: Node, item_level: bool) {
     if let Some(name) = node.field("macro") {
         if let Some(segs) = path_segments(b, name) {
-            b.add_path(segs, false);
+            b.add_macro_path(segs);
         }
     }
     let Some(tt) = named_children(node).into_iter().find(|c| c.kind() == "token_tree") else { return };

@@ -15,8 +15,9 @@ use super::modules::{
 };
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
-    is_pointer, tuple_elements, Import, ImportKind, LocalBinding, LocalOrigin, Receiver, ReceiverBase, SymbolKind,
-    TypeRelKind, CELL, CONVERTIBLE, IN_PLACE, MAP, MAYBE, MUT_POINTER, PARAM, POINTER, SEQUENCE, TUPLE, UNION,
+    is_pointer, tuple_elements, Import, ImportKind, LocalBinding, LocalOrigin, Namespace, Receiver, ReceiverBase,
+    SymbolKind, TypeRelKind, CELL, CONVERTIBLE, IN_PLACE, MAP, MAYBE, MUT_POINTER, PARAM, POINTER, SEQUENCE, TUPLE,
+    UNION,
 };
 use crate::lang::Language;
 
@@ -338,6 +339,9 @@ struct Tables<'a> {
     c: CModules,
     supertypes: HashMap<SymId, Vec<(TypeRelKind, SymId)>>,
     outside: OutsideImpls<'a>,
+    /// Rust's `macro_rules!` by (crate root, name), in file order: macros are a namespace of their
+    /// own, scoped by text and by crate rather than by module.
+    macros: HashMap<(FileId, &'a str), Vec<SymId>>,
 }
 
 /// The repository's impls for types the language or another crate provides (`impl U16 for u16`,
@@ -427,9 +431,25 @@ fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
         c: CModules::new(index, configs),
         supertypes: HashMap::default(),
         outside: OutsideImpls::default(),
+        macros: HashMap::default(),
     };
+    tables.macros = macros_of(index, &tables.rust);
     tables.outside = Resolver::new(&tables).outside_impls();
     tables
+}
+
+/// Every Rust macro by (its crate's root, name).
+fn macros_of<'a>(index: &'a Index, rust: &RustModules) -> HashMap<(FileId, &'a str), Vec<SymId>> {
+    let mut macros: HashMap<(FileId, &str), Vec<SymId>> = HashMap::default();
+    for (fid, f) in index.files.iter().enumerate() {
+        let Some(root) = rust.files.get(&(fid as FileId)).map(|r| r.crate_root) else { continue };
+        for (local, sym) in f.facts.symbols.iter().enumerate() {
+            if sym.kind == SymbolKind::Macro {
+                macros.entry((root, sym.name.as_str())).or_default().push(f.sym_base + local as u32);
+            }
+        }
+    }
+    macros
 }
 
 /// Each declared name by owner (a file, a type or a module) and name: what a path's next segment
@@ -1685,6 +1705,76 @@ impl<'a> Resolver<'_, 'a> {
         values
     }
 
+    /// The macros a macro invocation's path names. `name!`: those of the file (the nearest
+    /// definition above the use's scope first), else of the modules around it, else of its crate
+    /// (`#[macro_use]` modules), else the exported macro an import names (`use syn::parse_quote;`).
+    /// `krate::name!`, `crate::name!`, `$crate::name!`: the `#[macro_export]` macros of that crate,
+    /// which live at its root whatever their module.
+    fn macro_named(&self, file: FileId, scope: Option<u32>, path: &[(String, crate::facts::Pos)]) -> Vec<SymId> {
+        let Some(here) = self.rust.files.get(&file).map(|r| r.crate_root) else { return Vec::new() };
+        let exported = |root: FileId, name: &str| -> Vec<SymId> {
+            let all = self.macros.get(&(root, name)).into_iter().flatten();
+            all.copied().filter(|&m| self.index.symbol(m).exported).collect()
+        };
+        let name = path[path.len() - 1].0.as_str();
+        if let [(head, _), _] = path {
+            let root = match head.as_str() {
+                "crate" | "$crate" | "self" | "super" => Some(here),
+                krate => self.rust.crates.get(krate).copied(),
+            };
+            return root.map_or_else(Vec::new, |r| exported(r, name));
+        }
+        if path.len() > 2 {
+            return Vec::new();
+        }
+        let in_crate: Vec<SymId> = self.macros.get(&(here, name)).cloned().unwrap_or_default();
+        // The file's own, innermost scope first (a macro defined in a function is seen there).
+        let chain = self.scope_chain(file, scope);
+        let own: Vec<SymId> = in_crate.iter().copied().filter(|&m| self.index.file_of(m) == file).collect();
+        if !own.is_empty() {
+            let depth = |m: SymId| {
+                let container = self.index.symbol(m).container;
+                container.map_or(chain.len(), |c| chain.iter().position(|&s| s == c).unwrap_or(usize::MAX))
+            };
+            let nearest = own.iter().map(|&m| depth(m)).min().unwrap_or(usize::MAX);
+            if nearest != usize::MAX {
+                return own.into_iter().filter(|&m| depth(m) == nearest).collect();
+            }
+        }
+        // The modules around the file (textual scope flows into child modules).
+        let mut parent = self.rust.files.get(&file).and_then(|r| r.parent);
+        while let Some(owner) = parent {
+            let pfile = match owner {
+                RustOwner::File(f) => f,
+                RustOwner::Inline(s) => self.index.file_of(s),
+            };
+            let found: Vec<SymId> = in_crate.iter().copied().filter(|&m| self.index.file_of(m) == pfile).collect();
+            if !found.is_empty() {
+                return found;
+            }
+            parent = self.rust.files.get(&pfile).and_then(|r| r.parent);
+        }
+        if !in_crate.is_empty() {
+            return in_crate;
+        }
+        // `use syn::parse_quote;`: an exported macro of the crate the import names.
+        let f = &self.index.files[file as usize];
+        let imported = f.facts.imports.iter().filter(|imp| imp.items.iter().any(|it| it.alias == name));
+        for imp in imported {
+            let item = imp.items.iter().find(|it| it.alias == name).map_or(name, |it| it.name.as_str());
+            let head = imp.module.split("::").next().unwrap_or_default();
+            let root = match head {
+                "crate" | "self" | "super" => Some(here),
+                krate => self.rust.crates.get(krate).copied(),
+            };
+            let found = root.map_or_else(Vec::new, |r| exported(r, item));
+            if !found.is_empty() {
+                return found;
+            }
+        }
+        Vec::new()
+    }
+
     /// The values of type parameter `param` of the type declared at `(file, scope)` (or of the type
     /// around it: an enum's variant) in the reference being resolved, when that is written in a
     /// function of an impl of that type: as the impl bounds it (`impl<P: PrefilterI> Pre<P>`, the
@@ -2813,6 +2903,21 @@ impl<'a> Resolver<'_, 'a> {
                     out.unresolved.push((k as u32, 0));
                     if chain.call {
                         out.unresolved_calls.push(callee_name.clone());
+                    }
+                    continue;
+                }
+                if chain.namespace == Namespace::Macros {
+                    let (name, pos) = &chain.segments[last];
+                    let len = name.chars().count() as u32;
+                    let macros = self.macro_named(fid, chain.enclosing, &chain.segments);
+                    for &target in &macros {
+                        let (call, import, alias) = (false, false, false);
+                        refs.push(RefSite { target, file: fid, pos: *pos, len, enclosing, call, import, alias });
+                    }
+                    if macros.is_empty() {
+                        out.unresolved.push((k as u32, last as u32));
+                    } else {
+                        out.resolved += 1;
                     }
                     continue;
                 }

@@ -288,6 +288,33 @@ fn a_glob_the_build_leaves_out_is_followed_only_when_no_kept_glob_has_the_name()
 }
 
 #[test]
+fn a_macro_invocation_names_the_macro_rules_in_scope() {
+    // Macros are a namespace of their own: the file's (the innermost definition first), those of
+    // the crate's `#[macro_use]` modules, a crate's `#[macro_export]` ones through its root path
+    // or an import.
+    let (_d, mut s) = repo(&[
+        ("Cargo.toml", "[package]\nname = \"pm\"\n"),
+        (
+            "src/lib.rs",
+            "#[macro_use]\nmod macros;\nmacro_rules! here { () => { 1 } }\npub fn f() -> u32 { here!() + there!() + crate::exported!() }\npub fn here() {}\npub fn g() -> u32 {\n    macro_rules! here { () => { 2 } }\n    here!()\n}\n",
+        ),
+        (
+            "src/macros.rs",
+            "macro_rules! there { () => { 2 } }\n#[macro_export]\nmacro_rules! exported { () => { 3 } }\n",
+        ),
+        ("tests/t.rs", "use pm::exported;\nfn t() -> u32 { exported!() + pm::exported!() }\n"),
+    ]);
+    assert_eq!(goto(&mut s, "src/lib.rs", 4, 21), ["src/lib.rs::here"]);
+    assert_eq!(goto(&mut s, "src/lib.rs", 4, 33), ["src/macros.rs::there"]);
+    assert_eq!(goto(&mut s, "src/lib.rs", 4, 52), ["src/macros.rs::exported"]);
+    assert_eq!(goto(&mut s, "src/lib.rs", 8, 5), ["src/lib.rs::g::here"]);
+    assert_eq!(goto(&mut s, "tests/t.rs", 2, 17), ["src/macros.rs::exported"]);
+    assert_eq!(goto(&mut s, "tests/t.rs", 2, 35), ["src/macros.rs::exported"]);
+    // The function `here` is not the macro's: no reference of it is a macro's invocation.
+    assert_eq!(refs(&mut s, "src/lib.rs::here#2"), Vec::<String>::new());
+}
+
+#[test]
 fn the_bounds_of_generics_and_where_clauses_are_references() {
     // A trait named only in an impl's or a trait's `<A: Tr>` or in a `where` clause is used there,
     // and so is a type in a closure bound (`F: FnMut(&Item)`): a rename must reach them.
