@@ -342,6 +342,9 @@ struct Tables<'a> {
     /// Rust's `macro_rules!` by (crate root, name), in file order: macros are a namespace of their
     /// own, scoped by text and by crate rather than by module.
     macros: HashMap<(FileId, &'a str), Vec<SymId>>,
+    /// The Rust crates (by root) with a glob import the build configuration leaves out (most have
+    /// none: there one pass over globs answers).
+    left_out_globs: HashSet<FileId>,
 }
 
 /// The repository's impls for types the language or another crate provides (`impl U16 for u16`,
@@ -432,8 +435,13 @@ fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
         supertypes: HashMap::default(),
         outside: OutsideImpls::default(),
         macros: HashMap::default(),
+        left_out_globs: HashSet::default(),
     };
     tables.macros = macros_of(index, &tables.rust);
+    let left_out = |f: &super::IndexedFile| f.facts.imports.iter().any(|i| i.inactive && i.kind == ImportKind::Glob);
+    let files = index.files.iter().enumerate().filter(|(_, f)| left_out(f));
+    tables.left_out_globs =
+        files.filter_map(|(fid, _)| tables.rust.files.get(&(fid as FileId))).map(|r| r.crate_root).collect();
     tables.outside = Resolver::new(&tables).outside_impls();
     tables
 }
@@ -1932,9 +1940,13 @@ impl<'a> Resolver<'_, 'a> {
             return self.globs_memo(file, scope, name, hops, any);
         }
         // The globs the build configuration keeps (`cfg_if!` re-exports one platform's module
-        // among many), through every level of globs, first; then any.
+        // among many), through every level of globs, first; then any (when some glob of the
+        // repository is left out).
         let mut out = Vec::new();
-        for any in [false, true] {
+        let root = self.rust.files.get(&file).map(|r| r.crate_root);
+        let passes: &[bool] =
+            if root.is_some_and(|r| self.left_out_globs.contains(&r)) { &[false, true] } else { &[true] };
+        for &any in passes {
             self.any_glob.set(Some(any));
             out = self.globs_memo(file, scope, name, hops, any);
             if !out.is_empty() {
