@@ -342,6 +342,8 @@ struct Tables<'a> {
     /// Rust's `macro_rules!` by (crate root, name), in file order: macros are a namespace of their
     /// own, scoped by text and by crate rather than by module.
     macros: HashMap<(FileId, &'a str), Vec<SymId>>,
+    /// The items of every file's imports by (file, scope, the name they bind), as (import, item).
+    imported: HashMap<NameIn<'a>, Vec<(u32, u32)>>,
     /// The Rust crates (by root) with a glob import the build configuration leaves out (most have
     /// none: there one pass over globs answers).
     left_out_globs: HashSet<FileId>,
@@ -361,6 +363,8 @@ struct OutsideImpls<'a> {
 
 /// A name written in a scope of a file: (file, scope, name).
 type ScopedName = (FileId, Option<u32>, String);
+/// `ScopedName`, borrowed from the facts.
+type NameIn<'a> = (FileId, Option<u32>, &'a str);
 
 /// A local binding: (file, scope, ordinal among the bindings of its name, name).
 type LocalKey<'a> = (FileId, u32, u32, &'a str);
@@ -436,6 +440,7 @@ fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
         outside: OutsideImpls::default(),
         macros: HashMap::default(),
         left_out_globs: HashSet::default(),
+        imported: imported_of(index),
     };
     tables.macros = macros_of(index, &tables.rust);
     let left_out = |f: &super::IndexedFile| f.facts.imports.iter().any(|i| i.inactive && i.kind == ImportKind::Glob);
@@ -444,6 +449,19 @@ fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
         files.filter_map(|(fid, _)| tables.rust.files.get(&(fid as FileId))).map(|r| r.crate_root).collect();
     tables.outside = Resolver::new(&tables).outside_impls();
     tables
+}
+
+/// Every import item by (file, scope, the name it binds), as (import, item).
+fn imported_of(index: &Index) -> HashMap<NameIn<'_>, Vec<(u32, u32)>> {
+    let mut out: HashMap<NameIn, Vec<(u32, u32)>> = HashMap::default();
+    for (fid, f) in index.files.iter().enumerate() {
+        for (i, imp) in f.facts.imports.iter().enumerate() {
+            for (j, item) in imp.items.iter().enumerate() {
+                out.entry((fid as FileId, imp.scope, item.alias.as_str())).or_default().push((i as u32, j as u32));
+            }
+        }
+    }
+    out
 }
 
 /// Every Rust macro by (its crate's root, name).
@@ -1916,16 +1934,11 @@ impl<'a> Resolver<'_, 'a> {
         hops: u32,
         left_out: Option<bool>,
     ) -> Vec<Value> {
-        let f = &self.index.files[file as usize];
+        let imports = &self.index.files[file as usize].facts.imports;
         let mut out = Vec::new();
-        for (i, imp) in f.facts.imports.iter().enumerate() {
-            if imp.scope != scope || left_out.is_some_and(|l| l != imp.inactive) {
-                continue;
-            }
-            for (j, item) in imp.items.iter().enumerate() {
-                if item.alias == name {
-                    out.extend(self.import_item(file, i as u32, j as u32, hops + 1));
-                }
+        for &(i, j) in self.imported.get(&(file, scope, name)).into_iter().flatten() {
+            if left_out.is_none_or(|l| l == imports[i as usize].inactive) {
+                out.extend(self.import_item(file, i, j, hops + 1));
             }
         }
         out
