@@ -1784,10 +1784,12 @@ impl<'a> Resolver<'_, 'a> {
             return in_crate;
         }
         // `use syn::parse_quote;`: an exported macro of the crate the import names.
-        let f = &self.index.files[file as usize];
-        let imported = f.facts.imports.iter().filter(|imp| imp.items.iter().any(|it| it.alias == name));
-        for imp in imported {
-            let item = imp.items.iter().find(|it| it.alias == name).map_or(name, |it| it.name.as_str());
+        let imports = &self.index.files[file as usize].facts.imports;
+        let scopes = std::iter::once(None).chain(chain.iter().map(|&s| Some(s)));
+        let items = scopes.flat_map(|s| self.imported.get(&(file, s, name)).into_iter().flatten());
+        for &(i, j) in items {
+            let imp = &imports[i as usize];
+            let item = imp.items[j as usize].name.as_str();
             let head = imp.module.split("::").next().unwrap_or_default();
             let root = match head {
                 "crate" | "self" | "super" => Some(here),
