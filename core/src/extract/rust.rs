@@ -804,6 +804,18 @@ fn associated_call(call: Node) -> Option<(Node, Node)> {
     Some((ty, name))
 }
 
+/// The argument whose value `std::mem::replace(dest, value)` (`value`) or `mem::take(dest)`
+/// (`dest`) gives back.
+fn replaced_value<'t>(b: &Builder, call: Node<'t>) -> Option<Node<'t>> {
+    let (ty, name) = associated_call(call)?;
+    let at = match (b.text(ty), b.text(name)) {
+        ("mem", "replace") => 1,
+        ("mem", "take") => 0,
+        _ => return None,
+    };
+    call.field("arguments")?.named_child(at)
+}
+
 /// The wrapper marker of a call of a standard collection's constructor: `Vec::new()` is a sequence,
 /// `HashMap::default()` a map (of values of no known type).
 fn new_collection(b: &Builder, call: Node) -> Option<&'static str> {
@@ -1241,9 +1253,18 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
         "call_expression" if let Some(marker) = new_collection(b, value) => {
             return LocalOrigin::Declared(vec![marker.to_string()]);
         }
+        // `vec![x, …]`, `vec![x; n]`: a sequence of what its first element is.
         "macro_invocation" if macro_name(b, value) == Some("vec") => {
-            return LocalOrigin::Declared(vec![SEQUENCE.to_string()]);
+            let tt = named_children(value).into_iter().find(|c| c.kind() == "token_tree");
+            let tree = tt.and_then(|tt| parse_arguments(b, tt));
+            let root = tree.as_ref().map(tree_sitter::Tree::root_node);
+            let body = root.and_then(|r| r.named_child(0)).and_then(|f| f.field("body"));
+            let array = body.and_then(|body| body.named_child(0)).and_then(|s| s.named_child(0));
+            let first = array.filter(|a| a.kind() == "array_expression").and_then(|a| a.named_child(0));
+            return LocalOrigin::Wrapped(SEQUENCE.to_string(), Box::new(first.map_or(LocalOrigin::Unknown, inner)));
         }
+        // `mem::replace(&mut x, y)` gives what `y` is, `mem::take(&mut x)` what `x` is.
+        "call_expression" if let Some(given) = replaced_value(b, value) => return inner(given),
         "macro_invocation" => {
             return macro_name(b, value).map_or(LocalOrigin::Unknown, |m| LocalOrigin::Expanded(m.to_string()));
         }
@@ -1255,8 +1276,11 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
             let argument = value.field("arguments").and_then(|a| a.named_child(0));
             return LocalOrigin::Wrapped(MAYBE.to_string(), Box::new(argument.map_or(LocalOrigin::Unknown, inner)));
         }
-        // `[None; 32]`, `[a, b]`: an array.
-        "array_expression" => return LocalOrigin::Declared(vec![SEQUENCE.to_string()]),
+        // `[a, b]`, `[None; 32]`: an array of what its first element is.
+        "array_expression" => {
+            let first = value.named_child(0).map_or(LocalOrigin::Unknown, inner);
+            return LocalOrigin::Wrapped(SEQUENCE.to_string(), Box::new(first));
+        }
         // `it.collect::<Vec<(&Set, &u64)>>()`: the collection its type argument names.
         "call_expression" if let Some(t) = collected_type(b, value) => return LocalOrigin::Declared(t),
         // `match opt { Some(x) => x, None => return }`: what the arm that gives a value bound.
