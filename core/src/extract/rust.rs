@@ -1257,9 +1257,7 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
         "macro_invocation" if macro_name(b, value) == Some("vec") => {
             let tt = named_children(value).into_iter().find(|c| c.kind() == "token_tree");
             let tree = tt.and_then(|tt| parse_arguments(b, tt));
-            let root = tree.as_ref().map(tree_sitter::Tree::root_node);
-            let body = root.and_then(|r| r.named_child(0)).and_then(|f| f.field("body"));
-            let array = body.and_then(|body| body.named_child(0)).and_then(|s| s.named_child(0));
+            let array = tree.as_ref().and_then(argument_expression);
             let first = array.filter(|a| a.kind() == "array_expression").and_then(|a| a.named_child(0));
             return LocalOrigin::Wrapped(SEQUENCE.to_string(), Box::new(first.map_or(LocalOrigin::Unknown, inner)));
         }
@@ -1329,9 +1327,7 @@ fn macro_result(b: &Builder, node: Node) -> Option<LocalOrigin> {
     let mut rules = named_children(node).into_iter().filter(|r| r.kind() == "macro_rule");
     let (Some(rule), None) = (rules.next(), rules.next()) else { return None };
     let tree = parse_arguments(b, rule.field("right")?)?;
-    let root = tree.root_node();
-    let statement = root.named_child(0).and_then(|f| f.field("body")).and_then(|body| body.named_child(0))?;
-    let origin = local_origin(b, statement.named_child(0)?);
+    let origin = local_origin(b, argument_expression(&tree)?);
     (origin != LocalOrigin::Unknown).then_some(origin)
 }
 
@@ -1811,10 +1807,7 @@ fn macro_body(b: &mut Builder, node: Node, item_level: bool) {
         return token_tree(b, tt);
     }
     if let Some(tree) = parse_arguments(b, tt) {
-        // fn f(){ <arguments>; }: the function's body's one statement's expression.
-        let root = tree.root_node();
-        let statement = root.named_child(0).and_then(|f| f.field("body")).and_then(|body| body.named_child(0));
-        if let Some(arguments) = statement.and_then(|s| s.named_child(0)) {
+        if let Some(arguments) = argument_expression(&tree) {
             expr(b, arguments);
             return;
         }
@@ -1923,6 +1916,12 @@ fn parse_arguments(b: &Builder, tt: Node) -> Option<tree_sitter::Tree> {
     let options = tree_sitter::ParseOptions::new().progress_callback(&mut stop_at_error);
     let tree = with_range_parser(&range, |parser| parser.parse_with_options(&mut read, None, Some(options)))?;
     (!tree.root_node().has_error()).then_some(tree)
+}
+
+/// The expression `parse_arguments` parsed: `fn f(){ <arguments>; }`'s body's one statement's.
+fn argument_expression(tree: &tree_sitter::Tree) -> Option<Node<'_>> {
+    let function = tree.root_node().named_child(0)?;
+    function.field("body")?.named_child(0)?.named_child(0)
 }
 
 /// The text after leading whitespace and comments (doc comments included).
