@@ -1318,16 +1318,13 @@ impl<'a> Resolver<'_, 'a> {
             LocalOrigin::Element(of) => self.elements(self.local_value(file, scope, of, hops + 1), hops),
             LocalOrigin::Unwrapped(of) => Self::unwrapped(self.local_value(file, scope, of, hops + 1), &[Wrap::Maybe]),
             LocalOrigin::Expanded(name) => {
-                // The macro of the file, else of its crate's root (where `#[macro_use]` modules
-                // and crate-wide macros are declared).
-                let root = self.rust.files.get(&file).map(|r| r.crate_root);
-                let mut found = [Some(file), root.filter(|&r| r != file)].into_iter().flatten().flat_map(|f| {
-                    self.named(Owner::File(f), name).filter(|&s| self.index.symbol(s).kind == SymbolKind::Macro)
-                });
-                let Some(init) = found.next().and_then(|m| self.index.symbol(m).init.as_ref().map(|i| (m, i))) else {
+                // The macro an invocation written here names (`macro_named`).
+                let path = [(name.clone(), crate::facts::Pos::default())];
+                let macros = self.macro_named(file, scope, &path);
+                let Some((m, init)) = macros.first().and_then(|&m| Some((m, self.index.symbol(m).init.as_ref()?)))
+                else {
                     return Vec::new();
                 };
-                let (m, init) = init;
                 // Written in the macro, where no local of the use is seen.
                 let outer = self.at.replace(None);
                 let values = self.local_value(self.index.file_of(m), init.scope, &init.origin, hops + 1);
@@ -1742,13 +1739,14 @@ impl<'a> Resolver<'_, 'a> {
             let all = self.macros.get(&(root, name)).into_iter().flatten();
             all.copied().filter(|&m| self.index.symbol(m).exported).collect()
         };
+        // The crate a path's head names: this one, or another by its name.
+        let crate_of = |head: &str| match head {
+            "crate" | "$crate" | "self" | "super" => Some(here),
+            krate => self.rust.crates.get(krate).copied(),
+        };
         let name = path[path.len() - 1].0.as_str();
         if let [(head, _), _] = path {
-            let root = match head.as_str() {
-                "crate" | "$crate" | "self" | "super" => Some(here),
-                krate => self.rust.crates.get(krate).copied(),
-            };
-            return root.map_or_else(Vec::new, |r| exported(r, name));
+            return crate_of(head).map_or_else(Vec::new, |r| exported(r, name));
         }
         if path.len() > 2 {
             return Vec::new();
@@ -1791,11 +1789,7 @@ impl<'a> Resolver<'_, 'a> {
             let imp = &imports[i as usize];
             let item = imp.items[j as usize].name.as_str();
             let head = imp.module.split("::").next().unwrap_or_default();
-            let root = match head {
-                "crate" | "self" | "super" => Some(here),
-                krate => self.rust.crates.get(krate).copied(),
-            };
-            let found = root.map_or_else(Vec::new, |r| exported(r, item));
+            let found = crate_of(head).map_or_else(Vec::new, |r| exported(r, item));
             if !found.is_empty() {
                 return found;
             }
@@ -2247,8 +2241,6 @@ impl<'a> Resolver<'_, 'a> {
         }
     }
 
-    /// A call of a standard method of wrappers (`x?`, `opt.unwrap()`, `items.first()`): what it
-    /// gives, when every value is a wrapper that has it.
     /// Members `name` of the repository's impls for the type of `value`, one the language provides
     /// or a standard wrapper (`impl U16 for u16`, `impl Ext for Vec<u32>`), that a use in `file`
     /// sees: its own crate's (another crate's impl is not in scope there), or of a trait it imports.
@@ -2274,6 +2266,8 @@ impl<'a> Resolver<'_, 'a> {
         wrappers.iter().any(|v| !self.outside_members(file, v, name).is_empty())
     }
 
+    /// A call of a standard method of wrappers (`x?`, `opt.unwrap()`, `items.first()`): what it
+    /// gives, when every value is a wrapper that has it.
     fn wrapper_step(&self, file: FileId, values: &[Value], name: &str, hops: u32) -> Option<Vec<Value>> {
         let lang = self.lang(file);
         let values = self.wrappers(values, hops)?;
