@@ -1002,6 +1002,13 @@ impl Language {
         }
     }
 
+    /// Whether `x.f()` always calls a method and `x.f` always reads a field: Rust keeps the two apart
+    /// (a field holding a closure is called as `(x.f)()`), so a call is never a use of a field and a
+    /// read after a `.` never one of a method.
+    pub fn fields_apart_from_methods(self) -> bool {
+        self == Language::Rust
+    }
+
     /// Whether the head `name` of a path written with `::` can't be a local value: in Rust such a
     /// head in lower case is a crate or module (types and type parameters are in upper camel
     /// case), so `let ast = …; ast::Concat` still names the module.

@@ -20,7 +20,7 @@ use tree_sitter::Parser;
 
 use super::hierarchy::{members, walk, Direction};
 use super::{bounded, CandidateTest, Ctx, Error, Freshness, Omitted, SymbolInfo};
-use crate::facts::{ImportKind, Namespace, Pos, SymbolKind};
+use crate::facts::{ImportKind, Namespace, Pos, RefChain, SymbolKind};
 use crate::index::{walks, FileId, Index, SymId};
 use crate::lang::Language;
 
@@ -602,7 +602,7 @@ impl<'a> Plan<'a> {
     }
 
     /// The files that can see the declarations: theirs, every file importing them (transitively),
-    /// and for Go the files of the same package.
+    /// and for Go the files of the same package; of the others, none that no build compiles.
     fn visible_files(&self) -> BTreeSet<FileId> {
         let index = self.index;
         let mut seen: BTreeSet<FileId> = self.group.keys().map(|&g| index.file_of(g)).collect();
@@ -634,6 +634,9 @@ impl<'a> Plan<'a> {
                 }
             }
         }
+        // A file no build compiles can't stop compiling (`// mod transducer;`).
+        let own: BTreeSet<FileId> = self.group.keys().map(|&g| index.file_of(g)).collect();
+        seen.retain(|f| own.contains(f) || !index.file_stats()[*f as usize].uncompiled);
         seen
     }
 
@@ -817,6 +820,10 @@ impl<'a> Plan<'a> {
             index.files[index.file_of(g) as usize].language == Language::Rust
                 && matches!(s.kind, SymbolKind::Field | SymbolKind::Method)
         });
+        // What the renamed members are, where a language keeps fields and methods apart.
+        let all_are = |kind: fn(SymbolKind) -> bool| self.group.keys().all(|&g| kind(index.symbol(g).kind));
+        let renames_fields = all_are(|k| k == SymbolKind::Field);
+        let renames_methods = all_are(SymbolKind::is_callable);
         for &f in visible {
             let file = &index.files[f as usize];
             let resolved: BTreeSet<Pos> =
@@ -847,11 +854,20 @@ impl<'a> Plan<'a> {
                 // The positions of the name, each with whether it provably stops on another type.
                 let at: Vec<(Pos, bool)> = if member {
                     let from = usize::from(chain.receiver.is_none());
+                    let apart = file.language.fields_apart_from_methods();
                     segs.iter()
                         .enumerate()
                         .skip(from)
                         .filter(|(_, (n, _))| *n == self.old)
-                        .map(|(i, (_, p))| (*p, elsewhere.contains(&(k as u32, i as u32))))
+                        .map(|(i, (_, p))| {
+                            let other_kind = apart
+                                && match member_site(chain, i as u32) {
+                                    MemberSite::Call => renames_fields,
+                                    MemberSite::Read => renames_methods,
+                                    MemberSite::Either => false,
+                                };
+                            (*p, other_kind || elsewhere.contains(&(k as u32, i as u32)))
+                        })
                         .collect()
                 } else if !(chain.path_head && file.language.module_path_head(&self.old))
                     && shadowed_by_local(file, chain.enclosing, &self.old, k as u32)
@@ -1127,6 +1143,32 @@ fn crate_folder(path: &str) -> &str {
 /// The type a member belongs to (its container, or the type of its impl block or Go receiver).
 fn owner_type(index: &Index, id: SymId) -> Option<SymId> {
     super::hierarchy::owner_type(index, id)
+}
+
+/// What a member segment of a chain can name, by how it is written.
+enum MemberSite {
+    /// It is called (`x.f()`, `T::f()`): a method or function.
+    Call,
+    /// It is read after a `.` or as a field of a struct literal or pattern (`x.f`, `S { f, .. }`):
+    /// a field.
+    Read,
+    /// It is read on a path (`T::f`): a method as a value, or something else entirely.
+    Either,
+}
+
+/// How segment `i` of `chain` is written (`MemberSite`). After a value (a receiver, a head
+/// followed by `.`, a call) only `.` goes on; a head followed by `::` goes on by `::` until a call.
+fn member_site(chain: &RefChain, i: u32) -> MemberSite {
+    let last = chain.segments.len().saturating_sub(1) as u32;
+    if chain.calls_at.binary_search(&i).is_ok() || (chain.call && i == last) {
+        MemberSite::Call
+    } else if chain.receiver.is_some()
+        || (i > 0 && (!chain.path_head || chain.calls_at.first().is_some_and(|&c| c < i)))
+    {
+        MemberSite::Read
+    } else {
+        MemberSite::Either
+    }
 }
 
 /// Members of `ty` named `name` linked to a member of `owner` (for a trait owner, only those in an
@@ -1539,6 +1581,52 @@ mod tests {
             safe_edits(&mut s, "src/lib.rs::Span::start", "begin"),
             ["src/lib.rs:2:23-28 definition", "src/lib.rs:12:11-16 reference"]
         );
+    }
+
+    #[test]
+    fn a_rust_call_is_no_use_of_a_field_and_a_read_no_use_of_a_method() {
+        // `x` and `y` are closure parameters of no known type: `x.start()` can't be the field, nor
+        // `y.end` the method; `(x.start)()` and `T::end` (a method as a value) could be either.
+        let code = "pub struct Span { pub start: usize }\npub struct Range;\nimpl Range {\n    pub fn end(&self) -> usize { 0 }\n}\npub fn f(s: &Span, r: &Range) -> usize {\n    let g = |x| x.start();\n    let h = |y| y.end;\n    let _ = (g, h);\n    s.start + r.end()\n}\n";
+        let (_dir, mut s) = crate_repo(code);
+        assert_eq!(
+            safe_edits(&mut s, "src/lib.rs::Span::start", "begin"),
+            ["src/lib.rs:1:23-28 definition", "src/lib.rs:10:7-12 reference"]
+        );
+        assert_eq!(
+            safe_edits(&mut s, "src/lib.rs::Range::end", "stop"),
+            ["src/lib.rs:4:12-15 definition", "src/lib.rs:10:17-20 reference"]
+        );
+        let either =
+            code.replace("let g = |x| x.start();", "let g = |x| (x.start)();").replace("|y| y.end;", "|y| T::end;");
+        let (_dir, mut s) = crate_repo(&either);
+        let unsafe_lines = |s: &mut Session, handle| {
+            preview(s, handle, "other").unsafe_sites.iter().map(|u| u.line).collect::<Vec<_>>()
+        };
+        assert_eq!(unsafe_lines(&mut s, "src/lib.rs::Span::start"), [7]);
+        assert_eq!(unsafe_lines(&mut s, "src/lib.rs::Range::end"), [8]);
+    }
+
+    #[test]
+    fn a_file_no_build_compiles_is_not_seen() {
+        // `old.rs` is named by no `mod` (its declaration is a comment); `cli/main.rs` is the root of
+        // a binary cargo finds in `src/bin/cli/`, `tool.rs` one the manifest names, so what they
+        // reach is compiled.
+        let lib = "// mod old;\npub struct Span { pub start: usize }\n";
+        let unknown = "use pr::Span;\npub fn f(x: &Other, _s: &Span) -> usize { x.start }\n";
+        let manifest = "[package]\nname = \"pr\"\n\n[[bin]]\nname = \"tool\"\npath = \"tools/tool.rs\"\n";
+        let (_dir, mut s) = repo(&[
+            ("Cargo.toml", manifest),
+            ("src/lib.rs", lib),
+            ("src/old.rs", unknown),
+            ("src/bin/cli/main.rs", &format!("mod helper;\nfn main() {{}}\n{unknown}")),
+            ("src/bin/cli/helper.rs", unknown),
+            ("tools/tool.rs", &format!("fn main() {{}}\n{unknown}")),
+        ]);
+        let r = preview(&mut s, "src/lib.rs::Span::start", "begin");
+        let mut paths: Vec<&str> = r.unsafe_sites.iter().map(|u| u.path.as_str()).collect();
+        paths.sort_unstable();
+        assert_eq!(paths, ["src/bin/cli/helper.rs", "src/bin/cli/main.rs", "tools/tool.rs"]);
     }
 
     #[test]

@@ -220,6 +220,7 @@ pub(crate) struct StoredFileStats<'a> {
     unbound_imports: &'a [(u32, u32)],
     outside_imports: &'a [(u32, u32)],
     unresolved_calls: &'a [String],
+    uncompiled: bool,
 }
 
 impl Graph {
@@ -261,6 +262,7 @@ impl Graph {
                 unbound_imports: &f.unbound_imports,
                 outside_imports: &f.outside_imports,
                 unresolved_calls: &f.unresolved_calls,
+                uncompiled: f.uncompiled,
             })
             .collect()
     }

@@ -298,6 +298,9 @@ pub(crate) struct RustModules {
     /// A file → the other files whose argument-less templates it invokes (`crate_root!();`): the
     /// items those templates declare are the invoking module's.
     pub spliced: HashMap<FileId, Vec<FileId>>,
+    /// Files of a package that no crate of it reaches and no `mod` declaration names: no build
+    /// compiles them.
+    pub uncompiled: HashSet<FileId>,
 }
 
 impl RustModules {
@@ -305,6 +308,8 @@ impl RustModules {
         let files = &index.files;
         let by_path = &index.by_path;
         let mut roots: Vec<(FileId, Option<String>)> = Vec::new();
+        // The folders of the packages whose crate roots were found.
+        let mut packages: Vec<String> = Vec::new();
         let mut dependencies = HashSet::default();
         for (path, text) in configs {
             if !path.ends_with("Cargo.toml") {
@@ -320,8 +325,17 @@ impl RustModules {
             let lib_path = lib.and_then(|l| l.get("path")).and_then(|p| p.as_str()).unwrap_or("src/lib.rs");
             if let Some(&root) = normalize(&join(dir, lib_path)).and_then(|p| by_path.get(&p)) {
                 roots.push((root, lib_name.clone()));
+                packages.push(dir.to_string());
             }
-            // Binaries, tests, examples and benches are crate roots of their own that may use the lib.
+            // Binaries, tests, examples and benches are crate roots of their own that may use the
+            // lib: where the manifest puts them (`[[bin]] path = …`), and where cargo looks
+            // (`src/bin/x.rs`, `src/bin/x/main.rs`, `tests/x.rs`, `tests/x/main.rs`, …).
+            let targets = ["bin", "test", "example", "bench"].into_iter().filter_map(|t| value.get(t)?.as_array());
+            for path in targets.flatten().filter_map(|t| t.get("path")?.as_str()) {
+                if let Some(&root) = normalize(&join(dir, path)).and_then(|p| by_path.get(&p)) {
+                    roots.push((root, None));
+                }
+            }
             for (fid, f) in files.iter().enumerate() {
                 if f.language != Language::Rust {
                     continue;
@@ -330,14 +344,15 @@ impl RustModules {
                 if (!dir.is_empty() && !f.path.starts_with(&format!("{dir}/"))) || rel.contains("/src/") {
                     continue;
                 }
+                let target = |d: &str| {
+                    rel.strip_prefix(d).is_some_and(|r| !r.contains('/') || r.split('/').nth(1) == Some("main.rs"))
+                };
                 let is_root = rel == "src/main.rs"
-                    || (rel.starts_with("src/bin/") && rel.matches('/').count() == 2)
-                    || ["tests/", "examples/", "benches/"]
-                        .iter()
-                        .any(|d| rel.starts_with(d) && rel.matches('/').count() == 1)
-                    || rel == "build.rs";
+                    || rel == "build.rs"
+                    || ["src/bin/", "tests/", "examples/", "benches/"].into_iter().any(target);
                 if is_root {
                     roots.push((fid as FileId, None));
+                    packages.push(dir.to_string());
                 }
             }
         }
@@ -349,6 +364,7 @@ impl RustModules {
             crates: HashMap::default(),
             dependencies,
             spliced: HashMap::default(),
+            uncompiled: HashSet::default(),
         };
         for (root, name) in &roots {
             if let Some(name) = name {
@@ -387,6 +403,29 @@ impl RustModules {
                         out.declare(files, by_path, (fid, root), (t, decl), &mut queue);
                     }
                 }
+            }
+        }
+        // Files of a package that no `mod` anywhere names and none of its crates reaches are
+        // compiled by nobody (`// mod transducer;`): cargo builds only what a crate root reaches.
+        let declared: HashSet<&str> = files.iter().flat_map(|f| f.facts.mods.iter().map(|d| d.name.as_str())).collect();
+        let manifests: Vec<&str> = configs.keys().filter(|p| p.ends_with("Cargo.toml")).map(|p| dir_of(p)).collect();
+        let in_package = |path: &str| {
+            let holds = |dir: &str| dir.is_empty() || path.strip_prefix(dir).is_some_and(|r| r.starts_with('/'));
+            let nearest = manifests.iter().copied().filter(|dir| holds(dir)).max_by_key(|dir| dir.len());
+            nearest.is_some_and(|dir| packages.iter().any(|p| p == dir))
+        };
+        for (fid, f) in files.iter().enumerate() {
+            let module = match f.path.strip_suffix("/mod.rs") {
+                Some(dir) => dir.rsplit('/').next(),
+                None => f.path.rsplit('/').next().and_then(|n| n.strip_suffix(".rs")),
+            };
+            let reached = out.files.contains_key(&(fid as FileId));
+            if f.language == Language::Rust
+                && !reached
+                && in_package(&f.path)
+                && module.is_some_and(|m| !declared.contains(m))
+            {
+                out.uncompiled.insert(fid as FileId);
             }
         }
         // Files no crate reaches are modules of their own (their `crate::` paths stay unresolved).

@@ -754,6 +754,9 @@ pub(crate) struct FileRefs {
     pub outside_imports: Vec<(u32, u32)>,
     /// Callee names of the call sites that could not be proven (one entry per site).
     pub unresolved_calls: Vec<String>,
+    /// A Rust file no build compiles (`RustModules::uncompiled`).
+    #[serde(default)]
+    pub uncompiled: bool,
 }
 
 impl<'a> Tables<'a> {
@@ -1407,20 +1410,44 @@ impl<'a> Resolver<'_, 'a> {
         })?;
         let before: Vec<u32> = calls_at.iter().copied().filter(|&c| (c as usize) < receiver.len()).collect();
         let values = self.chain_values(file, scope, receiver, &before, hops + 1);
-        let wrappers = self.wrappers(&values, hops)?;
+        let wrappers = self.wrappers(&values, method, hops)?;
         Some(Self::unwrapped(wrappers.into_owned(), &[Wrap::Sequence, Wrap::Maybe, Wrap::Map]))
     }
 
     /// The wrappers `values` are — a field or variable holding one stands for it (the hops go on:
     /// a field initialised from itself, `self.x = self.x.copy()`, must not recurse for ever) —
     /// or `None` unless every value is a wrapper.
-    fn wrappers<'v>(&self, values: &'v [Value], hops: u32) -> Option<std::borrow::Cow<'v, [Value]>> {
+    ///
+    /// A value of a Rust type that iterates (`iterator_items`) and declares no member
+    /// `method` is the sequence of its items to the adapters the standard trait gives it
+    /// (`self.find_iter(h).enumerate()`, `.map(|m| m.start())`).
+    fn wrappers<'v>(&self, values: &'v [Value], method: &str, hops: u32) -> Option<std::borrow::Cow<'v, [Value]>> {
         let values = if values.iter().any(|v| matches!(v, Value::Sym(_))) {
             std::borrow::Cow::Owned(self.held(values.to_vec(), hops + 1))
         } else {
             std::borrow::Cow::Borrowed(values)
         };
-        (!values.is_empty() && values.iter().all(|v| matches!(v, Value::Wrapped(..)))).then_some(values)
+        if values.is_empty() {
+            return None;
+        }
+        if values.iter().all(|v| matches!(v, Value::Wrapped(..))) {
+            return Some(values);
+        }
+        let mut out = Vec::with_capacity(values.len());
+        for v in values.iter() {
+            match v {
+                Value::Wrapped(..) => out.push(v.clone()),
+                Value::Instance(t) if self.lang(self.index.file_of(*t)) == Language::Rust => {
+                    let items = self.iterator_items(*t, hops);
+                    if items.is_empty() || !self.member(v, method, hops + 1).is_empty() {
+                        return None;
+                    }
+                    out.push(Value::Wrapped(Wrap::Sequence, items.into()));
+                }
+                _ => return None,
+            }
+        }
+        Some(std::borrow::Cow::Owned(out))
     }
 
     /// The instances values stand for: a type's, an instance itself, a field's or variable's value.
@@ -2262,7 +2289,7 @@ impl<'a> Resolver<'_, 'a> {
         if !self.outside.member_names.contains(name) {
             return false;
         }
-        let wrappers = self.wrappers(values, 0).unwrap_or_default();
+        let wrappers = self.wrappers(values, name, 0).unwrap_or_default();
         wrappers.iter().any(|v| !self.outside_members(file, v, name).is_empty())
     }
 
@@ -2270,7 +2297,7 @@ impl<'a> Resolver<'_, 'a> {
     /// gives, when every value is a wrapper that has it.
     fn wrapper_step(&self, file: FileId, values: &[Value], name: &str, hops: u32) -> Option<Vec<Value>> {
         let lang = self.lang(file);
-        let values = self.wrappers(values, hops)?;
+        let values = self.wrappers(values, name, hops)?;
         let mut out = Vec::new();
         for v in values.iter() {
             let Value::Wrapped(wrap, inner) = v else { unreachable!("checked above") };
@@ -2324,21 +2351,27 @@ impl<'a> Resolver<'_, 'a> {
             match v {
                 Value::Wrapped(Wrap::Sequence | Wrap::Maybe | Wrap::Map, inner) => out.extend(inner.into_vec()),
                 Value::Instance(t) if self.lang(self.index.file_of(t)) == Language::Rust => {
-                    for item in self.named(Owner::Sym(t), "Item").collect::<Vec<_>>() {
-                        let decl = self.index.symbol(item);
-                        let iterates = decl
-                            .impl_trait
-                            .as_ref()
-                            .and_then(|p| p.last())
-                            .is_some_and(|t| t == "Iterator" || t == "IntoIterator");
-                        let (Some(ty), true) = (&decl.returns, iterates) else { continue };
-                        let file = self.index.file_of(item);
-                        let scope = Some(self.index.syms[item as usize].1);
-                        out.extend(self.type_values(file, scope, ty, hops + 1));
-                    }
+                    out.extend(self.iterator_items(t, hops));
                 }
                 _ => {}
             }
+        }
+        out
+    }
+
+    /// The values a Rust type `t` iterates over: the `Item` of its `Iterator` or `IntoIterator`
+    /// impls (`impl<'a> Iterator for ClassBytesIter<'a> { type Item = &'a ClassBytesRange; … }`);
+    /// none when it has no such impl.
+    fn iterator_items(&self, t: SymId, hops: u32) -> Vec<Value> {
+        let mut out = Vec::new();
+        for item in self.named(Owner::Sym(t), "Item") {
+            let decl = self.index.symbol(item);
+            let iterates =
+                decl.impl_trait.as_ref().and_then(|p| p.last()).is_some_and(|t| t == "Iterator" || t == "IntoIterator");
+            let (Some(ty), true) = (&decl.returns, iterates) else { continue };
+            let file = self.index.file_of(item);
+            let scope = Some(self.index.syms[item as usize].1);
+            out.extend(self.type_values(file, scope, ty, hops + 1));
         }
         out
     }
@@ -2911,7 +2944,7 @@ impl<'a> Resolver<'_, 'a> {
         self.local_memo.borrow_mut().clear();
         self.outside_memo.borrow_mut().clear();
         let f = &self.index.files[fid as usize];
-        let mut out = FileRefs::default();
+        let mut out = FileRefs { uncompiled: self.rust.uncompiled.contains(&fid), ..FileRefs::default() };
         let refs = &mut out.refs;
         {
             for (k, chain) in f.facts.refs.iter().enumerate() {
