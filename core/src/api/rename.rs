@@ -1608,6 +1608,16 @@ mod tests {
     }
 
     #[test]
+    fn self_in_an_impl_for_a_type_from_outside_carries_no_field_of_the_repository() {
+        let code = "use std::ops::Range;\npub struct Span { pub start: usize }\nimpl PartialEq<Span> for Range<usize> {\n    fn eq(&self, span: &Span) -> bool {\n        self.start == span.start\n    }\n}\n";
+        let (_dir, mut s) = crate_repo(code);
+        assert_eq!(
+            safe_edits(&mut s, "src/lib.rs::Span::start", "begin"),
+            ["src/lib.rs:2:23-28 definition", "src/lib.rs:5:28-33 reference"]
+        );
+    }
+
+    #[test]
     fn a_file_no_build_compiles_is_not_seen() {
         // `old.rs` is named by no `mod` (its declaration is a comment); `cli/main.rs` is the root of
         // a binary cargo finds in `src/bin/cli/`, `tool.rs` one the manifest names, so what they
