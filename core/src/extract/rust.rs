@@ -1562,23 +1562,46 @@ fn expr(b: &mut Builder, node: Node) {
                 _ => {}
             }
         }
-        "let_condition" | "for_expression" => {
+        // What `if let` and `while let` bind is seen by the rest of the condition and the body
+        // only, not by an `else` or what follows.
+        "if_expression" | "while_expression" => {
+            b.block(|b| {
+                for part in ["condition", "consequence", "body"].into_iter().filter_map(|f| node.field(f)) {
+                    expr(b, part);
+                }
+            });
+            if let Some(alternative) = node.field("alternative") {
+                expr(b, alternative);
+            }
+        }
+        "for_expression" => {
+            if let Some(value) = node.field("value") {
+                expr(b, value);
+            }
+            let origin = node.field("value").map_or(LocalOrigin::Unknown, |v| local_origin(b, v));
+            let origin = match origin {
+                LocalOrigin::Unknown => LocalOrigin::Unknown,
+                o => LocalOrigin::Element(Box::new(o)),
+            };
+            // The loop's pattern is seen by its body only.
+            b.block(|b| {
+                if let Some(pattern) = node.field("pattern") {
+                    pattern_bind(b, pattern, origin);
+                }
+                if let Some(body) = node.field("body") {
+                    expr(b, body);
+                }
+            });
+        }
+        "let_condition" => {
             let value = node.field("value");
             if let Some(value) = value {
                 expr(b, value);
             }
-            // `for x in items`: an element; `if let PAT = value`: the value, taken apart by PAT.
+            // `if let PAT = value`: the value, taken apart by PAT.
             let origin = value.map_or(LocalOrigin::Unknown, |v| local_origin(b, v));
-            let origin = match origin {
-                LocalOrigin::Unknown => LocalOrigin::Unknown,
-                o if node.kind() == "for_expression" => LocalOrigin::Element(Box::new(o)),
-                o => o,
-            };
             if let Some(pattern) = node.field("pattern") {
                 pattern_bind(b, pattern, origin);
-            }
-            if let Some(body) = node.field("body") {
-                expr(b, body);
             }
         }
         "match_expression" => {
