@@ -1360,23 +1360,43 @@ fn match_value(b: &Builder, m: Node, depth: usize) -> LocalOrigin {
     either(values.collect())
 }
 
-/// What an arm gives back when that is a name its tuple pattern bound (`Some(x) => x`).
+/// What an arm gives back when that is a name its tuple-struct patterns bound (`Some(x) => x`,
+/// `Some(Ok(Some(m))) => m`): the scrutinee taken apart level by level.
 fn arm_binding(b: &Builder, m: Node, pattern: Node, value: Node, depth: usize) -> Option<LocalOrigin> {
-    if pattern.kind() != "tuple_struct_pattern" || value.kind() != "identifier" {
+    if value.kind() != "identifier" {
         return None;
     }
-    let position = pattern_elements(pattern).into_iter().position(|mut bound| {
-        while matches!(bound.kind(), "mut_pattern" | "ref_pattern") {
-            match named_children(bound).into_iter().last() {
-                Some(inner) => bound = inner,
-                None => return false,
-            }
-        }
-        bound.kind() == "identifier" && b.text(bound) == b.text(value)
-    })?;
-    let path: Vec<String> = path_segments(b, pattern.field("type")?)?.into_iter().map(|s| s.0).collect();
+    let steps = binding_steps(b, pattern, b.text(value))?;
+    if steps.is_empty() {
+        return None;
+    }
     let scrutinee = m.field("value")?;
-    Some(tuple_pattern_part(&path, position as u32, || local_origin_within(b, scrutinee, depth + 1)))
+    let mut origin = local_origin_within(b, scrutinee, depth + 1);
+    for (path, position) in steps {
+        origin = tuple_pattern_part(&path, position, || origin);
+    }
+    Some(origin)
+}
+
+/// The tuple-struct patterns from `pattern` down to where it binds `name`, each as (its path, the
+/// element holding the name); empty when `pattern` is the name itself, `None` when it doesn't
+/// bind it that way.
+fn binding_steps(b: &Builder, mut pattern: Node, name: &str) -> Option<Vec<(Vec<String>, u32)>> {
+    while matches!(pattern.kind(), "mut_pattern" | "ref_pattern") {
+        pattern = named_children(pattern).into_iter().last()?;
+    }
+    match pattern.kind() {
+        "identifier" => (b.text(pattern) == name).then(Vec::new),
+        "tuple_struct_pattern" => {
+            let path: Vec<String> = path_segments(b, pattern.field("type")?)?.into_iter().map(|s| s.0).collect();
+            pattern_elements(pattern).into_iter().enumerate().find_map(|(i, element)| {
+                let mut steps = binding_steps(b, element, name)?;
+                steps.insert(0, (path.clone(), i as u32));
+                Some(steps)
+            })
+        }
+        _ => None,
+    }
 }
 
 /// What an `if` gives: either branch that doesn't diverge (the first passed over when it starts
