@@ -1595,11 +1595,12 @@ fn expr(b: &mut Builder, node: Node) {
             }
         }
         "for_expression" => {
-            if let Some(value) = node.field("value") {
+            let value = node.field("value");
+            if let Some(value) = value {
                 expr(b, value);
             }
-            let origin = node.field("value").map_or(LocalOrigin::Unknown, |v| local_origin(b, v));
-            let origin = match origin {
+            // `for x in items`: an element.
+            let origin = match value.map_or(LocalOrigin::Unknown, |v| local_origin(b, v)) {
                 LocalOrigin::Unknown => LocalOrigin::Unknown,
                 o => LocalOrigin::Element(Box::new(o)),
             };
