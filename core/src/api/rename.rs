@@ -605,8 +605,9 @@ impl<'a> Plan<'a> {
     /// and for Go the files of the same package; of the others, none that no build compiles.
     fn visible_files(&self) -> BTreeSet<FileId> {
         let index = self.index;
-        let mut seen: BTreeSet<FileId> = self.group.keys().map(|&g| index.file_of(g)).collect();
-        for &f in &seen.clone() {
+        let own: BTreeSet<FileId> = self.group.keys().map(|&g| index.file_of(g)).collect();
+        let mut seen = own.clone();
+        for &f in &own {
             let file = &index.files[f as usize];
             // Macro invocations use names without import edges: a Rust crate's files all can.
             if file.language == Language::Rust {
@@ -635,7 +636,6 @@ impl<'a> Plan<'a> {
             }
         }
         // A file no build compiles can't stop compiling (`// mod transducer;`).
-        let own: BTreeSet<FileId> = self.group.keys().map(|&g| index.file_of(g)).collect();
         seen.retain(|f| own.contains(f) || !index.file_stats()[*f as usize].uncompiled);
         seen
     }
@@ -813,17 +813,18 @@ impl<'a> Plan<'a> {
         // `may_carry` per type, asked once (the same types stop many chains).
         let mut carries: HashMap<SymId, bool> = HashMap::default();
         let mut judged: BTreeSet<(FileId, Pos)> = BTreeSet::new();
+        // What the renamed declarations are: macros are a namespace of their own, and where a
+        // language keeps fields and methods apart, a use of one is none of the other.
+        let all_are = |kind: fn(SymbolKind) -> bool| self.group.keys().all(|&g| kind(index.symbol(g).kind));
+        let renames_macro = all_are(|k| k == SymbolKind::Macro);
+        let renames_fields = all_are(|k| k == SymbolKind::Field);
+        let renames_methods = all_are(SymbolKind::is_callable);
         // A Rust field or method is reached through a value or a type, never imported by name.
-        let renames_macro = self.group.keys().all(|&g| index.symbol(g).kind == SymbolKind::Macro);
         let unimportable = self.group.keys().all(|&g| {
             let s = index.symbol(g);
             index.files[index.file_of(g) as usize].language == Language::Rust
                 && matches!(s.kind, SymbolKind::Field | SymbolKind::Method)
         });
-        // What the renamed members are, where a language keeps fields and methods apart.
-        let all_are = |kind: fn(SymbolKind) -> bool| self.group.keys().all(|&g| kind(index.symbol(g).kind));
-        let renames_fields = all_are(|k| k == SymbolKind::Field);
-        let renames_methods = all_are(SymbolKind::is_callable);
         for &f in visible {
             let file = &index.files[f as usize];
             let resolved: BTreeSet<Pos> =

@@ -1594,37 +1594,18 @@ fn expr(b: &mut Builder, node: Node) {
                 expr(b, alternative);
             }
         }
-        "for_expression" => {
-            let value = node.field("value");
-            if let Some(value) = value {
-                expr(b, value);
-            }
-            // `for x in items`: an element.
-            let origin = match value.map_or(LocalOrigin::Unknown, |v| local_origin(b, v)) {
+        // The loop's pattern binds an element of the value, seen by its body only.
+        "for_expression" => b.block(|b| {
+            bind_value(b, node, |o| match o {
                 LocalOrigin::Unknown => LocalOrigin::Unknown,
                 o => LocalOrigin::Element(Box::new(o)),
-            };
-            // The loop's pattern is seen by its body only.
-            b.block(|b| {
-                if let Some(pattern) = node.field("pattern") {
-                    pattern_bind(b, pattern, origin);
-                }
-                if let Some(body) = node.field("body") {
-                    expr(b, body);
-                }
             });
-        }
-        "let_condition" => {
-            let value = node.field("value");
-            if let Some(value) = value {
-                expr(b, value);
+            if let Some(body) = node.field("body") {
+                expr(b, body);
             }
-            // `if let PAT = value`: the value, taken apart by PAT.
-            let origin = value.map_or(LocalOrigin::Unknown, |v| local_origin(b, v));
-            if let Some(pattern) = node.field("pattern") {
-                pattern_bind(b, pattern, origin);
-            }
-        }
+        }),
+        // `if let PAT = value`: the value, taken apart by PAT.
+        "let_condition" => bind_value(b, node, |o| o),
         "match_expression" => {
             let value = node.field("value");
             if let Some(value) = value {
@@ -1652,6 +1633,19 @@ fn expr(b: &mut Builder, node: Node) {
         _ => named_children(node).into_iter().for_each(|c| expr(b, c)),
     }
     b.ascend();
+}
+
+/// Walks the `value` of a `for` or `let` condition and binds its `pattern` to what `taken` makes
+/// of the value's origin.
+fn bind_value(b: &mut Builder, node: Node, taken: impl FnOnce(LocalOrigin) -> LocalOrigin) {
+    let value = node.field("value");
+    if let Some(value) = value {
+        expr(b, value);
+    }
+    let origin = value.map_or(LocalOrigin::Unknown, |v| local_origin(b, v));
+    if let Some(pattern) = node.field("pattern") {
+        pattern_bind(b, pattern, taken(origin));
+    }
 }
 
 /// A call's arguments. A closure passed to a method has its untyped parameters typed as the

@@ -1069,11 +1069,11 @@ impl<'a> Resolver<'_, 'a> {
                 let types = self.impl_type(file, &chain, hops);
                 if types.is_empty() {
                     // `impl PartialEq<Span> for Range<usize>`: a value of a type from outside.
-                    let f = &self.index.files[file as usize];
-                    let mut impls = chain.iter().map(|&s| &f.facts.symbols[s as usize]);
-                    if let Some(sym) = impls.find(|sym| sym.impl_of.is_some()) {
-                        let path = sym.impl_of.as_ref().expect("found by it");
-                        return Some(self.outside_value(file, sym.container, path).into_iter().collect());
+                    let symbols = &self.index.files[file as usize].facts.symbols;
+                    let mut impls = chain.iter().map(|&s| &symbols[s as usize]);
+                    if let Some((path, container)) = impls.find_map(|sym| Some((sym.impl_of.as_ref()?, sym.container)))
+                    {
+                        return Some(self.outside_value(file, container, path).into_iter().collect());
                     }
                 }
                 return Some(types.into_iter().map(Value::Instance).collect());
