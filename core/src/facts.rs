@@ -51,6 +51,45 @@ pub const IMPLEMENTORS: &str = "impl";
 /// it (`impl<P: PrefilterI> Pre<P>`: `self.pre` is a `PrefilterI`).
 pub const PARAM: &str = "<T>";
 
+/// A chain segment written after a call whose one argument is a closure giving a chain of its
+/// parameter (`items.iter().map(|h| h.item())`): `|>` followed by that chain after the parameter,
+/// its names joined by `.`, a called one followed by `()` (`|>item()`). The resolver maps the
+/// elements of a standard method's receiver through it (`map`, `filter_map`); elsewhere it is no
+/// name of anything and stands for no step.
+pub const PROJECTION: &str = "|>";
+
+/// The projection segment (`PROJECTION`) of a closure's chain after its parameter.
+pub fn projection_segment(names: &[String], calls_at: &[u32]) -> String {
+    let mut out = PROJECTION.to_string();
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            out.push('.');
+        }
+        out.push_str(name);
+        if calls_at.contains(&(i as u32)) {
+            out.push_str("()");
+        }
+    }
+    out
+}
+
+/// The chain a projection segment holds (names, called indices); `None` for any other segment.
+pub fn projection_body(segment: &str) -> Option<(Vec<String>, Vec<u32>)> {
+    let body = segment.strip_prefix(PROJECTION)?;
+    let mut names = Vec::new();
+    let mut calls_at = Vec::new();
+    for (i, part) in body.split('.').enumerate() {
+        match part.strip_suffix("()") {
+            Some(name) => {
+                calls_at.push(i as u32);
+                names.push(name.to_string());
+            }
+            None => names.push(part.to_string()),
+        }
+    }
+    Some((names, calls_at))
+}
+
 /// `inner` behind a wrapper marker (`MAYBE`, `SEQUENCE`): `[]` + `Circle` is a sequence of circles.
 pub fn marked(marker: &str, inner: Vec<String>) -> Vec<String> {
     std::iter::once(marker.to_string()).chain(inner).collect()

@@ -69,6 +69,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     ],
     typed_head: Some(head_type),
     arguments: None,
+    closure: None,
 };
 
 /// `((T *)p)->x`: the type a C cast at the head of a chain declares.

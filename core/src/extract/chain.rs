@@ -7,7 +7,7 @@ use super::Field;
 use tree_sitter::Node;
 
 use super::{Builder, Segment, Walk};
-use crate::facts::{LocalOrigin, Receiver, ReceiverBase};
+use crate::facts::{projection_segment, LocalOrigin, Receiver, ReceiverBase};
 
 /// A member access or a qualified name in one grammar: `a.b` (`member_expression`), `a::b`
 /// (`scoped_identifier`), `pkg.Name` (`qualified_type`).
@@ -55,7 +55,15 @@ pub(crate) struct ChainSyntax {
     /// grammar's expression walker otherwise. Given the call so that no walker has to climb to it
     /// (`Node::parent` walks down from the root: once per call of a long chain is quadratic).
     pub arguments: Option<WalkArguments>,
+    /// A call's one closure argument, its parameter and its body (`|h| h.item()`, `h => h.item`):
+    /// a body that is a chain of the parameter makes a projection segment after the call
+    /// (`facts::PROJECTION`).
+    pub closure: Option<ClosureOf>,
 }
+
+/// Reads a call's one closure argument: the closure, its one parameter's name and its expression
+/// body.
+pub(crate) type ClosureOf = for<'t> fn(&Builder, Node<'t>) -> Option<(Node<'t>, Node<'t>, Node<'t>)>;
 
 /// Reads where the value of an expression comes from (a cast, a construction, a wrapper).
 pub(crate) type HeadType = fn(&Builder, Node) -> Option<LocalOrigin>;
@@ -204,12 +212,32 @@ impl ChainSyntax {
             match frame {
                 Frame::Name(n) => segments.push(b.seg(*n)),
                 Frame::Op(name, node) => segments.push(((*name).to_string(), b.pos(*node))),
-                Frame::Call(_) if !segments.is_empty() => calls_at.push((segments.len() - 1) as u32),
+                Frame::Call(call) if !segments.is_empty() => {
+                    calls_at.push((segments.len() - 1) as u32);
+                    segments.extend(self.projection(b, *call, &segments));
+                }
                 Frame::Call(_) => return None,
                 Frame::Through(_) | Frame::Slice(_) => {}
             }
         }
         (!segments.is_empty()).then_some((segments, calls_at))
+    }
+
+    /// The projection segment (`facts::PROJECTION`) after a method call (`segments` so far: a
+    /// receiver and the method) whose one closure gives a chain of its parameter, at the closure.
+    fn projection(&self, b: &Builder, call: Node, segments: &[Segment]) -> Option<Segment> {
+        if segments.len() < 2 {
+            return None;
+        }
+        let (closure, param, body) = (self.closure?)(b, call)?;
+        let (body, calls_at) = self.called_names(b, body)?;
+        let (head, names) = body.split_first()?;
+        if head.0 != b.text(param) || names.is_empty() || calls_at.first() == Some(&0) {
+            return None;
+        }
+        let names: Vec<String> = names.iter().map(|s| s.0.clone()).collect();
+        let calls_at: Vec<u32> = calls_at.iter().map(|c| c - 1).collect();
+        Some((projection_segment(&names, &calls_at), b.pos(closure)))
     }
 
     /// The parts of a call or wrapper that are walked for their own references: a call's children
@@ -313,7 +341,11 @@ fn named_steps<'s>(
             Frame::Name(n) => segments.push(w.builder().seg(*n)),
             Frame::Op(name, node) => segments.push(((*name).to_string(), w.builder().pos(*node))),
             Frame::Call(_) if outer_call && i == last => {}
-            Frame::Call(_) if !segments.is_empty() => calls_at.push((segments.len() - 1) as u32),
+            Frame::Call(call) if !segments.is_empty() => {
+                calls_at.push((segments.len() - 1) as u32);
+                let projection = syntax.projection(w.builder(), *call, &segments);
+                segments.extend(projection);
+            }
             _ => {}
         }
     }

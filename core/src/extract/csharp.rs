@@ -55,6 +55,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     extras: &[("element_access_expression", "subscript")],
     typed_head: Some(head_type),
     arguments: None,
+    closure: None,
 };
 
 /// `((Order)x).Total()`, `(x as Order).Total()`: the type a cast at the head of a chain declares.

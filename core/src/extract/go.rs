@@ -487,6 +487,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     extras: &[],
     typed_head: None,
     arguments: None,
+    closure: None,
 };
 
 /// Records a chain as one reference (see `extract::reference`).

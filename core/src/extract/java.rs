@@ -89,6 +89,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     extras: &[],
     typed_head: Some(head_type),
     arguments: None,
+    closure: None,
 };
 
 /// The type of the value a construction makes (`new Order(…).total()`).

@@ -807,7 +807,29 @@ const CHAIN: ChainSyntax = ChainSyntax {
     extras: &[],
     typed_head: Some(head_type),
     arguments: Some(call_arguments),
+    closure: Some(arrow_argument),
 };
+
+/// A call's one argument when it is an arrow function of one parameter bound to a name that gives
+/// an expression (`h => h.item`, `(h: Holder) => h.item()`): the function, the name, the expression.
+fn arrow_argument<'t>(_: &Builder, call: Node<'t>) -> Option<(Node<'t>, Node<'t>, Node<'t>)> {
+    let args = call.field("arguments")?;
+    let arrow = args.named_child(0).filter(|a| args.named_child_count() == 1 && a.kind() == "arrow_function")?;
+    let name = match arrow.field("parameter") {
+        Some(p) => p,
+        None => {
+            let params = arrow.field("parameters")?;
+            let param = params.named_child(0).filter(|_| params.named_child_count() == 1)?;
+            match param.kind() {
+                "identifier" => param,
+                "required_parameter" => param.field("pattern")?,
+                _ => return None,
+            }
+        }
+    };
+    let body = arrow.field("body").filter(|b| b.kind() != "statement_block")?;
+    (name.kind() == "identifier").then_some((arrow, name, body))
+}
 
 /// A value of the type a cast declares (`x as T`, `x satisfies T`, `<T>x`) or of the class a
 /// `new` constructs.

@@ -578,6 +578,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     extras: &[],
     typed_head: None,
     arguments: None,
+    closure: None,
 };
 
 /// `a`, `a.b.c`: a pure name chain.

@@ -744,6 +744,7 @@ const PATH: ChainSyntax = ChainSyntax {
     extras: &[],
     typed_head: None,
     arguments: None,
+    closure: None,
 };
 
 /// Expression chains: paths, `self.x.y`, `Circle::new(1.0).area`, `rt.handle().spawn_blocking`;
@@ -765,7 +766,27 @@ const CHAIN: ChainSyntax = ChainSyntax {
     extras: &[("generic_function", "type_arguments")],
     typed_head: Some(head_origin),
     arguments: Some(call_arguments),
+    closure: Some(closure_argument),
 };
+
+/// A call's one argument when it is a closure of one parameter bound to a name (`|h| h.item()`,
+/// `|h: &Holder| { h.item() }`): the closure, the name, and the expression it gives.
+fn closure_argument<'t>(_: &Builder, call: Node<'t>) -> Option<(Node<'t>, Node<'t>, Node<'t>)> {
+    let args = call.field("arguments")?;
+    let closure = args.named_child(0).filter(|a| args.named_child_count() == 1 && a.kind() == "closure_expression")?;
+    let params = closure.field("parameters")?;
+    let param = params.named_child(0).filter(|_| params.named_child_count() == 1)?;
+    let name = match param.kind() {
+        "identifier" => param,
+        "parameter" => param.field("pattern").filter(|p| p.kind() == "identifier")?,
+        _ => return None,
+    };
+    let mut body = closure.field("body")?;
+    if body.kind() == "block" {
+        body = body.named_child(0).filter(|e| body.named_child_count() == 1 && !e.kind().ends_with("statement"))?;
+    }
+    Some((closure, name, body))
+}
 
 /// Where a chain's head expression's value comes from, as `let` would infer it: `(*self).f()`,
 /// `(x as T).f()`, `Point { .. }.f()`, `Pin::new(&mut x).poll()` (the wrapper derefs to `x`).
@@ -1741,17 +1762,20 @@ fn holds_items(text: &str) -> bool {
 /// it is declared (`fn $name()` is named at each use); its functions' and statements' locals are
 /// its own, and a metavariable is a name of nothing.
 ///
-/// A rule that takes no input and writes items (`macro_rules! crate_root { () => { mod lib { … }
+/// A rule that takes no input, or only attributes (`($(#[$doc:meta])*) => { $(#[$doc])* pub
+/// struct Regex<A> { … } }`), and writes items (`macro_rules! crate_root { () => { mod lib { … }
 /// pub mod de; } }`) writes the same items wherever it is invoked: they are read as this file's
-/// items, marked as the template's (`FileFacts::templates`), and are the invoking module's.
+/// items (the attributes it is given left out), marked as the template's
+/// (`FileFacts::templates`), and are the invoking module's.
 fn macro_templates(b: &mut Builder, node: Node) {
     let name = node.field("name").map(|n| b.text(n));
     for rule in named_children(node).into_iter().filter(|r| r.kind() == "macro_rule") {
         let Some(right) = rule.field("right") else { continue };
-        let takes_nothing = rule.field("left").is_some_and(|l| l.named_child_count() == 0);
-        let writes_items = takes_nothing && holds_items(skip_comments(b.text(right).get(1..).unwrap_or("")));
+        let taken = rule.field("left").and_then(|l| attributes_taken(b.text(l)));
+        let template = taken.and_then(|names| without_attributes_given(b.text(right), &names));
+        let writes_items = template.as_ref().is_some_and(|t| holds_items(skip_comments(t.get(1..).unwrap_or(""))));
         if let Some(name) = name.filter(|_| writes_items) {
-            if let Some(tree) = parse_range(b, right) {
+            if let Some(tree) = template.and_then(|t| parse_range_as(b, right, &t)) {
                 let before = b.facts.mods.len();
                 items(b, tree.root_node());
                 for m in &mut b.facts.mods[before..] {
@@ -1789,8 +1813,9 @@ fn macro_body(b: &mut Builder, node: Node, item_level: bool) {
     }
     let Some(tt) = named_children(node).into_iter().find(|c| c.kind() == "token_tree") else { return };
     let inner = skip_comments(b.text(tt).get(1..b.text(tt).len().saturating_sub(1)).unwrap_or(""));
-    if item_level && inner.is_empty() {
-        // `crate_root!();`: the items of an argument-less template are this module's.
+    if item_level && only_attributes(inner) {
+        // `crate_root!();`: the items of an argument-less template are this module's, as are
+        // those of one given attributes only (`define_regex_type!(/// docs …)`).
         if let Some(name) = macro_name(b, node) {
             b.facts.splices.push(name.to_string());
         }
@@ -1976,19 +2001,119 @@ fn skip_comments(mut text: &str) -> &str {
     }
 }
 
-/// Parses the inside of a token tree as Rust items, keeping the file's byte and point coordinates.
-fn parse_range(b: &Builder, tt: Node) -> Option<tree_sitter::Tree> {
+/// Whether a macro's input (inside its delimiters) is nothing but comments and attributes.
+fn only_attributes(mut input: &str) -> bool {
+    loop {
+        input = skip_comments(input);
+        let Some(attribute) = input.strip_prefix("#[") else { return input.is_empty() };
+        let mut depth = 1;
+        let Some(end) = attribute.find(|c| {
+            depth += match c {
+                '[' => 1,
+                ']' => -1,
+                _ => 0,
+            };
+            depth == 0
+        }) else {
+            return false;
+        };
+        input = &attribute[end + 1..];
+    }
+}
+
+/// The metavariables of a `macro_rules!` rule's matcher (its text, delimiters included) when it
+/// takes nothing but attributes: `()`, `($(#[$doc:meta])*)`, `(#[$attr:meta])`.
+fn attributes_taken(matcher: &str) -> Option<Vec<String>> {
+    let compact: String = matcher.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut rest = compact.get(1..compact.len().saturating_sub(1))?;
+    let mut names = Vec::new();
+    let metavariable = |s: &str| -> Option<usize> {
+        let body = s.strip_prefix("#[$")?;
+        let name = body.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+        (name > 0 && body[name..].starts_with(":meta]")).then_some(name)
+    };
+    while !rest.is_empty() {
+        let repeated = rest.starts_with("$(");
+        let at = if repeated { 2 } else { 0 };
+        let name = metavariable(&rest[at..])?;
+        names.push(rest[at + 3..at + 3 + name].to_string());
+        rest = &rest[at + 3 + name + ":meta]".len()..];
+        if repeated {
+            rest = rest.strip_prefix(')')?.strip_prefix(['*', '+', '?'])?;
+        }
+    }
+    Some(names)
+}
+
+/// A transcriber's text with the attributes its rule is given (`names`) blanked out
+/// (`$(#[$doc])*`, `#[$attr]`; same length, so positions stay the file's); `None` when one of
+/// them is used elsewhere. Other `$` (a nested `macro_rules!`'s, `$crate`) are left.
+fn without_attributes_given(template: &str, names: &[String]) -> Option<String> {
+    let mut out = template.as_bytes().to_vec();
+    let given = |at: usize| {
+        let word = template[at + 1..].split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+        names.iter().any(|n| n == word)
+    };
+    let mut i = 0;
+    while let Some(d) = template[i..].find('$').map(|d| i + d) {
+        i = d + 1;
+        // `$(#[$doc])*` (the repetition), else `#[$attr]` (a `$` right inside `#[`).
+        let blank = if template[d + 1..].starts_with('(') {
+            let close = d + 2 + template[d + 2..].find(')')?;
+            let inner: String = template[d + 2..close].chars().filter(|c| !c.is_whitespace()).collect();
+            let attribute = inner.starts_with("#[$") && inner.ends_with(']') && inner.matches('[').count() == 1;
+            if !(attribute && given(d + 2 + template[d + 2..].find('$')?)) {
+                continue;
+            }
+            let after = close + 1 + template[close + 1..].find(|c: char| !c.is_whitespace())?;
+            matches!(template.as_bytes()[after], b'*' | b'+' | b'?').then_some((d, after + 1))?
+        } else if given(d) {
+            let open = template[..d].trim_end().strip_suffix('[').map(str::trim_end).filter(|t| t.ends_with('#'))?;
+            (open.len() - 1, d + template[d..].find(']')? + 1)
+        } else {
+            continue;
+        };
+        out[blank.0..blank.1].fill(b' ');
+        i = blank.1;
+    }
+    String::from_utf8(out).ok()
+}
+
+/// `parse_range` of a token tree whose text is read as `text` (its own, edited to the same length).
+fn parse_range_as(b: &Builder, tt: Node, text: &str) -> Option<tree_sitter::Tree> {
+    if text == b.text(tt) {
+        return parse_range(b, tt);
+    }
+    let (start, end) = (tt.start_byte(), tt.end_byte());
+    let range = inside(tt)?;
+    let mut read = |i: usize, _| -> &[u8] {
+        if (start..end).contains(&i) {
+            &text.as_bytes()[i - start..]
+        } else {
+            &[]
+        }
+    };
+    with_range_parser(&range, |parser| parser.parse_with_options(&mut read, None, None))
+}
+
+/// The range inside a token tree's delimiters, in the file's byte and point coordinates.
+fn inside(tt: Node) -> Option<Range> {
     if tt.end_byte() < tt.start_byte() + 2 {
         return None;
     }
     let start = tt.start_position();
     let end = tt.end_position();
-    let range = Range {
+    Some(Range {
         start_byte: tt.start_byte() + 1,
         end_byte: tt.end_byte() - 1,
         start_point: tree_sitter::Point { row: start.row, column: start.column + 1 },
         end_point: tree_sitter::Point { row: end.row, column: end.column.saturating_sub(1) },
-    };
+    })
+}
+
+/// Parses the inside of a token tree as Rust items, keeping the file's byte and point coordinates.
+fn parse_range(b: &Builder, tt: Node) -> Option<tree_sitter::Tree> {
+    let range = inside(tt)?;
     with_range_parser(&range, |parser| parser.parse(b.src, None))
 }
 
@@ -2089,6 +2214,24 @@ mod tests {
     use crate::extract::extract;
     use crate::facts::*;
     use crate::lang::Language;
+
+    #[test]
+    fn a_template_given_only_attributes_is_read_without_them() {
+        use super::{attributes_taken, without_attributes_given};
+        assert_eq!(attributes_taken("()"), Some(vec![]));
+        assert_eq!(attributes_taken("( $( #[$doc:meta] )* #[$at:meta] )"), Some(vec!["doc".into(), "at".into()]));
+        assert_eq!(attributes_taken("($name:ident)"), None);
+        assert_eq!(attributes_taken("($(#[$doc:meta])* $name:ident)"), None);
+        let names = ["doc".to_string()];
+        let template = "{ $(#[$doc])* #[cfg(x)] pub struct R; macro_rules! m { ($e:expr) => { $e } } }";
+        let read = without_attributes_given(template, &names).expect("read");
+        assert_eq!(read.len(), template.len());
+        assert!(read.starts_with("{             #[cfg(x)] pub struct R;"), "{read}");
+        assert!(read.ends_with("($e:expr) => { $e } } }"), "a nested macro's metavariables are its own");
+        let attribute = without_attributes_given("{ #[$doc] struct S; }", &names).expect("read");
+        assert_eq!(attribute, "{         struct S; }");
+        assert_eq!(without_attributes_given("{ $(#[$doc])* fn $doc() {} }", &names), None);
+    }
 
     #[test]
     fn items_of_extern_blocks_are_declared() {

@@ -40,6 +40,7 @@ const CHAIN: ChainSyntax = ChainSyntax {
     extras: &[("index_expression", "index")],
     typed_head: None,
     arguments: None,
+    closure: None,
 };
 
 /// Zig's primitive types and values: no declarations of the project.

@@ -15,9 +15,9 @@ use super::modules::{
 };
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
-    is_pointer, tuple_elements, Import, ImportKind, LocalBinding, LocalOrigin, Namespace, Receiver, ReceiverBase,
-    SymbolKind, TypeRelKind, CELL, CONVERTIBLE, IN_PLACE, MAP, MAYBE, MUT_POINTER, PARAM, POINTER, SEQUENCE, TUPLE,
-    UNION,
+    is_pointer, projection_body, tuple_elements, Import, ImportKind, LocalBinding, LocalOrigin, Namespace, Receiver,
+    ReceiverBase, SymbolKind, TypeRelKind, CELL, CONVERTIBLE, IN_PLACE, MAP, MAYBE, MUT_POINTER, PARAM, POINTER,
+    PROJECTION, SEQUENCE, TUPLE, UNION,
 };
 use crate::lang::Language;
 
@@ -298,6 +298,19 @@ const ELEMENT_CALLBACKS: &[(&[Language], &str, u32, &[u32])] = &[
     (JS_TS, "reduceRight", 0, &[1]),
     (JS_TS, "sort", 0, &[0, 1]),
     (JS_TS, "toSorted", 0, &[0, 1]),
+];
+
+/// Standard methods that map the elements of a sequence or the value of an option through their
+/// closure (a projection segment, `facts::PROJECTION`, follows them), by language; `true` where
+/// the closure gives wrappers whose elements are the result's (`filter_map`, `flat_map`,
+/// `and_then`).
+const PROJECTIONS: &[(&[Language], &str, bool)] = &[
+    (RUST, "map", false),
+    (RUST, "filter_map", true),
+    (RUST, "flat_map", true),
+    (RUST, "and_then", true),
+    (JS_TS, "map", false),
+    (JS_TS, "flatMap", true),
 ];
 
 /// Owner of a symbol table: a file's top level or a symbol's body (class, impl type, inline module).
@@ -1534,28 +1547,80 @@ impl<'a> Resolver<'_, 'a> {
             // called (a call may give back what it is passed).
             return vec![Value::Outside(0)];
         }
-        for (i, name) in names.iter().enumerate() {
+        if calls_at.first() == Some(&0) && !self.is_clone(file, head, &values) && !self.is_super_call(file, 0, head) {
+            values = self.called(&values);
+        }
+        self.follow(file, values, names, calls_at, 1, hops)
+    }
+
+    /// The values a chain's segments from `from` on give, starting from `values` (what the
+    /// segment before gave): members, the steps of standard wrappers, what calls return.
+    fn follow(
+        &self,
+        file: FileId,
+        mut values: Vec<Value>,
+        names: &[String],
+        calls_at: &[u32],
+        from: usize,
+        hops: u32,
+    ) -> Vec<Value> {
+        for (i, name) in names.iter().enumerate().skip(from) {
+            if values.is_empty() {
+                break;
+            }
+            if name.starts_with(PROJECTION) {
+                continue;
+            }
             let called = calls_at.binary_search(&(i as u32)).is_ok();
-            if i > 0 && (called || name == MAYBE || name == SEQUENCE) {
+            if called {
+                if let Some(projected) = self.projection_step(file, &values, name, names.get(i + 1), hops) {
+                    values = projected;
+                    continue;
+                }
+            }
+            if called || name == MAYBE || name == SEQUENCE {
                 if let Some(stepped) = self.wrapper_step(file, &values, name, hops) {
                     values = stepped;
                     continue;
                 }
             }
-            if i > 0 {
-                values = self.member_or_clone(file, &values, name, called, hops);
-                if called {
-                    values = self.by_use(values, true);
+            values = self.member_or_clone(file, &values, name, called, hops);
+            if called {
+                values = self.by_use(values, true);
+                if !self.is_clone(file, name, &values) && !self.is_super_call(file, i, name) {
+                    values = self.called(&values);
                 }
-            }
-            if called && !self.is_clone(file, name, &values) && !self.is_super_call(file, i, name) {
-                values = self.called(&values);
-            }
-            if values.is_empty() {
-                break;
             }
         }
         values
+    }
+
+    /// A standard method that maps the elements of a wrapper through a closure
+    /// (`PROJECTIONS`), followed by the closure's chain of its parameter (`next`, a projection
+    /// segment): `items.iter().map(|h| h.item())` is a sequence of what `item` returns. `None`
+    /// when the call is not one, or no element's mapping is known.
+    fn projection_step(
+        &self,
+        file: FileId,
+        values: &[Value],
+        method: &str,
+        next: Option<&String>,
+        hops: u32,
+    ) -> Option<Vec<Value>> {
+        let (names, calls_at) = projection_body(next?)?;
+        let lang = self.lang(file);
+        let &(_, _, flatten) = PROJECTIONS.iter().find(|(langs, m, _)| langs.contains(&lang) && *m == method)?;
+        let wrappers = self.wrappers(values, method, hops)?;
+        let mut out = Vec::new();
+        for v in wrappers.iter() {
+            let Value::Wrapped(wrap @ (Wrap::Sequence | Wrap::Maybe), inner) = v else { continue };
+            let mapped = self.follow(file, inner.to_vec(), &names, &calls_at, 0, hops + 1);
+            let mapped = if flatten { self.elements(mapped, hops + 1) } else { mapped };
+            if !mapped.is_empty() {
+                out.push(Value::Wrapped(*wrap, mapped.into()));
+            }
+        }
+        (!out.is_empty()).then_some(out)
     }
 
     /// The constructors of a class: its member `constructor` (TypeScript, JavaScript) or
@@ -3016,9 +3081,23 @@ impl<'a> Resolver<'_, 'a> {
                 let mut stopped_at = None;
                 let mut known_stop = None;
                 for (i, (seg_name, pos)) in chain.segments.iter().enumerate() {
+                    if seg_name.starts_with(PROJECTION) {
+                        continue;
+                    }
                     let len = seg_name.chars().count() as u32;
                     let called_here = chain.calls_at.binary_search(&(i as u32)).is_ok();
                     let call = (chain.call && i == last) || called_here;
+                    let next = chain.segments.get(i + 1).map(|s| &s.0);
+                    let projected =
+                        if i > 0 && called_here { self.projection_step(fid, &values, seg_name, next, 0) } else { None };
+                    if let Some(projected) = projected {
+                        // A standard method mapping a wrapper's elements through a closure.
+                        if !self.outside_wrapper_member(fid, &values, seg_name) {
+                            out.known_stops.push((k as u32, i as u32, Box::default()));
+                        }
+                        values = projected;
+                        continue;
+                    }
                     if i > 0 && (call || seg_name == MAYBE || seg_name == SEQUENCE) {
                         // A standard method of a wrapper: the chain goes on from what it gives.
                         if let Some(stepped) = self.wrapper_step(fid, &values, seg_name, 0) {

@@ -223,7 +223,7 @@ fn the_items_of_an_argument_less_template_are_the_invoking_modules() {
         ("src/lib.rs", "#[macro_use]\nmod crate_root;\n\ncrate_root!();\n"),
         (
             "src/crate_root.rs",
-            "macro_rules! crate_root {\n    () => {\n        mod lib {\n            pub use self::inner::Helper;\n            mod inner { pub struct Helper; }\n        }\n        pub mod de;\n    };\n}\n",
+            "macro_rules! crate_root {\n    () => {\n        mod lib {\n            pub use self::inner::Helper;\n            mod inner { pub struct Helper; }\n        }\n        macro_rules! tri {\n            ($e:expr) => { $e };\n        }\n        pub mod de;\n    };\n}\n",
         ),
         ("src/de/mod.rs", "mod impls;\npub trait Deserializer { fn deserialize_any(self); }\n"),
         (
