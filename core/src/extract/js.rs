@@ -815,16 +815,15 @@ const CHAIN: ChainSyntax = ChainSyntax {
 fn arrow_argument<'t>(_: &Builder, call: Node<'t>) -> Option<(Node<'t>, Node<'t>, Node<'t>)> {
     let args = call.field("arguments")?;
     let arrow = args.named_child(0).filter(|a| args.named_child_count() == 1 && a.kind() == "arrow_function")?;
-    let name = match arrow.field("parameter") {
-        Some(p) => p,
-        None => {
-            let params = arrow.field("parameters")?;
-            let param = params.named_child(0).filter(|_| params.named_child_count() == 1)?;
-            match param.kind() {
-                "identifier" => param,
-                "required_parameter" => param.field("pattern")?,
-                _ => return None,
-            }
+    let name = if let Some(p) = arrow.field("parameter") {
+        p
+    } else {
+        let params = arrow.field("parameters")?;
+        let param = params.named_child(0).filter(|_| params.named_child_count() == 1)?;
+        match param.kind() {
+            "identifier" => param,
+            "required_parameter" => param.field("pattern")?,
+            _ => return None,
         }
     };
     let body = arrow.field("body").filter(|b| b.kind() != "statement_block")?;
