@@ -1383,12 +1383,30 @@ fn match_value(b: &Builder, m: Node, depth: usize) -> LocalOrigin {
 
 /// What an arm gives back when that is a name its tuple-struct patterns bound (`Some(x) => x`,
 /// `Some(Ok(Some(m))) => m`): the scrutinee taken apart level by level.
+///
+/// An arm giving back the tuple its pattern took apart, rebuilt from its names (`Some((a, b)) =>
+/// (a, b)`), gives that tuple the same way; one giving back what such a name holds
+/// (`Some(result) => result?`, `Concat(ref xs) => &**xs`, `Some(r) => r.span`) goes on from it.
 fn arm_binding(b: &Builder, m: Node, pattern: Node, value: Node, depth: usize) -> Option<LocalOrigin> {
-    if value.kind() != "identifier" {
-        return None;
-    }
-    let steps = binding_steps(b, pattern, b.text(value))?;
-    if steps.is_empty() {
+    let (value, peels) = peeled(b, value);
+    let names = |n: Node| -> Option<Vec<&str>> {
+        let elements = pattern_elements(n);
+        let names = elements.iter().map(|e| (e.kind() == "identifier").then(|| b.text(*e)));
+        names.collect::<Option<Vec<_>>>().filter(|names| !names.is_empty())
+    };
+    let gives: &dyn Fn(Node) -> bool = match value.kind() {
+        "identifier" => &|p: Node| p.kind() == "identifier" && b.text(p) == b.text(value),
+        "tuple_expression" => {
+            let rebuilt = names(value)?;
+            &move |p: Node| {
+                let elements = pattern_elements(p).into_iter().map(|e| unbound(e).map(|e| b.text(e)));
+                p.kind() == "tuple_pattern" && elements.collect::<Option<Vec<_>>>().as_ref() == Some(&rebuilt)
+            }
+        }
+        _ => return None,
+    };
+    let steps = binding_steps(b, pattern, gives)?;
+    if steps.is_empty() && peels.is_empty() {
         return None;
     }
     let scrutinee = m.field("value")?;
@@ -1396,28 +1414,87 @@ fn arm_binding(b: &Builder, m: Node, pattern: Node, value: Node, depth: usize) -
     for (path, position) in steps {
         origin = tuple_pattern_part(&path, position, || origin);
     }
+    for peel in peels.into_iter().rev() {
+        origin = match peel {
+            Peel::Unwrap => LocalOrigin::Unwrapped(Box::new(origin)),
+            Peel::Field(name) => LocalOrigin::Member(Box::new(origin), name),
+        };
+    }
     Some(origin)
 }
 
-/// The tuple-struct patterns from `pattern` down to where it binds `name`, each as (its path, the
-/// element holding the name); empty when `pattern` is the name itself, `None` when it doesn't
-/// bind it that way.
-fn binding_steps(b: &Builder, mut pattern: Node, name: &str) -> Option<Vec<(Vec<String>, u32)>> {
+/// A step from a value to what an expression around it gives.
+enum Peel {
+    /// The value inside an option or result (`x?`, `x.unwrap()`, `x.expect(…)`).
+    Unwrap,
+    /// A field of it (`x.span`).
+    Field(String),
+}
+
+/// The expression inside `value`'s references, dereferences, parentheses, unwraps and field
+/// accesses, and those steps from the outside in (`&**xs` is `xs`; `result?.span` is `result`,
+/// then `Field(span)`, `Unwrap`).
+fn peeled<'t>(b: &Builder, mut value: Node<'t>) -> (Node<'t>, Vec<Peel>) {
+    let mut peels = Vec::new();
+    loop {
+        let inner = match value.kind() {
+            "reference_expression" => value.field("value"),
+            "unary_expression" if b.text(value).starts_with('*') => value.named_child(0),
+            "parenthesized_expression" => value.named_child(0),
+            "try_expression" => {
+                peels.push(Peel::Unwrap);
+                value.named_child(0)
+            }
+            "call_expression" => {
+                let method = value.field("function").filter(|f| f.kind() == "field_expression");
+                let unwrap =
+                    method.filter(|f| f.field("field").is_some_and(|n| matches!(b.text(n), "unwrap" | "expect")));
+                if unwrap.is_some() {
+                    peels.push(Peel::Unwrap);
+                }
+                unwrap.and_then(|f| f.field("value"))
+            }
+            "field_expression" => {
+                let field = value.field("field").filter(|f| f.kind() == "field_identifier");
+                if let Some(f) = field {
+                    peels.push(Peel::Field(b.text(f).to_string()));
+                }
+                field.and_then(|_| value.field("value"))
+            }
+            _ => None,
+        };
+        match inner {
+            Some(inner) => value = inner,
+            None => return (value, peels),
+        }
+    }
+}
+
+/// The tuple-struct patterns from `pattern` down to the pattern `found` accepts (a name it binds,
+/// a tuple of names), each as (its path, the element holding it); empty when `pattern` is that
+/// pattern itself, `None` when it holds none.
+fn binding_steps(b: &Builder, pattern: Node, found: &dyn Fn(Node) -> bool) -> Option<Vec<(Vec<String>, u32)>> {
+    let pattern = unbound(pattern)?;
+    if found(pattern) {
+        return Some(Vec::new());
+    }
+    if pattern.kind() != "tuple_struct_pattern" {
+        return None;
+    }
+    let path: Vec<String> = path_segments(b, pattern.field("type")?)?.into_iter().map(|s| s.0).collect();
+    pattern_elements(pattern).into_iter().enumerate().find_map(|(i, element)| {
+        let mut steps = binding_steps(b, element, found)?;
+        steps.insert(0, (path.clone(), i as u32));
+        Some(steps)
+    })
+}
+
+/// A pattern without its `mut` and `ref`.
+fn unbound(mut pattern: Node) -> Option<Node> {
     while matches!(pattern.kind(), "mut_pattern" | "ref_pattern") {
         pattern = named_children(pattern).into_iter().last()?;
     }
-    match pattern.kind() {
-        "identifier" => (b.text(pattern) == name).then(Vec::new),
-        "tuple_struct_pattern" => {
-            let path: Vec<String> = path_segments(b, pattern.field("type")?)?.into_iter().map(|s| s.0).collect();
-            pattern_elements(pattern).into_iter().enumerate().find_map(|(i, element)| {
-                let mut steps = binding_steps(b, element, name)?;
-                steps.insert(0, (path.clone(), i as u32));
-                Some(steps)
-            })
-        }
-        _ => None,
-    }
+    Some(pattern)
 }
 
 /// What an `if` gives: either branch that doesn't diverge (the first passed over when it starts

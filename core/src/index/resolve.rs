@@ -122,6 +122,8 @@ enum Step {
     MaybeElement,
     /// A sequence of (index, element) tuples (`enumerate`): the element is the tuple's second.
     Indexed,
+    /// The same wrapper of (value, other) tuples (`zip`): the value is the tuple's first.
+    Zipped,
     /// Element `i` of a map's (key, value) pairs: the value itself (`map[k]`), …
     Part(u8),
     /// … an option of it (`get`, `remove`), …
@@ -193,6 +195,8 @@ const WRAPPER_METHODS: &[(&[Language], Wrap, Step, &[&str])] = &[
         ],
     ),
     (RUST, Wrap::Sequence, Step::Indexed, &["enumerate"]),
+    (RUST, Wrap::Sequence, Step::Zipped, &["zip"]),
+    (RUST, Wrap::Maybe, Step::Zipped, &["zip"]),
     (RUST, Wrap::Map, Step::Same, &["iter", "iter_mut", "into_iter", "drain", "clone"]),
     (RUST, Wrap::Map, Step::Part(1), &["[]"]),
     (RUST, Wrap::Map, Step::MaybePart(1), &["get", "get_mut", "remove"]),
@@ -1936,8 +1940,23 @@ impl<'a> Resolver<'_, 'a> {
 
     /// The instances a type path denotes; a type the language provides and the repository doesn't
     /// declare is `Value::Outside`.
+    ///
+    /// An alias of a standard wrapper (`type TestCollection = &'static [&'static [SearchTest]];`)
+    /// denotes that wrapper.
     fn type_values(&self, file: FileId, scope: Option<u32>, path: &[String], hops: u32) -> Vec<Value> {
-        self.instances_or_outside(file, scope, path, self.resolve_path_hops(file, scope, path, hops))
+        let mut resolved = self.resolve_path_hops(file, scope, path, hops);
+        for v in &mut resolved {
+            let Value::Sym(s) = *v else { continue };
+            let sym = self.index.symbol(s);
+            let aliased = sym.returns.as_ref().filter(|_| sym.kind == SymbolKind::Type && sym.impl_of.is_none());
+            if let Some(target) = aliased.filter(|t| t.first().is_some_and(|m| Wrap::of_marker(m).is_some())) {
+                let found = self.resolve_path_hops(self.index.file_of(s), sym.container, target, hops + 1);
+                if let [wrapper @ Value::Wrapped(..)] = found.as_slice() {
+                    *v = wrapper.clone();
+                }
+            }
+        }
+        self.instances_or_outside(file, scope, path, resolved)
     }
 
     /// Instances of the types `path` resolved to, else a value of the outside type it names.
@@ -2387,6 +2406,10 @@ impl<'a> Resolver<'_, 'a> {
                 Step::Indexed => {
                     let pair = Value::Wrapped(Wrap::Element(1), inner.clone());
                     out.push(Value::Wrapped(Wrap::Sequence, vec![pair].into()));
+                }
+                Step::Zipped => {
+                    let pair = Value::Wrapped(Wrap::Element(0), inner.clone());
+                    out.push(Value::Wrapped(*wrap, vec![pair].into()));
                 }
                 Step::Part(i) => out.extend(Self::unwrapped(inner.to_vec(), &[Wrap::Element(*i)])),
                 Step::MaybePart(i) => {
