@@ -913,6 +913,10 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
                 })
             };
             let first_arg = || type_args().into_iter().next();
+            // `Iterator<Item = T>` (a bound, `dyn`, `impl`): a sequence of `T`.
+            if let Some(item) = iterator_item(b, node) {
+                return Some(marked(SEQUENCE, inner(item).unwrap_or_default()));
+            }
             let last = base.last().map(String::as_str);
             // `Option<T>`, `Vec<T>` of a `T` of no known type: a wrapper of unknown values.
             if let Some(marker) = last.and_then(wrapper_marker).filter(|_| standard_wrapper(b, &base)) {
@@ -1746,9 +1750,12 @@ fn bind_value(b: &mut Builder, node: Node, taken: impl FnOnce(LocalOrigin) -> Lo
     }
 }
 
-/// A call's arguments. A closure passed to a method has its untyped parameters typed as the
-/// method's callback parameters (`LocalOrigin::Callback`): the resolver gives a standard adaptor's
-/// closure the receiver's elements (`items.iter().filter(|a| …)`).
+/// A call's arguments. A closure passed to a method or to a function called by its name has its
+/// untyped parameters typed as the callee's callback parameters (`LocalOrigin::Callback`): the
+/// resolver gives a standard adaptor's closure the receiver's elements (`items.iter().filter(|a|
+/// …)`), a function's the types its parameter declares (`run(tests, |test| …)` of `fn run<F:
+/// FnMut(&Test)>(tests: &[Test], f: F)`). A path (`T::f(x, |a| …)`) may name a method called
+/// with its receiver as the first argument, so its arguments are not counted.
 fn call_arguments(b: &mut Builder, call: Node, args: Node) {
     let args = named_children(args);
     // The callee's chain only when a closure needs it: reading it walks the chain below, once per
@@ -1756,7 +1763,7 @@ fn call_arguments(b: &mut Builder, call: Node, args: Node) {
     let callee = args
         .iter()
         .any(|a| a.kind() == "closure_expression")
-        .then(|| call.field("function").filter(|f| f.kind() == "field_expression"))
+        .then(|| call.field("function").filter(|f| matches!(f.kind(), "field_expression" | "identifier")))
         .flatten()
         .and_then(|f| CHAIN.called_names(b, f));
     for (i, arg) in args.into_iter().enumerate() {
