@@ -9,9 +9,9 @@ use tree_sitter::{Node, Parser, Range};
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
-    is_pointer, map_path, marked, tuple_path, ImportItem, ImportKind, Init, LocalOrigin, ModDecl, Param, Pos, Receiver,
-    ReceiverBase, SymbolKind, TypeRelKind, TypeRelation, CELL, CONVERTIBLE, IMPLEMENTORS, MAP, MAYBE, MUT_POINTER,
-    PARAM, POINTER, SEQUENCE,
+    is_pointer, map_path, marked, tuple_path, ImportItem, ImportKind, Init, LocalBinding, LocalOrigin, ModDecl, Param,
+    Pos, Receiver, ReceiverBase, SymbolKind, TypeRelKind, TypeRelation, CELL, CONVERTIBLE, IMPLEMENTORS, MAP, MAYBE,
+    MUT_POINTER, PARAM, POINTER, SEQUENCE,
 };
 use crate::lang::Language;
 
@@ -561,7 +561,11 @@ fn function_inside(b: &mut Builder, node: Node, bounds: &[(String, Vec<String>)]
     // `-> impl FnMut(&RegexTest) -> R { move |test| … }`: the closure the body gives back takes the
     // parameters its return type declares.
     let typed = ret.and_then(|r| closure_parameters(b, r, node, bounds)).zip(tail_closure(body));
-    let Some((params, tail)) = typed else { return expr(b, body) };
+    let Some((params, tail)) = typed else {
+        let first_local = b.facts.locals.len();
+        expr(b, body);
+        return returned_local(b, first_local, body, ret.and_then(|r| declared(b, r)));
+    };
     b.block(|b| {
         for c in named_children(body) {
             if c.id() == tail.id() {
@@ -573,6 +577,44 @@ fn function_inside(b: &mut Builder, node: Node, bounds: &[(String, Vec<String>)]
             }
         }
     });
+}
+
+/// A local the function's body gives back (`out`, `Ok(out)`, `Some(out)` at its end) has the
+/// type the function returns when its own is not known (`let mut out = vec![];`, `Vec::new()`):
+/// Rust gives a returned value exactly that type. `first_local` is the first of the body's locals.
+fn returned_local(b: &mut Builder, first_local: usize, body: Node, returns: Option<Vec<String>>) {
+    let Some(mut returns) = returns else { return };
+    let Some(mut value) = tail(body) else { return };
+    if value.kind() == "call_expression" {
+        let wrapper = value.field("function").filter(|f| matches!(b.text(*f), "Ok" | "Some"));
+        let args = value.field("arguments").filter(|a| a.named_child_count() == 1);
+        let (Some(_), Some(arg)) = (wrapper, args.and_then(|a| a.named_child(0))) else { return };
+        if returns.first().map(String::as_str) != Some(MAYBE) {
+            return;
+        }
+        returns.remove(0);
+        value = arg;
+    }
+    if value.kind() != "identifier" {
+        return;
+    }
+    // The latest binding of the name still seen at the end (an inner block's closed before).
+    let (name, scope, end) = (b.text(value), b.enclosing(), b.facts.refs.len() as u32);
+    let locals = &mut b.facts.locals[first_local..];
+    let seen = |l: &LocalBinding| l.name == name && l.scope == scope && l.until_refs.is_none_or(|u| u >= end);
+    let Some(local) = locals.iter_mut().rev().find(|l| seen(l)) else { return };
+    let unknown = match &local.origin {
+        LocalOrigin::Unknown => true,
+        LocalOrigin::Wrapped(_, inner) => **inner == LocalOrigin::Unknown,
+        // `Vec::new()`: a standard wrapper of values of no known type.
+        LocalOrigin::Declared(path) => {
+            matches!(path.as_slice(), [marker] if [SEQUENCE, MAP, MAYBE].contains(&marker.as_str()))
+        }
+        _ => false,
+    };
+    if unknown {
+        local.origin = LocalOrigin::Declared(returns);
+    }
 }
 
 /// The declared parameter types of a closure type: `impl Fn(&Item, usize) -> bool`, `&dyn
