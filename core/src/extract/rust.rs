@@ -9,9 +9,9 @@ use tree_sitter::{Node, Parser, Range};
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
-    is_pointer, map_path, marked, tuple_path, ImportItem, ImportKind, Init, LocalBinding, LocalOrigin, ModDecl, Param,
-    Pos, Receiver, ReceiverBase, SymbolKind, TypeRelKind, TypeRelation, CELL, CONVERTIBLE, IMPLEMENTORS, MAP, MAYBE,
-    MUT_POINTER, PARAM, POINTER, SEQUENCE,
+    is_pointer, map_path, marked, tuple_path, union_path, ImportItem, ImportKind, Init, LocalBinding, LocalOrigin,
+    ModDecl, Param, Pos, Receiver, ReceiverBase, SymbolKind, TypeRelKind, TypeRelation, CELL, CONVERTIBLE,
+    IMPLEMENTORS, MAP, MAYBE, MUT_POINTER, PARAM, POINTER, SEQUENCE,
 };
 use crate::lang::Language;
 
@@ -305,7 +305,7 @@ fn item(b: &mut Builder, node: Node) {
                     b.symbol_mut(idx).init = Some(Box::new(Init { origin, scope }));
                 }
             }
-            b.in_inner_trees(|b| macro_templates(b, node));
+            b.in_inner_trees(|b| macro_templates(b, node, exported));
         }
         "macro_invocation" => macro_invocation(b, node, true),
         // `extern "C" { pub fn close(fd: c_int) -> c_int; pub static environ: … }`: declarations of
@@ -1893,8 +1893,12 @@ fn holds_items(text: &str) -> bool {
 /// pub mod de; } }`) writes the same items wherever it is invoked: they are read as this file's
 /// items (the attributes it is given left out), marked as the template's
 /// (`FileFacts::templates`), and are the invoking module's.
-fn macro_templates(b: &mut Builder, node: Node) {
+///
+/// A path from a metavariable (`$name::iter(n)`) names a member of what the invocations give it,
+/// when they are all known (`metavariable_types`).
+fn macro_templates(b: &mut Builder, node: Node, exported: bool) {
     let name = node.field("name").map(|n| b.text(n));
+    let bound = if exported { Vec::new() } else { metavariable_types(b, node) };
     for rule in named_children(node).into_iter().filter(|r| r.kind() == "macro_rule") {
         let Some(right) = rule.field("right") else { continue };
         let taken = rule.field("left").and_then(|l| attributes_taken(b.text(l)));
@@ -1914,16 +1918,119 @@ fn macro_templates(b: &mut Builder, node: Node) {
             }
         }
         let Some(tree) = parse_range(b, right) else { continue };
+        let outer = std::mem::replace(&mut b.metavariables, bound.clone());
         b.function_body(|b| {
             for part in named_children(tree.root_node()) {
                 match part.kind() {
-                    "function_item" => b.function_body(|b| function_inside(b, part, &type_param_bounds(b, part))),
+                    "function_item" => template_function(b, part, &[]),
+                    // `impl $name { fn new() … }`: its functions' bodies.
+                    "impl_item" => {
+                        let bounds = type_param_bounds(b, part);
+                        let body = part.field("body").map(named_children).unwrap_or_default();
+                        for f in body.into_iter().filter(|f| f.kind() == "function_item") {
+                            template_function(b, f, &bounds);
+                        }
+                    }
                     "let_declaration" | "expression_statement" => expr(b, part),
                     _ => {}
                 }
             }
         });
+        b.metavariables = outer;
     }
+}
+
+/// A function a template writes: its body, its parameters and type parameters its locals.
+fn template_function(b: &mut Builder, f: Node, owner_bounds: &[(String, Vec<String>)]) {
+    let mut bounds = type_param_bounds(b, f);
+    bounds.extend_from_slice(owner_bounds);
+    b.function_body(|b| function_inside(b, f, &bounds));
+}
+
+/// The types each metavariable of a one-rule `macro_rules!` names, as `$name` → a value of any of
+/// them, when the macro can be invoked only further down this file (not exported, not imported,
+/// no module file declared after it) and each invocation there gives each metavariable a path
+/// (`($name:ident, $iter:ident) => …` invoked as `index_type_impls!(PatternID, PatternIDIter);`
+/// and `(StateID, StateIDIter)`: `$name` is a `PatternID` or a `StateID`). Empty otherwise.
+fn metavariable_types(b: &Builder, node: Node) -> Vec<(String, LocalOrigin)> {
+    let Some(name) = node.field("name").map(|n| b.text(n)) else { return Vec::new() };
+    let mut rules = named_children(node).into_iter().filter(|r| r.kind() == "macro_rule");
+    let (Some(rule), None) = (rules.next(), rules.next()) else { return Vec::new() };
+    let Some(metavariables) = rule.field("left").and_then(|l| flat_metavariables(b.text(l))) else {
+        return Vec::new();
+    };
+    let after = b.src.get(node.end_byte()..).unwrap_or("");
+    let declares_module = after.lines().map(str::trim).any(|l| {
+        let l = l.strip_prefix("pub ").or_else(|| l.strip_prefix("pub(crate) ")).unwrap_or(l);
+        l.starts_with("mod ") && l.ends_with(';')
+    });
+    let imported = b.src.lines().any(|l| l.contains("use ") && l.contains(name));
+    if declares_module || imported {
+        return Vec::new();
+    }
+    let mut root = node;
+    while let Some(parent) = root.parent() {
+        root = parent;
+    }
+    let mut paths: Vec<Vec<Vec<String>>> = vec![Vec::new(); metavariables.len()];
+    let needle = format!("{name}!");
+    for (at, _) in after.match_indices(&needle) {
+        let at = node.end_byte() + at;
+        let starts_name = b.src[..at].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        let Some(id) = root.descendant_for_byte_range(at, at + name.len()) else { continue };
+        if !starts_name || id.kind() != "identifier" {
+            continue;
+        }
+        let invocation = id.parent().filter(|p| p.kind() == "macro_invocation");
+        let tt = invocation.and_then(|i| named_children(i).into_iter().find(|c| c.kind() == "token_tree"));
+        let Some(arguments) = tt.and_then(|tt| argument_paths(b, tt)) else { return Vec::new() };
+        if arguments.len() != metavariables.len() {
+            return Vec::new();
+        }
+        for (list, path) in paths.iter_mut().zip(arguments) {
+            if !list.contains(&path) {
+                list.push(path);
+            }
+        }
+    }
+    let typed = metavariables.into_iter().zip(paths).filter(|(_, p)| !p.is_empty());
+    typed.filter_map(|(m, p)| Some((format!("${m}"), LocalOrigin::Declared(union_path(p)?)))).collect()
+}
+
+/// The metavariables of a matcher that is a list of names, types or paths separated by commas
+/// (`($name:ident, $err:ident,)`, a trailing `$(,)?` allowed); `None` for any other matcher.
+fn flat_metavariables(matcher: &str) -> Option<Vec<String>> {
+    let compact: String = matcher.chars().filter(|c| !c.is_whitespace()).collect();
+    let inner = compact.get(1..compact.len().checked_sub(1)?)?;
+    let inner = inner.strip_suffix("$(,)?").unwrap_or(inner);
+    let mut names = Vec::new();
+    for part in inner.split(',').filter(|p| !p.is_empty()) {
+        let (name, fragment) = part.strip_prefix('$')?.split_once(':')?;
+        let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if !plain || !matches!(fragment, "ident" | "ty" | "path") {
+            return None;
+        }
+        names.push(name.to_string());
+    }
+    (!names.is_empty()).then_some(names)
+}
+
+/// A macro invocation's arguments when each is a path (`(PatternID, crate::x::Y,)`).
+fn argument_paths(b: &Builder, tt: Node) -> Option<Vec<Vec<String>>> {
+    let mut out = vec![Vec::new()];
+    let mut cursor = tt.walk();
+    for t in tt.children(&mut cursor) {
+        match t.kind() {
+            "(" | ")" | "[" | "]" | "{" | "}" | "::" => {}
+            "," => out.push(Vec::new()),
+            "identifier" | "self" | "super" | "crate" => out.last_mut()?.push(b.text(t).to_string()),
+            _ => return None,
+        }
+    }
+    if out.last().is_some_and(Vec::is_empty) {
+        out.pop();
+    }
+    out.iter().all(|p| !p.is_empty()).then_some(out)
 }
 
 fn macro_invocation(b: &mut Builder, node: Node, item_level: bool) {
@@ -2357,6 +2464,19 @@ mod tests {
         let attribute = without_attributes_given("{ #[$doc] struct S; }", &names).expect("read");
         assert_eq!(attribute, "{         struct S; }");
         assert_eq!(without_attributes_given("{ $(#[$doc])* fn $doc() {} }", &names), None);
+    }
+
+    #[test]
+    fn flat_matchers_list_their_metavariables() {
+        use super::flat_metavariables;
+        let names = |v: &[&str]| Some(v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(flat_metavariables("($name:ident, $err:ident)"), names(&["name", "err"]));
+        assert_eq!(flat_metavariables("( $t:ty , $p:path $(,)? )"), names(&["t", "p"]));
+        assert_eq!(flat_metavariables("($name:ident,)"), names(&["name"]));
+        assert_eq!(flat_metavariables("($e:expr)"), None, "an expression is not a path");
+        assert_eq!(flat_metavariables("($($x:ident),*)"), None);
+        assert_eq!(flat_metavariables("(fn $name:ident)"), None);
+        assert_eq!(flat_metavariables("()"), None);
     }
 
     #[test]
