@@ -2469,7 +2469,7 @@ mod tests {
     #[test]
     fn flat_matchers_list_their_metavariables() {
         use super::flat_metavariables;
-        let names = |v: &[&str]| Some(v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        let names = |v: &[&str]| Some(v.iter().map(ToString::to_string).collect::<Vec<_>>());
         assert_eq!(flat_metavariables("($name:ident, $err:ident)"), names(&["name", "err"]));
         assert_eq!(flat_metavariables("( $t:ty , $p:path $(,)? )"), names(&["t", "p"]));
         assert_eq!(flat_metavariables("($name:ident,)"), names(&["name"]));
