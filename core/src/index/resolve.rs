@@ -317,6 +317,10 @@ const PROJECTIONS: &[(&[Language], &str, bool)] = &[
     (JS_TS, "flatMap", true),
 ];
 
+/// Standard methods whose arguments become elements of their receiver, a sequence, by language:
+/// an object literal passed to one has the element type's members (`messages.push({ frame })`).
+const ELEMENT_ARGUMENTS: &[(&[Language], &[&str])] = &[(JS_TS, &["push", "unshift"])];
+
 /// Owner of a symbol table: a file's top level or a symbol's body (class, impl type, inline module).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Owner {
@@ -1513,6 +1517,9 @@ impl<'a> Resolver<'_, 'a> {
         let mut values = match &receiver.base {
             ReceiverBase::Value(origin) => self.local_value(file, scope, origin, 1),
             ReceiverBase::Argument { callee, calls_at, construct, arg } => {
+                if let Some(elements) = self.element_argument(file, scope, callee, calls_at) {
+                    return elements;
+                }
                 let mut out = Vec::new();
                 for v in self.chain_values(file, scope, callee, calls_at, 1) {
                     let Value::Sym(s) = v else { continue };
@@ -1532,6 +1539,28 @@ impl<'a> Resolver<'_, 'a> {
             values = self.member_values(&values, name, 1);
         }
         values
+    }
+
+    /// The elements of a standard sequence an argument of a method that adds it becomes one of
+    /// (`ELEMENT_ARGUMENTS`: `messages.push({ frame, notification })`); `None` when the call is
+    /// not one of those on a sequence.
+    fn element_argument(
+        &self,
+        file: FileId,
+        scope: Option<u32>,
+        callee: &[String],
+        calls_at: &[u32],
+    ) -> Option<Vec<Value>> {
+        let (method, receiver) = callee.split_last()?;
+        let lang = self.lang(file);
+        ELEMENT_ARGUMENTS
+            .iter()
+            .find(|(langs, methods)| langs.contains(&lang) && methods.contains(&method.as_str()))?;
+        let before: Vec<u32> = calls_at.iter().copied().filter(|&c| (c as usize) < receiver.len()).collect();
+        let values = self.chain_values(file, scope, receiver, &before, 1);
+        let wrappers = self.wrappers(&values, method, 1)?;
+        let elements = Self::unwrapped(wrappers.into_owned(), &[Wrap::Sequence]);
+        (!elements.is_empty()).then_some(elements)
     }
 
     /// What a chain of names denotes, through the calls at `calls_at` (each goes on from what the
