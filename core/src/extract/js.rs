@@ -606,6 +606,10 @@ fn local_origin(b: &Builder, ty: Option<Node>, value: Option<Node>) -> LocalOrig
         "this" | "identifier" | "member_expression" => {
             chain(b, value).map_or(LocalOrigin::Unknown, |segs| LocalOrigin::CallChain(texts(segs), Vec::new()))
         }
+        // `this.messages[i]`, `subject.observers!`: an element, the value itself.
+        "subscript_expression" | "non_null_expression" => CHAIN
+            .called_names(b, value)
+            .map_or(LocalOrigin::Unknown, |(segs, calls_at)| LocalOrigin::CallChain(texts(segs), calls_at)),
         // `[new Subject<T>()]`: an array of what every element constructs (its inferred type).
         "array" => {
             let elements: Vec<Node> = named_children(value).into_iter().filter(|c| c.kind() != "comment").collect();
