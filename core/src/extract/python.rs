@@ -356,10 +356,12 @@ fn assignment(b: &mut Builder, node: Node) {
         }
         return;
     }
+    let element = right.filter(|r| r.kind() == "subscript");
     let origin = ty
         .and_then(|t| annotation_path(b, t))
         .map(LocalOrigin::Declared)
         .or_else(|| right.and_then(|r| call_origin(b, r)))
+        .or_else(|| element.and_then(|r| element_of(b, r)))
         .unwrap_or(LocalOrigin::Unknown);
     match place(b) {
         Place::Function => b.add_local(b.text(left), origin),
@@ -417,6 +419,9 @@ fn value_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
         // `items[1:]`: the same sequence.
         return value_origin(b, value.field("value")?);
     }
+    if value.kind() == "subscript" {
+        return element_of(b, value);
+    }
     if value.kind() == "attribute" {
         // `self.items`, `order.lines`: the same value.
         return chain(b, value).map(|s| LocalOrigin::CallChain(s.into_iter().map(|s| s.0).collect(), Vec::new()));
@@ -434,6 +439,12 @@ fn value_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
             .filter(|o| *o != LocalOrigin::Unknown);
     }
     call_origin(b, value)
+}
+
+/// `self.items[0]`, `options[key]`: an element of a sequence, a value of a dict.
+fn element_of(b: &Builder, subscript: Node) -> Option<LocalOrigin> {
+    let (segs, calls_at) = CHAIN.called_names(b, subscript)?;
+    Some(LocalOrigin::CallChain(segs.into_iter().map(|s| s.0).collect(), calls_at))
 }
 
 fn call_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
