@@ -362,6 +362,7 @@ fn assignment(b: &mut Builder, node: Node) {
         .map(LocalOrigin::Declared)
         .or_else(|| right.and_then(|r| call_origin(b, r)))
         .or_else(|| element.and_then(|r| element_of(b, r)))
+        .or_else(|| right.and_then(|r| or_origin(b, r)))
         .unwrap_or(LocalOrigin::Unknown);
     match place(b) {
         Place::Function => b.add_local(b.text(left), origin),
@@ -422,6 +423,9 @@ fn value_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
     if value.kind() == "subscript" {
         return element_of(b, value);
     }
+    if let Some(either) = or_origin(b, value) {
+        return Some(either);
+    }
     if value.kind() == "attribute" {
         // `self.items`, `order.lines`: the same value.
         return chain(b, value).map(|s| LocalOrigin::CallChain(s.into_iter().map(|s| s.0).collect(), Vec::new()));
@@ -439,6 +443,22 @@ fn value_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
             .filter(|o| *o != LocalOrigin::Unknown);
     }
     call_origin(b, value)
+}
+
+/// `questioner or MigrationQuestioner()`: either side, typed by the first whose type is known
+/// (a falsy default replaced by a value of the type).
+fn or_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
+    let operator = value.field("operator").map(|o| b.text(o));
+    if value.kind() != "boolean_operator" || operator != Some("or") {
+        return None;
+    }
+    let sides = [value.field("left")?, value.field("right")?];
+    let known: Vec<LocalOrigin> = sides.into_iter().filter_map(|side| value_origin(b, side)).collect();
+    match known.len() {
+        0 => None,
+        1 => known.into_iter().next(),
+        _ => Some(LocalOrigin::Either(known)),
+    }
 }
 
 /// `self.items[0]`, `options[key]`: an element of a sequence, a value of a dict.
