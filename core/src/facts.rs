@@ -144,6 +144,33 @@ pub fn tuple_elements(rest: &[String]) -> Option<Vec<&[String]>> {
     Some(out)
 }
 
+/// The path of an object type written in place whose properties' types are known (TypeScript's
+/// `{ window: Subject<T>; subs: Subscription }`): `IN_PLACE` followed, for each property, by its
+/// name, the length of its type's path and the path (`IN_PLACE` alone when none is known).
+pub fn record_path(properties: Vec<(String, Vec<String>)>) -> Vec<String> {
+    let mut out = vec![IN_PLACE.to_string()];
+    for (name, path) in properties.into_iter().filter(|(_, p)| !p.is_empty()) {
+        out.push(name);
+        out.push(path.len().to_string());
+        out.extend(path);
+    }
+    out
+}
+
+/// The type path of property `name` of a record path (`record_path`'s elements after the marker).
+pub fn record_property<'p>(rest: &'p [String], name: &str) -> Option<&'p [String]> {
+    let mut i = 0;
+    while i + 1 < rest.len() {
+        let n: usize = rest[i + 1].parse().ok()?;
+        let path = rest.get(i + 2..i + 2 + n)?;
+        if rest[i] == name {
+            return Some(path);
+        }
+        i += 2 + n;
+    }
+    None
+}
+
 /// A 1-based line and a 1-based column counted in Unicode characters, as an editor shows them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Pos {

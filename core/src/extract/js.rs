@@ -7,8 +7,8 @@ use tree_sitter::Node;
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
-    marked, union_path, ImportItem, ImportKind, Init, LocalOrigin, Param, Receiver, ReceiverBase, SymbolKind,
-    TypeRelKind, IN_PLACE, SEQUENCE,
+    marked, record_path, union_path, ImportItem, ImportKind, Init, LocalOrigin, Param, Receiver, ReceiverBase,
+    SymbolKind, TypeRelKind, IN_PLACE, SEQUENCE,
 };
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
@@ -906,7 +906,19 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
         // before a member is used.
         // `A & { closed: true }`: a value of every part; its members are those of the named parts.
         "union_type" | "intersection_type" => union_path(named_children(node).into_iter().filter_map(inner).collect()),
-        "object_type" | "function_type" | "constructor_type" => Some(vec![IN_PLACE.to_string()]),
+        // `{ window: Subject<T>; subs: Subscription }`: its properties' types.
+        "object_type" => Some(record_path(
+            named_children(node)
+                .into_iter()
+                .filter(|p| p.kind() == "property_signature")
+                .filter_map(|p| {
+                    let name = p.field("name").filter(|n| n.kind() == "property_identifier")?;
+                    let ty = p.field("type").and_then(|t| t.named_child(0)).and_then(inner).unwrap_or_default();
+                    Some((b.text(name).to_string(), ty))
+                })
+                .collect(),
+        )),
+        "function_type" | "constructor_type" => Some(vec![IN_PLACE.to_string()]),
         _ => None,
     }
 }

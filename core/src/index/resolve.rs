@@ -15,9 +15,9 @@ use super::modules::{
 };
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
-    is_pointer, projection_body, tuple_elements, Import, ImportKind, LocalBinding, LocalOrigin, Namespace, Receiver,
-    ReceiverBase, SymbolKind, TypeRelKind, CELL, CONVERTIBLE, IN_PLACE, MAP, MAYBE, MUT_POINTER, PARAM, POINTER,
-    PROJECTION, SEQUENCE, TUPLE, UNION,
+    is_pointer, projection_body, record_property, tuple_elements, Import, ImportKind, LocalBinding, LocalOrigin,
+    Namespace, Receiver, ReceiverBase, SymbolKind, TypeRelKind, CELL, CONVERTIBLE, IN_PLACE, MAP, MAYBE, MUT_POINTER,
+    PARAM, POINTER, PROJECTION, SEQUENCE, TUPLE, UNION,
 };
 use crate::lang::Language;
 
@@ -64,6 +64,10 @@ enum Value {
     /// repository's impls for that type (`impl U16 for u16`), found by its name's number in
     /// `OutsideImpls::names` (0: a name no impl of the repository is for).
     Outside(u32),
+    /// A value of an object type written in place whose properties' types are known (`{ window:
+    /// Subject<T> }`, `facts::record_path`): where it is written (its properties' types are
+    /// resolved there) and its path. Otherwise like `Outside`.
+    Record(Box<(FileId, Option<u32>, Box<[String]>)>),
     /// What calling a member gives when the member itself can't be told among several that all
     /// give it (`Formatter::from(e)` of two `From` impls: a `Formatter` either way), or is a raw
     /// pointer's own (`start.add(n)`: the same pointer). Names nothing.
@@ -1507,6 +1511,8 @@ impl<'a> Resolver<'_, 'a> {
                 Value::Sym(s) if !self.index.symbol(s).kind.is_callable() && !self.index.symbol(s).kind.is_type() => {
                     self.value_of(s, hops + 1)
                 }
+                // Already a value (a property of an object type written in place, a tuple field).
+                v @ (Value::Instance(_) | Value::Wrapped(..) | Value::Record(_)) => vec![v],
                 _ => Vec::new(),
             })
             .collect()
@@ -1825,6 +1831,9 @@ impl<'a> Resolver<'_, 'a> {
         if head == PARAM {
             return self.type_parameter(file, scope, rest, hops);
         }
+        if head == IN_PLACE && !rest.is_empty() {
+            return vec![Value::Record(Box::new((file, scope, path.into())))];
+        }
         if is_pointer(head) {
             // A value of the pointee once dereferenced, and of the pointer for the repository's
             // impls for pointers.
@@ -2009,7 +2018,7 @@ impl<'a> Resolver<'_, 'a> {
             .into_iter()
             .filter_map(|v| match v {
                 Value::Sym(s) if self.index.symbol(s).kind.is_type() => Some(Value::Instance(s)),
-                v @ (Value::Instance(_) | Value::Wrapped(..) | Value::Outside(_)) => Some(v),
+                v @ (Value::Instance(_) | Value::Wrapped(..) | Value::Outside(_) | Value::Record(_)) => Some(v),
                 _ => None,
             })
             .collect()
@@ -2386,6 +2395,12 @@ impl<'a> Resolver<'_, 'a> {
             Value::Wrapped(..) => Vec::new(),
             // The repository's impls for the type: `member_or_clone`, which knows the crate asking.
             Value::Outside(_) => Vec::new(),
+            // A property of an object type written in place: a value of its type.
+            Value::Record(record) => {
+                let (file, scope, path) = &**record;
+                let property = record_property(&path[1..], name);
+                property.map_or_else(Vec::new, |ty| self.type_values(*file, *scope, ty, hops + 1))
+            }
             // A method not yet called has no members.
             Value::Called(_) => Vec::new(),
         }
@@ -2398,6 +2413,7 @@ impl<'a> Resolver<'_, 'a> {
         let crate_root = |f: FileId| self.rust.files.get(&f).map(|r| r.crate_root);
         let ty = match value {
             Value::Outside(ty) => *ty,
+            Value::Record(_) => self.outside.names.get(IN_PLACE).copied().unwrap_or(0),
             Value::Wrapped(wrap, _) => self.outside.names.get(wrap.marker()).copied().unwrap_or(0),
             _ => 0,
         };
@@ -3167,6 +3183,9 @@ impl<'a> Resolver<'_, 'a> {
                         let members = self.by_use(self.member_or_clone(fid, &values, seg_name, called_here, 0), call);
                         if members.is_empty() && !values.is_empty() {
                             known_stop = self.value_types(&values);
+                        } else if values.iter().all(|v| matches!(v, Value::Record(_))) {
+                            // A property of an object type written in place: no declaration's.
+                            out.known_stops.push((k as u32, i as u32, Box::default()));
                         }
                         values = members;
                     }
@@ -3363,7 +3382,8 @@ impl<'a> Resolver<'_, 'a> {
                 | Value::GoPackage(_)
                 | Value::JavaPackage(_)
                 | Value::Wrapped(..)
-                | Value::Outside(_) => {}
+                | Value::Outside(_)
+                | Value::Record(_) => {}
                 // A method, like a function's `Sym`.
                 Value::Called(_) => return None,
             }
