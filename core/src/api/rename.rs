@@ -1684,6 +1684,22 @@ mod tests {
     }
 
     #[test]
+    fn a_property_of_an_object_type_written_in_place_is_no_use_of_a_class_member() {
+        // `record.window` is the in-place type's own property; `record.window.close()` is
+        // Pane's; neither is Frame's `window`.
+        let code = "export class Pane { close(): void {} }\nexport class Frame { window = 1; }\nexport function f(record: { window: Pane; n: number }, frame: Frame): number {\n  record.window.close();\n  return frame.window;\n}\n";
+        let (_dir, mut s) = repo(&[("a.ts", code)]);
+        assert_eq!(
+            safe_edits(&mut s, "a.ts::Frame::window", "pane"),
+            ["a.ts:2:22-28 definition", "a.ts:5:16-22 reference"]
+        );
+        assert_eq!(
+            safe_edits(&mut s, "a.ts::Pane::close", "shut"),
+            ["a.ts:1:21-26 definition", "a.ts:4:17-22 reference"]
+        );
+    }
+
+    #[test]
     fn a_use_that_also_stands_for_a_declaration_not_renamed_makes_a_preview_unsafe() {
         // `either.send()` is Client's or Other's: renaming Client's alone would leave Other's
         // callers calling a name it doesn't have.
