@@ -40,6 +40,9 @@ fn statement(b: &mut Builder, node: Node, exported: bool) {
         "type_alias_declaration" => {
             if let Some(name) = node.field("name") {
                 let idx = b.add_symbol(node, name, SymbolKind::Type, exported);
+                // `type Holder = { service: Service }`, `type Input = A | B`: the type it names,
+                // whose members it has.
+                b.symbol_mut(idx).returns = node.field("value").and_then(|v| type_path(b, v));
                 b.within(idx, |b| walk_children_except(b, node, name));
             }
         }

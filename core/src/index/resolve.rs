@@ -2636,7 +2636,12 @@ impl<'a> Resolver<'_, 'a> {
         if out.is_empty() && sym.kind == SymbolKind::Type {
             if let Some(target) = &sym.returns {
                 let file = self.index.file_of(t);
-                for aliased in self.types_of(self.resolve_path_hops(file, sym.container, target, hops + 1)) {
+                let aliased = self.resolve_path_hops(file, sym.container, target, hops + 1);
+                // `type Props = { window: Pane }`: the property's type.
+                for record in aliased.iter().filter(|v| matches!(v, Value::Record(_))) {
+                    out.extend(self.member(record, name, hops + 1));
+                }
+                for aliased in self.types_of(aliased) {
                     out.extend(self.type_member(aliased, name, hops + 1, seen));
                 }
             }
