@@ -1547,9 +1547,9 @@ impl<'a> Resolver<'_, 'a> {
         values
     }
 
-    /// The elements of a standard sequence an argument of a method that adds it becomes one of
-    /// (`ELEMENT_ARGUMENTS`: `messages.push({ frame, notification })`); `None` when the call is
-    /// not one of those on a sequence.
+    /// What an argument of a standard method that adds it to its receiver becomes: an element of
+    /// that sequence (`ELEMENT_ARGUMENTS`: `messages.push({ frame, notification })`); `None` when
+    /// the call is not one of those on a sequence.
     fn element_argument(
         &self,
         file: FileId,
