@@ -199,4 +199,20 @@ mod tests {
             RefsRequest { handle: Some("x".into()), file: Some("main.ts".into()), line: Some(1), ..Default::default() };
         assert_eq!(s.refs(both).unwrap_err().code(), "INVALID_ARGUMENT");
     }
+
+    #[test]
+    fn a_closure_mapping_elements_is_no_name_of_its_own() {
+        // `.map(|h| …)` is followed by a projection segment written at the closure: a position
+        // in the closure names what is written there, never that segment.
+        let (_dir, mut s) = repo(&[(
+            "src/lib.rs",
+            "pub struct Item;\nimpl Item { pub fn size(&self) -> u8 { 1 } }\npub fn f(items: &[Item]) -> u8 {\n    items.iter().map(|h| h.size()).sum()\n}\n",
+        )]);
+        let at = |s: &mut crate::Session, column| {
+            s.goto(GotoRequest { file: "src/lib.rs".into(), line: 4, column: Some(column) }).map(|g| g.name)
+        };
+        assert_eq!(at(&mut s, 28).unwrap(), "size");
+        let closure = at(&mut s, 22).map_err(|e| e.to_string());
+        assert!(closure.as_ref().is_err_and(|e| e.contains("no name at")), "{closure:?}");
+    }
 }

@@ -3,7 +3,7 @@
 
 use super::{FileId, Index, SymId};
 use crate::error::Error;
-use crate::facts::Pos;
+use crate::facts::{Pos, PROJECTION};
 use crate::paths::clean_path;
 use crate::text::identifier_tokens;
 
@@ -87,6 +87,7 @@ impl Index {
                 .refs
                 .iter()
                 .flat_map(|c| c.segments.iter())
+                .filter(|(n, _)| !n.starts_with(PROJECTION))
                 .chain(
                     f.facts
                         .imports
@@ -106,7 +107,7 @@ impl Index {
             .refs
             .iter()
             .flat_map(|c| c.segments.iter())
-            .find(|(n, p)| covers(*p, n.chars().count() as u32))
+            .find(|(n, p)| !n.starts_with(PROJECTION) && covers(*p, n.chars().count() as u32))
             .map(|(n, _)| n.clone());
         (name, Vec::new())
     }
