@@ -201,6 +201,11 @@ impl ChainSyntax {
     /// The segments of a chain through calls (`rt.handle().clone()`) and the indices of the called
     /// segments (ascending); `None` when the head is not a name.
     pub fn called_names(&self, b: &Builder, node: Node) -> Option<(Vec<Segment>, Vec<u32>)> {
+        self.called_names_with(b, node, true)
+    }
+
+    /// `called_names`, with the projection segments of mapping closures when `projections`.
+    fn called_names_with(&self, b: &Builder, node: Node, projections: bool) -> Option<(Vec<Segment>, Vec<u32>)> {
         let read = self.read(b, node);
         let mut segments = match read.head {
             Head::Name(n) => vec![b.seg(n)],
@@ -214,7 +219,9 @@ impl ChainSyntax {
                 Frame::Op(name, node) => segments.push(((*name).to_string(), b.pos(*node))),
                 Frame::Call(call) if !segments.is_empty() => {
                     calls_at.push((segments.len() - 1) as u32);
-                    segments.extend(self.projection(b, *call, &segments));
+                    if projections {
+                        segments.extend(self.projection(b, *call, &segments));
+                    }
                 }
                 Frame::Call(_) => return None,
                 Frame::Through(_) | Frame::Slice(_) => {}
@@ -225,12 +232,14 @@ impl ChainSyntax {
 
     /// The projection segment (`facts::PROJECTION`) after a method call (`segments` so far: a
     /// receiver and the method) whose one closure gives a chain of its parameter, at the closure.
+    /// The closure's own chain is read without projections: one level, so closures nested in
+    /// closures cost no recursion and a segment never holds another.
     fn projection(&self, b: &Builder, call: Node, segments: &[Segment]) -> Option<Segment> {
         if segments.len() < 2 {
             return None;
         }
         let (closure, param, body) = (self.closure?)(b, call)?;
-        let (body, calls_at) = self.called_names(b, body)?;
+        let (body, calls_at) = self.called_names_with(b, body, false)?;
         let (head, names) = body.split_first()?;
         if head.0 != b.text(param) || names.is_empty() || calls_at.first() == Some(&0) {
             return None;

@@ -155,6 +155,9 @@ pub(crate) struct Builder<'a> {
     /// While a Rust `macro_rules!` template is read: what its metavariables stand for (`$name` →
     /// its origin), for the paths that start from one (`$name::iter(n)`).
     pub metavariables: Vec<(String, LocalOrigin)>,
+    /// How many of the file's `macro_rules!` have had the rest of the file searched for their
+    /// invocations (each search reads the rest of the file, so their number is bounded).
+    pub invocation_searches: u32,
 }
 
 impl<'a> Builder<'a> {
@@ -171,6 +174,7 @@ impl<'a> Builder<'a> {
             bodies: 0,
             siblings: Siblings::default(),
             metavariables: Vec::new(),
+            invocation_searches: 0,
         }
     }
 

@@ -414,11 +414,12 @@ fn element_origin(b: &Builder, iterable: Option<Node>) -> LocalOrigin {
 
 /// What an assigned value proves about its type: a call's result, or the type of the local (a
 /// parameter) it copies.
-fn value_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
-    let sliced = value.named_child(value.named_child_count().saturating_sub(1) as u32).filter(|i| i.kind() == "slice");
-    if value.kind() == "subscript" && sliced.is_some() {
-        // `items[1:]`: the same sequence.
-        return value_origin(b, value.field("value")?);
+fn value_origin(b: &Builder, mut value: Node) -> Option<LocalOrigin> {
+    // `items[1:]`: the same sequence.
+    let sliced =
+        |v: Node| v.named_child(v.named_child_count().saturating_sub(1) as u32).is_some_and(|i| i.kind() == "slice");
+    while value.kind() == "subscript" && sliced(value) {
+        value = value.field("value")?;
     }
     if value.kind() == "subscript" {
         return element_of(b, value);
@@ -448,11 +449,19 @@ fn value_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
 /// `questioner or MigrationQuestioner()`: either side, typed by the first whose type is known
 /// (a falsy default replaced by a value of the type).
 fn or_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
-    let operator = value.field("operator").map(|o| b.text(o));
-    if value.kind() != "boolean_operator" || operator != Some("or") {
+    let is_or = |v: Node| v.kind() == "boolean_operator" && v.field("operator").is_some_and(|o| b.text(o) == "or");
+    if !is_or(value) {
         return None;
     }
-    let sides = [value.field("left")?, value.field("right")?];
+    // `a or b or c` nests to the left: its operands, in a loop (no recursion however long).
+    let mut sides = Vec::new();
+    let mut rest = value;
+    while is_or(rest) {
+        sides.push(rest.field("right")?);
+        rest = rest.field("left")?;
+    }
+    sides.push(rest);
+    sides.reverse();
     let known: Vec<LocalOrigin> = sides.into_iter().filter_map(|side| value_origin(b, side)).collect();
     match known.len() {
         0 => None,

@@ -1451,7 +1451,7 @@ fn arm_binding(b: &Builder, m: Node, pattern: Node, value: Node, depth: usize) -
         }
         _ => return None,
     };
-    let steps = binding_steps(b, pattern, gives)?;
+    let steps = binding_steps(b, pattern, gives, 0)?;
     if steps.is_empty() && peels.is_empty() {
         return None;
     }
@@ -1519,17 +1519,22 @@ fn peeled<'t>(b: &Builder, mut value: Node<'t>) -> (Node<'t>, Vec<Peel>) {
 /// The tuple-struct patterns from `pattern` down to the pattern `found` accepts (a name it binds,
 /// a tuple of names), each as (its path, the element holding it); empty when `pattern` is that
 /// pattern itself, `None` when it holds none.
-fn binding_steps(b: &Builder, pattern: Node, found: &dyn Fn(Node) -> bool) -> Option<Vec<(Vec<String>, u32)>> {
+fn binding_steps(
+    b: &Builder,
+    pattern: Node,
+    found: &dyn Fn(Node) -> bool,
+    depth: usize,
+) -> Option<Vec<(Vec<String>, u32)>> {
     let pattern = unbound(pattern)?;
     if found(pattern) {
         return Some(Vec::new());
     }
-    if pattern.kind() != "tuple_struct_pattern" {
+    if pattern.kind() != "tuple_struct_pattern" || depth > MAX_TYPE_NESTING {
         return None;
     }
     let path: Vec<String> = path_segments(b, pattern.field("type")?)?.into_iter().map(|s| s.0).collect();
     pattern_elements(pattern).into_iter().enumerate().find_map(|(i, element)| {
-        let mut steps = binding_steps(b, element, found)?;
+        let mut steps = binding_steps(b, element, found, depth + 1)?;
         steps.insert(0, (path.clone(), i as u32));
         Some(steps)
     })
@@ -1952,13 +1957,19 @@ fn template_function(b: &mut Builder, f: Node, owner_bounds: &[(String, Vec<Stri
 /// no module file declared after it) and each invocation there gives each metavariable a path
 /// (`($name:ident, $iter:ident) => …` invoked as `index_type_impls!(PatternID, PatternIDIter);`
 /// and `(StateID, StateIDIter)`: `$name` is a `PatternID` or a `StateID`). Empty otherwise.
-fn metavariable_types(b: &Builder, node: Node) -> Vec<(String, LocalOrigin)> {
+fn metavariable_types(b: &mut Builder, node: Node) -> Vec<(String, LocalOrigin)> {
     let Some(name) = node.field("name").map(|n| b.text(n)) else { return Vec::new() };
     let mut rules = named_children(node).into_iter().filter(|r| r.kind() == "macro_rule");
     let (Some(rule), None) = (rules.next(), rules.next()) else { return Vec::new() };
     let Some(metavariables) = rule.field("left").and_then(|l| flat_metavariables(b.text(l))) else {
         return Vec::new();
     };
+    // Each search reads the rest of the file: a file of thousands of macros is not read as many
+    // times.
+    if b.invocation_searches >= MAX_INVOCATION_SEARCHES {
+        return Vec::new();
+    }
+    b.invocation_searches += 1;
     let after = b.src.get(node.end_byte()..).unwrap_or("");
     let declares_module = after.lines().map(str::trim).any(|l| {
         let l = l.strip_prefix("pub ").or_else(|| l.strip_prefix("pub(crate) ")).unwrap_or(l);
@@ -1996,6 +2007,9 @@ fn metavariable_types(b: &Builder, node: Node) -> Vec<(String, LocalOrigin)> {
     let typed = metavariables.into_iter().zip(paths).filter(|(_, p)| !p.is_empty());
     typed.filter_map(|(m, p)| Some((format!("${m}"), LocalOrigin::Declared(union_path(p)?)))).collect()
 }
+
+/// How many `macro_rules!` of a file have the rest of the file searched for their invocations.
+const MAX_INVOCATION_SEARCHES: u32 = 64;
 
 /// The metavariables of a matcher that is a list of names, types or paths separated by commas
 /// (`($name:ident, $err:ident,)`, a trailing `$(,)?` allowed); `None` for any other matcher.
@@ -2282,6 +2296,9 @@ fn attributes_taken(matcher: &str) -> Option<Vec<String>> {
 /// (`$(#[$doc])*`, `#[$attr]`; same length, so positions stay the file's); `None` when one of
 /// them is used elsewhere. Other `$` (a nested `macro_rules!`'s, `$crate`) are left.
 fn without_attributes_given(template: &str, names: &[String]) -> Option<String> {
+    if names.is_empty() {
+        return Some(template.to_string());
+    }
     let mut out = template.as_bytes().to_vec();
     let given = |at: usize| {
         let word = template[at + 1..].split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
@@ -2292,7 +2309,10 @@ fn without_attributes_given(template: &str, names: &[String]) -> Option<String> 
         i = d + 1;
         // `$(#[$doc])*` (the repetition), else `#[$attr]` (a `$` right inside `#[`).
         let blank = if template[d + 1..].starts_with('(') {
-            let close = d + 2 + template[d + 2..].find(')')?;
+            // An attribute's repetition is short: its `)` is looked for nearby only (a crafted
+            // template of nested `$(` costs no quadratic scan).
+            let near = &template.as_bytes()[d + 2..template.len().min(d + 2 + 256)];
+            let Some(close) = near.iter().position(|&c| c == b')').map(|c| d + 2 + c) else { continue };
             let inner: String = template[d + 2..close].chars().filter(|c| !c.is_whitespace()).collect();
             let attribute = inner.starts_with("#[$") && inner.ends_with(']') && inner.matches('[').count() == 1;
             if !(attribute && given(d + 2 + template[d + 2..].find('$')?)) {

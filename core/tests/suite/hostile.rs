@@ -29,6 +29,8 @@ fn chain_forms(n: usize) -> Vec<(&'static str, String)> {
         ("js/union.ts", format!("let x: A{};\n", " | A".repeat(n))),
         ("py/member.py", format!("y{}()\n", ".b".repeat(n))),
         ("py/assign.py", format!("{}1\n", "a = ".repeat(n))),
+        ("py/or.py", format!("def f(a):\n    x = a{}\n    x.b()\n", " or a".repeat(n))),
+        ("py/slices.py", format!("def f(a):\n    for y in a{}:\n        y.b()\n", "[1:]".repeat(n))),
         ("py/optional.py", format!("def f(x: {}A{}): pass\n", "Optional[".repeat(n), "]".repeat(n))),
         (
             "py/calls.py",
