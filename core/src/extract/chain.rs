@@ -6,7 +6,7 @@
 use super::Field;
 use tree_sitter::Node;
 
-use super::{Builder, Segment, Walk};
+use super::{texts, Builder, Segment, Walk};
 use crate::facts::{projection_segment, LocalOrigin, Receiver, ReceiverBase};
 
 /// A member access or a qualified name in one grammar: `a.b` (`member_expression`), `a::b`
@@ -202,6 +202,13 @@ impl ChainSyntax {
     /// segments (ascending); `None` when the head is not a name.
     pub fn called_names(&self, b: &Builder, node: Node) -> Option<(Vec<Segment>, Vec<u32>)> {
         self.called_names_with(b, node, true)
+    }
+
+    /// What a value a chain through calls gives comes from (`LocalOrigin::CallChain`): `a.b().c()`,
+    /// `this.items[i]`.
+    pub fn called_origin(&self, b: &Builder, node: Node) -> Option<LocalOrigin> {
+        let (segments, calls_at) = self.called_names(b, node)?;
+        Some(LocalOrigin::CallChain(texts(&segments), calls_at))
     }
 
     /// `called_names`, with the projection segments of mapping closures when `projections`.

@@ -601,18 +601,14 @@ fn local_origin(b: &Builder, ty: Option<Node>, value: Option<Node>) -> LocalOrig
         "call_expression" => match value.field("function").and_then(|f| chain(b, f)) {
             Some(segs) => LocalOrigin::CallResult(texts(segs)),
             // `a.b().c()`: the chain through its calls, the last one included.
-            None => CHAIN
-                .called_names(b, value)
-                .map_or(LocalOrigin::Unknown, |(segs, calls_at)| LocalOrigin::CallChain(texts(segs), calls_at)),
+            None => CHAIN.called_origin(b, value).unwrap_or(LocalOrigin::Unknown),
         },
         // `this`, `config`, `this.options.scheduler`: the same value.
         "this" | "identifier" | "member_expression" => {
             chain(b, value).map_or(LocalOrigin::Unknown, |segs| LocalOrigin::CallChain(texts(segs), Vec::new()))
         }
         // `this.messages[i]`, `subject.observers!`: an element, the value itself.
-        "subscript_expression" | "non_null_expression" => CHAIN
-            .called_names(b, value)
-            .map_or(LocalOrigin::Unknown, |(segs, calls_at)| LocalOrigin::CallChain(texts(segs), calls_at)),
+        "subscript_expression" | "non_null_expression" => CHAIN.called_origin(b, value).unwrap_or(LocalOrigin::Unknown),
         // `[new Subject<T>()]`: an array of what every element constructs (its inferred type).
         "array" => {
             let elements: Vec<Node> = named_children(value).into_iter().filter(|c| c.kind() != "comment").collect();

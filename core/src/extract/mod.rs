@@ -25,8 +25,8 @@ use tree_sitter::{Node, Parser};
 pub(crate) use chain::{reference, ChainSyntax, Member};
 
 use crate::facts::{
-    FileFacts, Import, ImportItem, ImportKind, LocalBinding, LocalOrigin, Namespace, Pos, Receiver, ReceiverBase,
-    RefChain, Symbol, SymbolKind, TypeRelKind, TypeRelation,
+    FileFacts, Import, ImportItem, ImportKind, LocalBinding, LocalOrigin, Namespace, Pos, Receiver, RefChain, Symbol,
+    SymbolKind, TypeRelKind, TypeRelation,
 };
 use crate::lang::Language;
 
@@ -328,21 +328,7 @@ impl<'a> Builder<'a> {
 
     /// Records a chain with calls on the way (`a.b().c()`); `calls_at` are segment indices, ascending;
     /// `path_head`: the head is followed by `::` (`RefChain::path_head`).
-    pub fn add_call_chain(
-        &mut self,
-        mut segments: Vec<(String, Pos)>,
-        calls_at: Vec<u32>,
-        call: bool,
-        path_head: bool,
-    ) {
-        // `$name::iter(n)` in a template whose invocations bind `$name`: a member of what they give.
-        let bound = segments.first().and_then(|(head, _)| self.metavariables.iter().find(|(m, _)| m == head));
-        if let Some((_, origin)) = bound.filter(|_| segments.len() > 1) {
-            let receiver = Receiver { base: ReceiverBase::Value(origin.clone()), members: Vec::new() };
-            segments.remove(0);
-            let calls_at = calls_at.into_iter().filter(|&c| c > 0).map(|c| c - 1).collect();
-            return self.push_chain(segments, calls_at, call, Some(receiver), false, false);
-        }
+    pub fn add_call_chain(&mut self, segments: Vec<(String, Pos)>, calls_at: Vec<u32>, call: bool, path_head: bool) {
         self.push_chain(segments, calls_at, call, None, false, path_head);
     }
 

@@ -361,7 +361,7 @@ fn assignment(b: &mut Builder, node: Node) {
         .and_then(|t| annotation_path(b, t))
         .map(LocalOrigin::Declared)
         .or_else(|| right.and_then(|r| call_origin(b, r)))
-        .or_else(|| element.and_then(|r| element_of(b, r)))
+        .or_else(|| element.and_then(|r| CHAIN.called_origin(b, r)))
         .or_else(|| right.and_then(|r| or_origin(b, r)))
         .unwrap_or(LocalOrigin::Unknown);
     match place(b) {
@@ -422,7 +422,8 @@ fn value_origin(b: &Builder, mut value: Node) -> Option<LocalOrigin> {
         value = value.field("value")?;
     }
     if value.kind() == "subscript" {
-        return element_of(b, value);
+        // `self.items[0]`, `options[key]`: an element of a sequence, a value of a dict.
+        return CHAIN.called_origin(b, value);
     }
     if let Some(either) = or_origin(b, value) {
         return Some(either);
@@ -468,12 +469,6 @@ fn or_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
         1 => known.into_iter().next(),
         _ => Some(LocalOrigin::Either(known)),
     }
-}
-
-/// `self.items[0]`, `options[key]`: an element of a sequence, a value of a dict.
-fn element_of(b: &Builder, subscript: Node) -> Option<LocalOrigin> {
-    let (segs, calls_at) = CHAIN.called_names(b, subscript)?;
-    Some(LocalOrigin::CallChain(segs.into_iter().map(|s| s.0).collect(), calls_at))
 }
 
 fn call_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {

@@ -834,6 +834,8 @@ fn closure_argument<'t>(_: &Builder, call: Node<'t>) -> Option<(Node<'t>, Node<'
 /// `(x as T).f()`, `Point { .. }.f()`, `Pin::new(&mut x).poll()` (the wrapper derefs to `x`).
 fn head_origin(b: &Builder, node: Node) -> Option<LocalOrigin> {
     match node.kind() {
+        // `$name::iter(n)` in a template whose invocations bind `$name` (`Builder::metavariables`).
+        "metavariable" => return b.metavariables.iter().find(|(m, _)| m == b.text(node)).map(|(_, o)| o.clone()),
         "call_expression" if transparent_argument(b, node).is_none() => return None,
         "parenthesized_expression"
         | "unary_expression"
@@ -1374,12 +1376,7 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
             .map_or(LocalOrigin::Unknown, |s| LocalOrigin::Constructed(s.into_iter().map(|s| s.0).collect())),
         "call_expression" => match value.field("function") {
             // A method call, possibly on the result of others: `rt.handle().clone()`.
-            Some(f) if f.kind() == "field_expression" => match CHAIN.called_names(b, value) {
-                Some((segments, calls_at)) => {
-                    LocalOrigin::CallChain(segments.into_iter().map(|s| s.0).collect(), calls_at)
-                }
-                None => LocalOrigin::Unknown,
-            },
+            Some(f) if f.kind() == "field_expression" => CHAIN.called_origin(b, value).unwrap_or(LocalOrigin::Unknown),
             Some(f) => chain(b, f)
                 .map_or(LocalOrigin::Unknown, |s| LocalOrigin::CallResult(s.into_iter().map(|s| s.0).collect())),
             None => LocalOrigin::Unknown,
@@ -2014,9 +2011,8 @@ const MAX_INVOCATION_SEARCHES: u32 = 64;
 /// The metavariables of a matcher that is a list of names, types or paths separated by commas
 /// (`($name:ident, $err:ident,)`, a trailing `$(,)?` allowed); `None` for any other matcher.
 fn flat_metavariables(matcher: &str) -> Option<Vec<String>> {
-    let compact: String = matcher.chars().filter(|c| !c.is_whitespace()).collect();
-    let inner = compact.get(1..compact.len().checked_sub(1)?)?;
-    let inner = inner.strip_suffix("$(,)?").unwrap_or(inner);
+    let inside = matcher_inside(matcher)?;
+    let inner = inside.strip_suffix("$(,)?").unwrap_or(&inside);
     let mut names = Vec::new();
     for part in inner.split(',').filter(|p| !p.is_empty()) {
         let (name, fragment) = part.strip_prefix('$')?.split_once(':')?;
@@ -2268,11 +2264,18 @@ fn only_attributes(mut input: &str) -> bool {
     }
 }
 
+/// A `macro_rules!` rule's matcher (its text, delimiters included) inside its delimiters, without
+/// whitespace (`( $( #[$doc:meta] )* )` is `$(#[$doc:meta])*`); `None` without delimiters.
+fn matcher_inside(matcher: &str) -> Option<String> {
+    let compact: String = matcher.chars().filter(|c| !c.is_whitespace()).collect();
+    compact.get(1..compact.len().checked_sub(1)?).map(str::to_string)
+}
+
 /// The metavariables of a `macro_rules!` rule's matcher (its text, delimiters included) when it
 /// takes nothing but attributes: `()`, `($(#[$doc:meta])*)`, `(#[$attr:meta])`.
 fn attributes_taken(matcher: &str) -> Option<Vec<String>> {
-    let compact: String = matcher.chars().filter(|c| !c.is_whitespace()).collect();
-    let mut rest = compact.get(1..compact.len().saturating_sub(1))?;
+    let inside = matcher_inside(matcher)?;
+    let mut rest = inside.as_str();
     let mut names = Vec::new();
     let metavariable = |s: &str| -> Option<usize> {
         let body = s.strip_prefix("#[$")?;

@@ -1443,10 +1443,24 @@ impl<'a> Resolver<'_, 'a> {
         ELEMENT_CALLBACKS.iter().find(|(langs, m, at, params)| {
             langs.contains(&lang) && m == method && *at == arg && params.contains(&param)
         })?;
+        let wrappers = self.receiver_wrappers(file, scope, callee, calls_at, hops)?;
+        Some(Self::unwrapped(wrappers, &[Wrap::Sequence, Wrap::Maybe, Wrap::Map]))
+    }
+
+    /// The wrappers the receiver of the method call `callee` is (the chain before its last
+    /// segment, through the calls of `calls_at` on it); `None` unless every value is one.
+    fn receiver_wrappers(
+        &self,
+        file: FileId,
+        scope: Option<u32>,
+        callee: &[String],
+        calls_at: &[u32],
+        hops: u32,
+    ) -> Option<Vec<Value>> {
+        let (method, receiver) = callee.split_last()?;
         let before: Vec<u32> = calls_at.iter().copied().filter(|&c| (c as usize) < receiver.len()).collect();
         let values = self.chain_values(file, scope, receiver, &before, hops + 1);
-        let wrappers = self.wrappers(&values, method, hops)?;
-        Some(Self::unwrapped(wrappers.into_owned(), &[Wrap::Sequence, Wrap::Maybe, Wrap::Map]))
+        Some(self.wrappers(&values, method, hops)?.into_owned())
     }
 
     /// The wrappers `values` are — a field or variable holding one stands for it (the hops go on:
@@ -1557,15 +1571,13 @@ impl<'a> Resolver<'_, 'a> {
         callee: &[String],
         calls_at: &[u32],
     ) -> Option<Vec<Value>> {
-        let (method, receiver) = callee.split_last()?;
+        let method = callee.last()?;
         let lang = self.lang(file);
         ELEMENT_ARGUMENTS
             .iter()
             .find(|(langs, methods)| langs.contains(&lang) && methods.contains(&method.as_str()))?;
-        let before: Vec<u32> = calls_at.iter().copied().filter(|&c| (c as usize) < receiver.len()).collect();
-        let values = self.chain_values(file, scope, receiver, &before, 1);
-        let wrappers = self.wrappers(&values, method, 1)?;
-        let elements = Self::unwrapped(wrappers.into_owned(), &[Wrap::Sequence]);
+        let wrappers = self.receiver_wrappers(file, scope, callee, calls_at, 1)?;
+        let elements = Self::unwrapped(wrappers, &[Wrap::Sequence]);
         (!elements.is_empty()).then_some(elements)
     }
 
@@ -1611,14 +1623,8 @@ impl<'a> Resolver<'_, 'a> {
                 continue;
             }
             let called = calls_at.binary_search(&(i as u32)).is_ok();
-            if called {
-                if let Some(projected) = self.projection_step(file, &values, name, names.get(i + 1), hops) {
-                    values = projected;
-                    continue;
-                }
-            }
             if called || name == MAYBE || name == SEQUENCE {
-                if let Some(stepped) = self.wrapper_step(file, &values, name, hops) {
+                if let Some(stepped) = self.wrapper_step(file, &values, name, names.get(i + 1), hops) {
                     values = stepped;
                     continue;
                 }
@@ -1637,7 +1643,8 @@ impl<'a> Resolver<'_, 'a> {
     /// A standard method that maps the elements of a wrapper through a closure
     /// (`PROJECTIONS`), followed by the closure's chain of its parameter (`next`, a projection
     /// segment): `items.iter().map(|h| h.item())` is a sequence of what `item` returns. `None`
-    /// when the call is not one, or no element's mapping is known.
+    /// when the call is not one, or no element's mapping is known (`wrapper_step` then reads it
+    /// as any other standard method).
     fn projection_step(
         &self,
         file: FileId,
@@ -2432,9 +2439,20 @@ impl<'a> Resolver<'_, 'a> {
         wrappers.iter().any(|v| !self.outside_members(file, v, name).is_empty())
     }
 
-    /// A call of a standard method of wrappers (`x?`, `opt.unwrap()`, `items.first()`): what it
+    /// A call of a standard method of wrappers (`x?`, `opt.unwrap()`, `items.first()`, a mapping
+    /// closure's `map` followed by its projection segment `next`, `projection_step`): what it
     /// gives, when every value is a wrapper that has it.
-    fn wrapper_step(&self, file: FileId, values: &[Value], name: &str, hops: u32) -> Option<Vec<Value>> {
+    fn wrapper_step(
+        &self,
+        file: FileId,
+        values: &[Value],
+        name: &str,
+        next: Option<&String>,
+        hops: u32,
+    ) -> Option<Vec<Value>> {
+        if let Some(projected) = self.projection_step(file, values, name, next, hops) {
+            return Some(projected);
+        }
         let lang = self.lang(file);
         let values = self.wrappers(values, name, hops)?;
         let mut out = Vec::new();
@@ -3160,20 +3178,10 @@ impl<'a> Resolver<'_, 'a> {
                     let len = seg_name.chars().count() as u32;
                     let called_here = chain.calls_at.binary_search(&(i as u32)).is_ok();
                     let call = (chain.call && i == last) || called_here;
-                    let next = chain.segments.get(i + 1).map(|s| &s.0);
-                    let projected =
-                        if i > 0 && called_here { self.projection_step(fid, &values, seg_name, next, 0) } else { None };
-                    if let Some(projected) = projected {
-                        // A standard method mapping a wrapper's elements through a closure.
-                        if !self.outside_wrapper_member(fid, &values, seg_name) {
-                            out.known_stops.push((k as u32, i as u32, Box::default()));
-                        }
-                        values = projected;
-                        continue;
-                    }
                     if i > 0 && (call || seg_name == MAYBE || seg_name == SEQUENCE) {
                         // A standard method of a wrapper: the chain goes on from what it gives.
-                        if let Some(stepped) = self.wrapper_step(fid, &values, seg_name, 0) {
+                        let next = chain.segments.get(i + 1).map(|s| &s.0);
+                        if let Some(stepped) = self.wrapper_step(fid, &values, seg_name, next, 0) {
                             // A standard method (`v.iter()` of a `Vec`) is no member of the
                             // repository's types, unless one of its impls for an outside type
                             // declares that name.
