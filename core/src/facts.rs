@@ -544,6 +544,39 @@ impl TypeRelation {
     }
 }
 
+/// Rust: an invocation of a macro by name (`finder_checks!(super, try_new)`), wherever the file's
+/// text holds one (inside other macros' arguments and templates too), so that what a template's
+/// metavariables stand for can be read from every invocation in the repository.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Invocation {
+    /// The macro's name (the last of its path).
+    pub name: String,
+    /// The innermost symbol it is written in whose names its arguments are read among: a module,
+    /// a function, or the `macro_rules!` whose template holds it (its arguments may be that
+    /// template's metavariables, `$m`).
+    pub scope: Option<u32>,
+    /// Its arguments when each is a path (`super`, `a::B`, `$m`), separated by commas; `None`
+    /// when one is anything else.
+    pub arguments: Option<Vec<Vec<String>>>,
+}
+
+/// Rust: the rules of a `macro_rules!` (the symbol), each as the metavariables its matcher binds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MacroRules {
+    pub symbol: u32,
+    pub rules: Vec<MacroRule>,
+}
+
+/// One rule of a `macro_rules!`: the metavariables of its matcher, in order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MacroRule {
+    /// The matcher is a list of names, types or paths separated by commas (`($m:ident, $c:ident)`):
+    /// an invocation of as many paths binds each metavariable to its path. Otherwise (repetitions,
+    /// expressions, tokens) what they are bound to is not read.
+    pub flat: bool,
+    pub metavariables: Vec<String>,
+}
+
 /// A Rust `mod name;` declaration (the module lives in another file).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModDecl {
@@ -573,6 +606,13 @@ pub struct FileFacts {
     /// Rust: the argument-less macros this file invokes where items go (`crate_root!();`): the
     /// items of their transcribers are this module's.
     pub splices: Vec<String>,
+    /// Rust: the macro invocations of the file whose arguments a template's metavariables may be
+    /// bound to (one entry per distinct invocation).
+    #[serde(default)]
+    pub invocations: Vec<Invocation>,
+    /// Rust: the rules of each `macro_rules!` of the file.
+    #[serde(default)]
+    pub macro_rules: Vec<MacroRules>,
     /// Java `package a.b;` / Go `package x`.
     pub package: Option<String>,
     /// JS/TS `export { a as b }` lists: (local name, exported name).

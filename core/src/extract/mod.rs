@@ -152,12 +152,6 @@ pub(crate) struct Builder<'a> {
     bodies: u32,
     /// The children of the last parent a doc comment was looked for in.
     siblings: Siblings,
-    /// While a Rust `macro_rules!` template is read: what its metavariables stand for (`$name` →
-    /// its origin), for the paths that start from one (`$name::iter(n)`).
-    pub metavariables: Vec<(String, LocalOrigin)>,
-    /// How many of the file's `macro_rules!` have had the rest of the file searched for their
-    /// invocations (each search reads the rest of the file, so their number is bounded).
-    pub invocation_searches: u32,
 }
 
 impl<'a> Builder<'a> {
@@ -173,8 +167,6 @@ impl<'a> Builder<'a> {
             inactive: false,
             bodies: 0,
             siblings: Siblings::default(),
-            metavariables: Vec::new(),
-            invocation_searches: 0,
         }
     }
 

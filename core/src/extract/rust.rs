@@ -9,14 +9,15 @@ use tree_sitter::{Node, Parser, Range};
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
-    is_pointer, map_path, marked, tuple_path, union_path, ImportItem, ImportKind, Init, LocalBinding, LocalOrigin,
-    ModDecl, Param, Pos, Receiver, ReceiverBase, SymbolKind, TypeRelKind, TypeRelation, CELL, CONVERTIBLE,
-    IMPLEMENTORS, MAP, MAYBE, MUT_POINTER, PARAM, POINTER, SEQUENCE,
+    is_pointer, map_path, marked, tuple_path, ImportItem, ImportKind, Init, Invocation, LocalBinding, LocalOrigin,
+    MacroRule, MacroRules, ModDecl, Param, Pos, Receiver, ReceiverBase, SymbolKind, TypeRelKind, TypeRelation, CELL,
+    CONVERTIBLE, IMPLEMENTORS, MAP, MAYBE, MUT_POINTER, PARAM, POINTER, SEQUENCE,
 };
 use crate::lang::Language;
 
 pub(crate) fn extract(b: &mut Builder, root: Node) {
     items(b, root);
+    invocations(b, root);
 }
 
 /// The items of a source file, inline module body, impl or trait body.
@@ -297,6 +298,7 @@ fn item(b: &mut Builder, node: Node) {
             }
         }
         "macro_definition" => {
+            let mut symbol = None;
             if let Some(name) = node.field("name") {
                 let exported = b.text(node).contains("macro_export") || has_macro_export(b, node);
                 let idx = b.add_symbol(node, name, SymbolKind::Macro, exported);
@@ -304,8 +306,12 @@ fn item(b: &mut Builder, node: Node) {
                     let scope = b.enclosing();
                     b.symbol_mut(idx).init = Some(Box::new(Init { origin, scope }));
                 }
+                let rules = named_children(node).into_iter().filter(|r| r.kind() == "macro_rule");
+                let rules = rules.filter_map(|r| r.field("left")).map(|l| macro_rule(b.text(l))).collect();
+                b.facts.macro_rules.push(MacroRules { symbol: idx, rules });
+                symbol = Some(idx);
             }
-            b.in_inner_trees(|b| macro_templates(b, node, exported));
+            b.in_inner_trees(|b| macro_templates(b, node, symbol));
         }
         "macro_invocation" => macro_invocation(b, node, true),
         // `extern "C" { pub fn close(fd: c_int) -> c_int; pub static environ: … }`: declarations of
@@ -834,8 +840,6 @@ fn closure_argument<'t>(_: &Builder, call: Node<'t>) -> Option<(Node<'t>, Node<'
 /// `(x as T).f()`, `Point { .. }.f()`, `Pin::new(&mut x).poll()` (the wrapper derefs to `x`).
 fn head_origin(b: &Builder, node: Node) -> Option<LocalOrigin> {
     match node.kind() {
-        // `$name::iter(n)` in a template whose invocations bind `$name` (`Builder::metavariables`).
-        "metavariable" => return b.metavariables.iter().find(|(m, _)| m == b.text(node)).map(|(_, o)| o.clone()),
         "call_expression" if transparent_argument(b, node).is_none() => return None,
         "parenthesized_expression"
         | "unary_expression"
@@ -1896,11 +1900,10 @@ fn holds_items(text: &str) -> bool {
 /// items (the attributes it is given left out), marked as the template's
 /// (`FileFacts::templates`), and are the invoking module's.
 ///
-/// A path from a metavariable (`$name::iter(n)`) names a member of what the invocations give it,
-/// when they are all known (`metavariable_types`).
-fn macro_templates(b: &mut Builder, node: Node, exported: bool) {
+/// Other rules' sites are the macro's (`symbol`): a metavariable in them (`$m::Finder::$cons(b)`)
+/// stands for what the macro's invocations give it (`Resolver::bound_paths`, across files).
+fn macro_templates(b: &mut Builder, node: Node, symbol: Option<u32>) {
     let name = node.field("name").map(|n| b.text(n));
-    let bound = if exported { Vec::new() } else { metavariable_types(b, node) };
     for rule in named_children(node).into_iter().filter(|r| r.kind() == "macro_rule") {
         let Some(right) = rule.field("right") else { continue };
         let taken = rule.field("left").and_then(|l| attributes_taken(b.text(l)));
@@ -1919,27 +1922,176 @@ fn macro_templates(b: &mut Builder, node: Node, exported: bool) {
                 continue;
             }
         }
-        let Some(tree) = parse_range(b, right) else { continue };
-        let outer = std::mem::replace(&mut b.metavariables, bound.clone());
-        b.function_body(|b| {
-            for part in named_children(tree.root_node()) {
-                match part.kind() {
-                    "function_item" => template_function(b, part, &[]),
-                    // `impl $name { fn new() … }`: its functions' bodies.
-                    "impl_item" => {
-                        let bounds = type_param_bounds(b, part);
-                        let body = part.field("body").map(named_children).unwrap_or_default();
-                        for f in body.into_iter().filter(|f| f.kind() == "function_item") {
-                            template_function(b, f, &bounds);
-                        }
-                    }
-                    "let_declaration" | "expression_statement" => expr(b, part),
-                    _ => {}
+        let Some(tree) = parse_range_as(b, right, &metavariables_as_names(b.text(right))) else { continue };
+        // The template's sites are in the macro's scope: where its metavariables are looked up.
+        let read = |b: &mut Builder| b.function_body(|b| template_parts(b, tree.root_node(), 0));
+        match symbol {
+            Some(symbol) => b.within(symbol, read),
+            None => read(b),
+        }
+    }
+}
+
+/// The parts of a template read as code: its functions' bodies, its statements, and the items an
+/// invocation in it is given (`quickcheck! { fn prop(…) -> bool { … } }`), to `MAX_TYPE_NESTING`
+/// invocations deep.
+fn template_parts(b: &mut Builder, parent: Node, depth: usize) {
+    for part in named_children(parent) {
+        match part.kind() {
+            "function_item" => template_function(b, part, &[]),
+            // `impl $name { fn new() … }`: its functions' bodies.
+            "impl_item" => {
+                let bounds = type_param_bounds(b, part);
+                let body = part.field("body").map(named_children).unwrap_or_default();
+                for f in body.into_iter().filter(|f| f.kind() == "function_item") {
+                    template_function(b, f, &bounds);
                 }
             }
-        });
-        b.metavariables = outer;
+            "let_declaration" | "expression_statement" => expr(b, part),
+            "macro_invocation" if depth < MAX_TYPE_NESTING => {
+                let Some(tt) = named_children(part).into_iter().find(|c| c.kind() == "token_tree") else { continue };
+                if !holds_items(skip_comments(b.text(tt).get(1..).unwrap_or(""))) {
+                    continue;
+                }
+                if let Some(segs) = part.field("macro").and_then(|m| path_segments(b, m)) {
+                    b.add_macro_path(segs);
+                }
+                if let Some(tree) = parse_range_as(b, tt, &metavariables_as_names(b.text(tt))) {
+                    template_parts(b, tree.root_node(), depth + 1);
+                }
+            }
+            _ => {}
+        }
     }
+}
+
+/// A transcriber's text with each metavariable read as a name of the same length (`$cons` as
+/// `_cons`), so that it parses where the grammar takes no metavariable (`$m::Finder::$cons(b)`):
+/// the name's text is still the file's, `$cons`. `$crate` and repetitions (`$(…)*`) are left.
+fn metavariables_as_names(template: &str) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let named = after.starts_with(|c: char| c.is_alphabetic() || c == '_') && !after.starts_with("crate");
+        out.push(if named { '_' } else { '$' });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A `macro_rules!` rule's matcher (its text, delimiters included), as the metavariables it binds.
+fn macro_rule(matcher: &str) -> MacroRule {
+    if let Some(metavariables) = flat_metavariables(matcher) {
+        return MacroRule { flat: true, metavariables: metavariables.into_iter().map(|m| format!("${m}")).collect() };
+    }
+    let mut metavariables = Vec::new();
+    for (at, _) in matcher.match_indices('$') {
+        let rest = &matcher[at + 1..];
+        let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        if end > 0 && !metavariables.iter().any(|m: &String| m[1..] == rest[..end]) {
+            metavariables.push(format!("${}", &rest[..end]));
+        }
+    }
+    MacroRule { flat: false, metavariables }
+}
+
+/// The macro invocations the file's text holds (`name!(…)`, `a::name! { … }`), wherever the parse
+/// put them: in code, and as tokens in other macros' arguments and templates
+/// (`FileFacts::invocations`), one entry per distinct (name, scope, arguments). A name imported
+/// under another (`use a::m as n;`) is written as an invocation of the name that can't be read,
+/// since its invocations are spelled otherwise.
+fn invocations(b: &mut Builder, root: Node) {
+    let src = b.src.as_bytes();
+    // The symbols an invocation's arguments are read in, by where their names are written.
+    let mut scopes: std::collections::HashMap<Pos, u32> = std::collections::HashMap::new();
+    for (i, sym) in b.facts.symbols.iter().enumerate() {
+        if matches!(sym.kind, SymbolKind::Module | SymbolKind::Function | SymbolKind::Method | SymbolKind::Macro) {
+            scopes.entry(sym.name_pos).or_insert(i as u32);
+        }
+    }
+    let mut found: Vec<Invocation> = Vec::new();
+    for bang in (0..src.len()).filter(|&i| src[i] == b'!') {
+        let start = src[..bang].iter().rposition(|c| !(c.is_ascii_alphanumeric() || *c == b'_')).map_or(0, |p| p + 1);
+        if start == bang || src[start].is_ascii_digit() {
+            continue;
+        }
+        let Some(id) = root.descendant_for_byte_range(start, bang) else { continue };
+        if id.kind() != "identifier" || id.start_byte() != start || id.end_byte() != bang {
+            continue;
+        }
+        let Some(tt) = invoked_tree(id) else { continue };
+        let name = b.text(id);
+        if name == "macro_rules" {
+            continue;
+        }
+        let scope = std::iter::successors(id.parent(), |n| n.parent()).find_map(|n| {
+            let kind = n.kind();
+            let scoping = matches!(kind, "mod_item" | "function_item" | "macro_definition");
+            scoping.then(|| n.field("name")).flatten().and_then(|name| scopes.get(&b.pos(name)).copied())
+        });
+        let call = Invocation { name: name.to_string(), scope, arguments: argument_list(b, tt) };
+        if !found.contains(&call) {
+            found.push(call);
+        }
+    }
+    for imp in &b.facts.imports {
+        for item in imp.items.iter().filter(|i| !i.alias.is_empty() && i.alias != i.name) {
+            let call = Invocation { name: item.name.clone(), scope: imp.scope, arguments: None };
+            if !found.contains(&call) {
+                found.push(call);
+            }
+        }
+    }
+    b.facts.invocations = found;
+}
+
+/// The token tree a macro name is invoked with: `name!(…)` parsed as an invocation, or written
+/// as tokens inside another macro's (`name` `!` `(…)`).
+fn invoked_tree(name: Node) -> Option<Node> {
+    let parent = name.parent()?;
+    let invocation = match parent.kind() {
+        "macro_invocation" => Some(parent),
+        "scoped_identifier" => parent.parent().filter(|p| p.kind() == "macro_invocation"),
+        _ => None,
+    };
+    if let Some(invocation) = invocation {
+        let named = invocation.field("macro")?;
+        let is_name = named == name || named.field("name") == Some(name);
+        return is_name.then(|| named_children(invocation).into_iter().find(|c| c.kind() == "token_tree"))?;
+    }
+    let bang = name.next_sibling().filter(|t| t.kind() == "!")?;
+    bang.next_sibling().filter(|t| t.kind() == "token_tree")
+}
+
+/// A token tree's arguments when each is a path (`super`, `a::B`, `$m`), separated by commas (a
+/// trailing one allowed); `None` otherwise.
+fn argument_list(b: &Builder, tt: Node) -> Option<Vec<Vec<String>>> {
+    let mut cursor = tt.walk();
+    let tokens: Vec<Node> = tt.children(&mut cursor).collect();
+    let inner = tokens.get(1..tokens.len().checked_sub(1)?)?;
+    let mut out = Vec::new();
+    for group in inner.split(|t| t.kind() == ",") {
+        if group.is_empty() {
+            continue;
+        }
+        let mut path = Vec::new();
+        for (i, t) in group.iter().enumerate() {
+            let name = matches!(t.kind(), "identifier" | "self" | "super" | "crate" | "metavariable");
+            match (i % 2, t.kind()) {
+                (0, _) if name => path.push(b.text(*t).to_string()),
+                (1, "::") => {}
+                _ => return None,
+            }
+        }
+        if group.len() % 2 == 0 {
+            return None;
+        }
+        out.push(path);
+    }
+    Some(out)
 }
 
 /// A function a template writes: its body, its parameters and type parameters its locals.
@@ -1948,65 +2100,6 @@ fn template_function(b: &mut Builder, f: Node, owner_bounds: &[(String, Vec<Stri
     bounds.extend_from_slice(owner_bounds);
     b.function_body(|b| function_inside(b, f, &bounds));
 }
-
-/// The types each metavariable of a one-rule `macro_rules!` names, as `$name` → a value of any of
-/// them, when the macro can be invoked only further down this file (not exported, not imported,
-/// no module file declared after it) and each invocation there gives each metavariable a path
-/// (`($name:ident, $iter:ident) => …` invoked as `index_type_impls!(PatternID, PatternIDIter);`
-/// and `(StateID, StateIDIter)`: `$name` is a `PatternID` or a `StateID`). Empty otherwise.
-fn metavariable_types(b: &mut Builder, node: Node) -> Vec<(String, LocalOrigin)> {
-    let Some(name) = node.field("name").map(|n| b.text(n)) else { return Vec::new() };
-    let mut rules = named_children(node).into_iter().filter(|r| r.kind() == "macro_rule");
-    let (Some(rule), None) = (rules.next(), rules.next()) else { return Vec::new() };
-    let Some(metavariables) = rule.field("left").and_then(|l| flat_metavariables(b.text(l))) else {
-        return Vec::new();
-    };
-    // Each search reads the rest of the file: a file of thousands of macros is not read as many
-    // times.
-    if b.invocation_searches >= MAX_INVOCATION_SEARCHES {
-        return Vec::new();
-    }
-    b.invocation_searches += 1;
-    let after = b.src.get(node.end_byte()..).unwrap_or("");
-    let declares_module = after.lines().map(str::trim).any(|l| {
-        let l = l.strip_prefix("pub ").or_else(|| l.strip_prefix("pub(crate) ")).unwrap_or(l);
-        l.starts_with("mod ") && l.ends_with(';')
-    });
-    let imported = b.src.lines().any(|l| l.contains("use ") && l.contains(name));
-    if declares_module || imported {
-        return Vec::new();
-    }
-    let mut root = node;
-    while let Some(parent) = root.parent() {
-        root = parent;
-    }
-    let mut paths: Vec<Vec<Vec<String>>> = vec![Vec::new(); metavariables.len()];
-    let needle = format!("{name}!");
-    for (at, _) in after.match_indices(&needle) {
-        let at = node.end_byte() + at;
-        let starts_name = b.src[..at].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
-        let Some(id) = root.descendant_for_byte_range(at, at + name.len()) else { continue };
-        if !starts_name || id.kind() != "identifier" {
-            continue;
-        }
-        let invocation = id.parent().filter(|p| p.kind() == "macro_invocation");
-        let tt = invocation.and_then(|i| named_children(i).into_iter().find(|c| c.kind() == "token_tree"));
-        let Some(arguments) = tt.and_then(|tt| argument_paths(b, tt)) else { return Vec::new() };
-        if arguments.len() != metavariables.len() {
-            return Vec::new();
-        }
-        for (list, path) in paths.iter_mut().zip(arguments) {
-            if !list.contains(&path) {
-                list.push(path);
-            }
-        }
-    }
-    let typed = metavariables.into_iter().zip(paths).filter(|(_, p)| !p.is_empty());
-    typed.filter_map(|(m, p)| Some((format!("${m}"), LocalOrigin::Declared(union_path(p)?)))).collect()
-}
-
-/// How many `macro_rules!` of a file have the rest of the file searched for their invocations.
-const MAX_INVOCATION_SEARCHES: u32 = 64;
 
 /// The metavariables of a matcher that is a list of names, types or paths separated by commas
 /// (`($name:ident, $err:ident,)`, a trailing `$(,)?` allowed); `None` for any other matcher.
@@ -2023,24 +2116,6 @@ fn flat_metavariables(matcher: &str) -> Option<Vec<String>> {
         names.push(name.to_string());
     }
     (!names.is_empty()).then_some(names)
-}
-
-/// A macro invocation's arguments when each is a path (`(PatternID, crate::x::Y,)`).
-fn argument_paths(b: &Builder, tt: Node) -> Option<Vec<Vec<String>>> {
-    let mut out = vec![Vec::new()];
-    let mut cursor = tt.walk();
-    for t in tt.children(&mut cursor) {
-        match t.kind() {
-            "(" | ")" | "[" | "]" | "{" | "}" | "::" => {}
-            "," => out.push(Vec::new()),
-            "identifier" | "self" | "super" | "crate" => out.last_mut()?.push(b.text(t).to_string()),
-            _ => return None,
-        }
-    }
-    if out.last().is_some_and(Vec::is_empty) {
-        out.pop();
-    }
-    out.iter().all(|p| !p.is_empty()).then_some(out)
 }
 
 fn macro_invocation(b: &mut Builder, node: Node, item_level: bool) {

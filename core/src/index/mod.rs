@@ -747,6 +747,8 @@ fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
         && mods
         && a.templates == b.templates
         && a.splices == b.splices
+        && a.invocations == b.invocations
+        && a.macro_rules == b.macro_rules
         && a.package == b.package
         && a.export_names == b.export_names
         && a.locals == b.locals

@@ -367,6 +367,9 @@ struct Tables<'a> {
     /// Rust's `macro_rules!` by (crate root, name), in file order: macros are a namespace of their
     /// own, scoped by text and by crate rather than by module.
     macros: HashMap<(FileId, &'a str), Vec<SymId>>,
+    /// Rust's macro invocations by the macro's name, across the repository, as (file, index among
+    /// the file's `invocations`): what a template's metavariables are bound to.
+    invocations: HashMap<&'a str, Vec<(FileId, u32)>>,
     /// The items of every file's imports by (file, scope, the name they bind), as (import, item).
     imported: HashMap<NameIn<'a>, Vec<(u32, u32)>>,
     /// The Rust crates (by root) with a glob import the build configuration leaves out (most have
@@ -464,6 +467,7 @@ fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
         supertypes: HashMap::default(),
         outside: OutsideImpls::default(),
         macros: HashMap::default(),
+        invocations: invocations_of(index),
         left_out_globs: HashSet::default(),
         imported: imported_of(index),
     };
@@ -501,6 +505,22 @@ fn macros_of<'a>(index: &'a Index, rust: &RustModules) -> HashMap<(FileId, &'a s
         }
     }
     macros
+}
+
+/// Every Rust macro invocation by the macro's name (`Tables::invocations`).
+fn invocations_of(index: &Index) -> HashMap<&str, Vec<(FileId, u32)>> {
+    let mut out: HashMap<&str, Vec<(FileId, u32)>> = HashMap::default();
+    for (fid, f) in index.files.iter().enumerate() {
+        for (i, call) in f.facts.invocations.iter().enumerate() {
+            out.entry(call.name.as_str()).or_default().push((fid as FileId, i as u32));
+        }
+    }
+    out
+}
+
+/// Whether a Rust name is a metavariable of a `macro_rules!` template (`$m`; `$crate` is a path).
+fn is_metavariable(name: &str) -> bool {
+    name.len() > 1 && name.starts_with('$') && name != "$crate"
 }
 
 /// Each declared name by owner (a file, a type or a module) and name: what a path's next segment
@@ -967,7 +987,7 @@ impl<'a> Resolver<'_, 'a> {
         let Some((head, rest)) = path.split_first() else { return Vec::new() };
         let mut values = self.head_of(file, scope, head, 0, !rest.is_empty()).unwrap_or_default();
         for seg in rest {
-            values = self.members_all(&values, seg, 0);
+            values = self.each_name(file, scope, seg, |n| self.members_all(&values, n, 0));
             if values.is_empty() {
                 break;
             }
@@ -1112,6 +1132,9 @@ impl<'a> Resolver<'_, 'a> {
             }
             (Language::Rust, "super") => {
                 return Some(self.rust_parent(file, &chain).map(module_value).into_iter().collect())
+            }
+            (Language::Rust, name) if is_metavariable(name) => {
+                return self.metavariable_values(file, scope, name, hops)
             }
             (l, "this")
                 if l.is_js_family()
@@ -1601,14 +1624,16 @@ impl<'a> Resolver<'_, 'a> {
         if calls_at.first() == Some(&0) && !self.is_clone(file, head, &values) && !self.is_super_call(file, 0, head) {
             values = self.called(&values);
         }
-        self.follow(file, values, names, calls_at, 1, hops)
+        self.follow(file, scope, values, names, calls_at, 1, hops)
     }
 
     /// The values a chain's segments from `from` on give, starting from `values` (what the
     /// segment before gave): members, the steps of standard wrappers, what calls return.
+    #[allow(clippy::too_many_arguments)]
     fn follow(
         &self,
         file: FileId,
+        scope: Option<u32>,
         mut values: Vec<Value>,
         names: &[String],
         calls_at: &[u32],
@@ -1629,7 +1654,7 @@ impl<'a> Resolver<'_, 'a> {
                     continue;
                 }
             }
-            values = self.member_or_clone(file, &values, name, called, hops);
+            values = self.each_name(file, scope, name, |n| self.member_or_clone(file, &values, n, called, hops));
             if called {
                 values = self.by_use(values, true);
                 if !self.is_clone(file, name, &values) && !self.is_super_call(file, i, name) {
@@ -1660,7 +1685,7 @@ impl<'a> Resolver<'_, 'a> {
         let mut out = Vec::new();
         for v in wrappers.iter() {
             let Value::Wrapped(wrap @ (Wrap::Sequence | Wrap::Maybe), inner) = v else { continue };
-            let mapped = self.follow(file, inner.to_vec(), &names, &calls_at, 0, hops + 1);
+            let mapped = self.follow(file, None, inner.to_vec(), &names, &calls_at, 0, hops + 1);
             let mapped = if flatten { self.elements(mapped, hops + 1) } else { mapped };
             if !mapped.is_empty() {
                 out.push(Value::Wrapped(*wrap, mapped.into()));
@@ -1680,6 +1705,123 @@ impl<'a> Resolver<'_, 'a> {
             .into_iter()
             .filter_map(|v| if let Value::Sym(s) = v { Some(s) } else { None })
             .collect()
+    }
+
+    /// What a metavariable of the template it is written in stands for (`$m` in
+    /// `$m::Finder::new(b)`): the values of the paths the macro's invocations bind it to, each read
+    /// where its invocation is written (`finder_checks!(super)` in a module of `finders.rs`).
+    /// `None` when one of them can't be read, so that a site reading it is proven nothing.
+    fn metavariable_values(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32) -> Option<Vec<Value>> {
+        let mut out = Vec::new();
+        for (f, s, path) in self.bound_paths(file, scope, name)? {
+            let values = self.resolve_path_hops(f, s, path, hops + 1);
+            if values.is_empty() {
+                return None;
+            }
+            for v in values {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// The names a metavariable standing for a name is bound to (`$cons` in `$m::Finder::$cons(b)`:
+    /// `new`, `try_new`); `None` when an invocation gives it anything else.
+    fn bound_names(&self, file: FileId, scope: Option<u32>, name: &str) -> Option<Vec<&'a str>> {
+        let paths = self.bound_paths(file, scope, name)?;
+        let mut out: Vec<&str> = Vec::new();
+        for (_, _, path) in paths {
+            let [one] = path else { return None };
+            if !out.contains(&one.as_str()) {
+                out.push(one);
+            }
+        }
+        Some(out)
+    }
+
+    /// The paths every invocation in the repository of the macro whose template `name` is written
+    /// in binds it to, with where each is written. An invocation in a template passing on that
+    /// template's own metavariable (`finder_checks!($m, new)`) passes on what that is bound to.
+    ///
+    /// `None` unless every invocation is read: the metavariable is one of rules whose matchers are
+    /// lists of names or paths (`MacroRule::flat`), and each invocation of the macro's name gives
+    /// a list of paths (`Invocation::arguments`; one imported under another name gives none). An
+    /// invocation may be of another macro of that name: it only adds paths.
+    fn bound_paths(
+        &self,
+        file: FileId,
+        scope: Option<u32>,
+        name: &str,
+    ) -> Option<Vec<(FileId, Option<u32>, &'a [String])>> {
+        let mut out = Vec::new();
+        let mut todo = vec![(self.enclosing_macro(file, scope)?, name.to_string())];
+        let mut seen = HashSet::default();
+        while let Some((macro_sym, name)) = todo.pop() {
+            if out.len() > MAX_TARGETS || !seen.insert((macro_sym, name.clone())) {
+                continue;
+            }
+            let macro_file = &self.index.files[self.index.file_of(macro_sym) as usize];
+            let local = self.index.syms[macro_sym as usize].1;
+            let rules = &macro_file.facts.macro_rules.iter().find(|r| r.symbol == local)?.rules;
+            // Where the metavariable is among the rules' (as many as each binds).
+            let mut at = Vec::new();
+            for rule in rules.iter().filter(|r| r.metavariables.contains(&name)) {
+                if !rule.flat {
+                    return None;
+                }
+                let i = rule.metavariables.iter().position(|m| *m == name)?;
+                at.push((rule.metavariables.len(), i));
+            }
+            let macro_name = self.index.symbol(macro_sym).name.as_str();
+            for &(f, i) in self.invocations.get(macro_name)? {
+                let call = &self.index.files[f as usize].facts.invocations[i as usize];
+                let arguments = call.arguments.as_ref()?;
+                for &(_, i) in at.iter().filter(|(n, _)| *n == arguments.len()) {
+                    match arguments[i].as_slice() {
+                        [outer] if is_metavariable(outer) => {
+                            todo.push((self.enclosing_macro(f, call.scope)?, outer.clone()))
+                        }
+                        path => out.push((f, call.scope, path)),
+                    }
+                }
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// The `macro_rules!` whose template a Rust scope is in (its symbol is the template's scope).
+    fn enclosing_macro(&self, file: FileId, scope: Option<u32>) -> Option<SymId> {
+        let f = &self.index.files[file as usize];
+        let local = self
+            .scope_chain(file, scope)
+            .into_iter()
+            .find(|&s| f.facts.symbols[s as usize].kind == SymbolKind::Macro)?;
+        Some(f.sym_base + local)
+    }
+
+    /// `find(name)`, or for a template's metavariable standing for a name (`$cons`) what it gives
+    /// for each name the metavariable is bound to (nothing when those are not known).
+    fn each_name(
+        &self,
+        file: FileId,
+        scope: Option<u32>,
+        name: &str,
+        mut find: impl FnMut(&str) -> Vec<Value>,
+    ) -> Vec<Value> {
+        if !(self.lang(file) == Language::Rust && is_metavariable(name)) {
+            return find(name);
+        }
+        let mut out = Vec::new();
+        for n in self.bound_names(file, scope, name).unwrap_or_default() {
+            for v in find(n) {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+        out
     }
 
     /// The members `name` of `values`; for a Rust `.clone()` call that no indexed declaration
@@ -1874,7 +2016,7 @@ impl<'a> Resolver<'_, 'a> {
         }
         let mut values = self.head_of(file, scope, head, hops, !rest.is_empty()).unwrap_or_default();
         for seg in rest {
-            values = self.members_all(&values, seg, hops);
+            values = self.each_name(file, scope, seg, |n| self.members_all(&values, n, hops));
         }
         values
     }
@@ -3193,7 +3335,10 @@ impl<'a> Resolver<'_, 'a> {
                         }
                     }
                     if i > 0 {
-                        let members = self.by_use(self.member_or_clone(fid, &values, seg_name, called_here, 0), call);
+                        let members = self.each_name(fid, chain.enclosing, seg_name, |n| {
+                            self.member_or_clone(fid, &values, n, called_here, 0)
+                        });
+                        let members = self.by_use(members, call);
                         if members.is_empty() && !values.is_empty() {
                             known_stop = self.value_types(&values);
                         } else if values.iter().all(|v| matches!(v, Value::Record(_))) {
@@ -3225,7 +3370,11 @@ impl<'a> Resolver<'_, 'a> {
                     // The sites this segment names: none for `Self` (the type, unspelled); through
                     // an impl of a trait, `Self::Duration` is `<Self as Trait>::Duration`, the
                     // trait's associated type (the chain goes on through the impl's).
-                    let named: Vec<SymId> = if f.language.is_self_type_keyword(seg_name) {
+                    // Nor for a template's metavariable (`$cons`): the name is written where the
+                    // macro is invoked.
+                    let named: Vec<SymId> = if f.language.is_self_type_keyword(seg_name)
+                        || (f.language == Language::Rust && is_metavariable(seg_name))
+                    {
                         Vec::new()
                     } else if i > 0 && f.language == Language::Rust {
                         let mut named: Vec<SymId> = targets.iter().map(|&t| self.projected(t)).collect();
