@@ -3258,7 +3258,13 @@ impl<'a> Resolver<'_, 'a> {
             for (k, chain) in f.facts.refs.iter().enumerate() {
                 self.at.set(Some(k as u32));
                 self.reader.set(Some((fid, chain.enclosing)));
-                let enclosing = chain.enclosing.map(|e| f.sym_base + e);
+                // A template's sites are in its macro's scope (for its metavariables), but what
+                // encloses them is what encloses the macro: the template runs where it is invoked.
+                let mut enclosing = chain.enclosing;
+                while let Some(e) = enclosing.filter(|&e| f.facts.symbols[e as usize].kind == SymbolKind::Macro) {
+                    enclosing = f.facts.symbols[e as usize].container;
+                }
+                let enclosing = enclosing.map(|e| f.sym_base + e);
                 let last = chain.segments.len() - 1;
                 let callee_name = &chain.segments[last].0;
                 if chain.opaque_head {
