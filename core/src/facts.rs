@@ -547,7 +547,7 @@ impl TypeRelation {
 /// Rust: an invocation of a macro by name (`finder_checks!(super, try_new)`), wherever the file's
 /// text holds one (inside other macros' arguments and templates too), so that what a template's
 /// metavariables stand for can be read from every invocation in the repository.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Invocation {
     /// The macro's name (the last of its path).
     pub name: String,

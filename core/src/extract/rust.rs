@@ -2013,6 +2013,7 @@ fn invocations(b: &mut Builder, root: Node) {
         }
     }
     let mut found: Vec<Invocation> = Vec::new();
+    let mut seen: std::collections::HashSet<Invocation> = std::collections::HashSet::new();
     for bang in (0..src.len()).filter(|&i| src[i] == b'!') {
         let start = src[..bang].iter().rposition(|c| !(c.is_ascii_alphanumeric() || *c == b'_')).map_or(0, |p| p + 1);
         if start == bang || src[start].is_ascii_digit() {
@@ -2027,20 +2028,20 @@ fn invocations(b: &mut Builder, root: Node) {
         if name == "macro_rules" {
             continue;
         }
-        let scope = std::iter::successors(id.parent(), |n| n.parent()).find_map(|n| {
+        let scope = std::iter::successors(id.parent(), Node::parent).find_map(|n| {
             let kind = n.kind();
             let scoping = matches!(kind, "mod_item" | "function_item" | "macro_definition");
             scoping.then(|| n.field("name")).flatten().and_then(|name| scopes.get(&b.pos(name)).copied())
         });
         let call = Invocation { name: name.to_string(), scope, arguments: argument_list(b, tt) };
-        if !found.contains(&call) {
+        if seen.insert(call.clone()) {
             found.push(call);
         }
     }
     for imp in &b.facts.imports {
         for item in imp.items.iter().filter(|i| !i.alias.is_empty() && i.alias != i.name) {
             let call = Invocation { name: item.name.clone(), scope: imp.scope, arguments: None };
-            if !found.contains(&call) {
+            if seen.insert(call.clone()) {
                 found.push(call);
             }
         }

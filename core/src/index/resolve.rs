@@ -425,6 +425,8 @@ struct Resolver<'t, 'a> {
     reader: std::cell::Cell<Option<(FileId, Option<u32>)>>,
     /// `outside_head` answers while one file is resolved: (file, scope, name) → outside.
     outside_memo: RefCell<HashMap<ScopedName, bool>>,
+    /// `bound_paths` by (macro, metavariable).
+    bound_memo: RefCell<HashMap<(SymId, String), BoundPaths<'a>>>,
 }
 
 impl<'a> std::ops::Deref for Resolver<'_, 'a> {
@@ -447,6 +449,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
             at: std::cell::Cell::new(None),
             reader: std::cell::Cell::new(None),
             outside_memo: RefCell::new(HashMap::default()),
+            bound_memo: RefCell::new(HashMap::default()),
         }
     }
 }
@@ -517,6 +520,15 @@ fn invocations_of(index: &Index) -> HashMap<&str, Vec<(FileId, u32)>> {
     }
     out
 }
+
+/// A path a metavariable is bound to, with where it is written: (file, scope, path).
+type BoundPath<'a> = (FileId, Option<u32>, &'a [String]);
+/// Every path a metavariable is bound to; `None` when they can't all be read.
+type BoundPaths<'a> = Option<Vec<BoundPath<'a>>>;
+
+/// How many paths a metavariable may be bound to, and through how many templates passing it on,
+/// and still be read (`Resolver::bound_paths`).
+const MAX_BOUND_PATHS: usize = 64;
 
 /// Whether a Rust name is a metavariable of a `macro_rules!` template (`$m`; `$crate` is a path).
 fn is_metavariable(name: &str) -> bool {
@@ -1749,22 +1761,36 @@ impl<'a> Resolver<'_, 'a> {
     /// lists of names or paths (`MacroRule::flat`), and each invocation of the macro's name gives
     /// a list of paths (`Invocation::arguments`; one imported under another name gives none). An
     /// invocation may be of another macro of that name: it only adds paths.
-    fn bound_paths(
-        &self,
-        file: FileId,
-        scope: Option<u32>,
-        name: &str,
-    ) -> Option<Vec<(FileId, Option<u32>, &'a [String])>> {
+    ///
+    /// At most `MAX_BOUND_PATHS`, through as many templates (more: `None`), so that a site costs a
+    /// bounded number of resolutions; memoized by (macro, metavariable).
+    fn bound_paths(&self, file: FileId, scope: Option<u32>, name: &str) -> BoundPaths<'a> {
+        let key = (self.enclosing_macro(file, scope)?, name.to_string());
+        if let Some(known) = self.bound_memo.borrow().get(&key) {
+            return known.clone();
+        }
+        let found = self.read_bound_paths(key.0, name);
+        self.bound_memo.borrow_mut().insert(key, found.clone());
+        found
+    }
+
+    /// `bound_paths` of metavariable `name` of macro `macro_sym`, read from the invocations.
+    fn read_bound_paths(&self, macro_sym: SymId, name: &str) -> BoundPaths<'a> {
         let mut out = Vec::new();
-        let mut todo = vec![(self.enclosing_macro(file, scope)?, name.to_string())];
+        let mut todo = vec![(macro_sym, name.to_string())];
         let mut seen = HashSet::default();
         while let Some((macro_sym, name)) = todo.pop() {
-            if out.len() > MAX_TARGETS || !seen.insert((macro_sym, name.clone())) {
+            if !seen.insert((macro_sym, name.clone())) {
                 continue;
+            }
+            if seen.len() > MAX_BOUND_PATHS {
+                return None;
             }
             let macro_file = &self.index.files[self.index.file_of(macro_sym) as usize];
             let local = self.index.syms[macro_sym as usize].1;
-            let rules = &macro_file.facts.macro_rules.iter().find(|r| r.symbol == local)?.rules;
+            // In symbol order, as the extractor writes them.
+            let rules = &macro_file.facts.macro_rules;
+            let rules = &rules[rules.binary_search_by_key(&local, |r| r.symbol).ok()?].rules;
             // Where the metavariable is among the rules' (as many as each binds).
             let mut at = Vec::new();
             for rule in rules.iter().filter(|r| r.metavariables.contains(&name)) {
@@ -1781,10 +1807,13 @@ impl<'a> Resolver<'_, 'a> {
                 for &(_, i) in at.iter().filter(|(n, _)| *n == arguments.len()) {
                     match arguments[i].as_slice() {
                         [outer] if is_metavariable(outer) => {
-                            todo.push((self.enclosing_macro(f, call.scope)?, outer.clone()))
+                            todo.push((self.enclosing_macro(f, call.scope)?, outer.clone()));
                         }
                         path => out.push((f, call.scope, path)),
                     }
+                }
+                if out.len() > MAX_BOUND_PATHS {
+                    return None;
                 }
             }
         }

@@ -49,6 +49,27 @@ fn chain_forms(n: usize) -> Vec<(&'static str, String)> {
             "rs/calls.rs",
             format!("struct S;\nimpl S {{ fn b(&self) -> S {{ S }} }}\nfn f(s: S) {{ s{}; }}\n", ".b()".repeat(n)),
         ),
+        // A macro invoked with 10k different arguments, and 10k macros each passing its
+        // metavariable on to the next (a tenth of `n`: the files stay under the size cap): what
+        // `$x` is bound to is read in bounded time.
+        (
+            "rs/invocations.rs",
+            format!(
+                "macro_rules! m {{ ($x:ident) => {{ fn f() {{ $x::g(); }} }}; }}\n{}",
+                (0..n / 10).map(|i| format!("m!(a{i});")).collect::<Vec<_>>().join("\n")
+            ),
+        ),
+        (
+            "rs/passed_on.rs",
+            format!(
+                "{}macro_rules! m{} {{ ($x:ident) => {{ fn f() {{ $x::g(); }} }}; }}\nm0!(a);\n",
+                (0..n / 10)
+                    .map(|i| format!("macro_rules! m{i} {{ ($x:ident) => {{ m{}!($x); }}; }}\n", i + 1))
+                    .collect::<Vec<_>>()
+                    .concat(),
+                n / 10
+            ),
+        ),
         ("java/Import.java", format!("import {};\nclass Import {{}}\n", vec!["a"; n].join("."))),
         (
             "java/Calls.java",
