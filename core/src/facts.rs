@@ -555,8 +555,9 @@ pub struct Invocation {
     /// a function, or the `macro_rules!` whose template holds it (its arguments may be that
     /// template's metavariables, `$m`).
     pub scope: Option<u32>,
-    /// Its arguments when each is a path (`super`, `a::B`, `$m`), separated by commas; `None`
-    /// when one is anything else.
+    /// Its arguments, separated by commas: each a path (`super`, `a::B`, `$m`), or empty when it
+    /// is anything else (`&[u8]`, `1 + 2`). `None` when they can't be told apart (a `<` never
+    /// closed).
     pub arguments: Option<Vec<Vec<String>>>,
 }
 
@@ -570,11 +571,14 @@ pub struct MacroRules {
 /// One rule of a `macro_rules!`: the metavariables of its matcher, in order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MacroRule {
-    /// The matcher is a list of names, types or paths separated by commas (`($m:ident, $c:ident)`):
-    /// an invocation of as many paths binds each metavariable to its path. Otherwise (repetitions,
-    /// expressions, tokens) what they are bound to is not read.
-    pub flat: bool,
     pub metavariables: Vec<String>,
+    /// How many of them, from the first, an invocation binds to its arguments one each: all of a
+    /// matcher that is a list of names, types or paths separated by commas (`($m:ident,
+    /// $c:ident)`), those before a repetition ending it (`$ty:ident, $($n:ident),+`), none of
+    /// another (what an expression or tokens are bound to is not read).
+    pub positional: u32,
+    /// An invocation gives exactly `positional` arguments (the matcher ends in no repetition).
+    pub exact: bool,
 }
 
 /// A Rust `mod name;` declaration (the module lives in another file).

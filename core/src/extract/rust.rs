@@ -1984,9 +1984,7 @@ fn metavariables_as_names(template: &str) -> String {
 
 /// A `macro_rules!` rule's matcher (its text, delimiters included), as the metavariables it binds.
 fn macro_rule(matcher: &str) -> MacroRule {
-    if let Some(metavariables) = flat_metavariables(matcher) {
-        return MacroRule { flat: true, metavariables: metavariables.into_iter().map(|m| format!("${m}")).collect() };
-    }
+    let (positional, exact) = flat_metavariables(matcher).map_or((0, false), |(names, exact)| (names.len(), exact));
     let mut metavariables = Vec::new();
     for (at, _) in matcher.match_indices('$') {
         let rest = &matcher[at + 1..];
@@ -1995,7 +1993,8 @@ fn macro_rule(matcher: &str) -> MacroRule {
             metavariables.push(format!("${}", &rest[..end]));
         }
     }
-    MacroRule { flat: false, metavariables }
+    // The positional ones come first, in order, as the matcher lists them.
+    MacroRule { metavariables, positional: positional as u32, exact }
 }
 
 /// The macro invocations the file's text holds (`name!(…)`, `a::name! { … }`), wherever the parse
@@ -2067,17 +2066,38 @@ fn invoked_tree(name: Node) -> Option<Node> {
     bang.next_sibling().filter(|t| t.kind() == "token_tree")
 }
 
-/// A token tree's arguments when each is a path (`super`, `a::B`, `$m`), separated by commas (a
-/// trailing one allowed); `None` otherwise.
+/// A token tree's arguments, separated by commas (a trailing one allowed; those between `<` and
+/// `>` separate a type's arguments): each a path (`super`, `a::B`, `$m`), or empty when it is
+/// anything else. `None` when a `<` is not closed.
 fn argument_list(b: &Builder, tt: Node) -> Option<Vec<Vec<String>>> {
     let mut cursor = tt.walk();
     let tokens: Vec<Node> = tt.children(&mut cursor).collect();
     let inner = tokens.get(1..tokens.len().checked_sub(1)?)?;
-    let mut out = Vec::new();
-    for group in inner.split(|t| t.kind() == ",") {
-        if group.is_empty() {
-            continue;
+    let mut groups: Vec<&[Node]> = Vec::new();
+    let (mut depth, mut from) = (0i64, 0);
+    for (i, t) in inner.iter().enumerate() {
+        match t.kind() {
+            "<" => depth += 1,
+            ">" => depth -= 1,
+            ">>" => depth -= 2,
+            "," if depth == 0 => {
+                groups.push(&inner[from..i]);
+                from = i + 1;
+            }
+            _ => {}
         }
+        if depth < 0 {
+            return None;
+        }
+    }
+    if depth != 0 {
+        return None;
+    }
+    groups.push(&inner[from..]);
+    if groups.last().is_some_and(|g| g.is_empty()) {
+        groups.pop();
+    }
+    let path = |group: &[Node]| -> Option<Vec<String>> {
         let mut path = Vec::new();
         for (i, t) in group.iter().enumerate() {
             let name = matches!(t.kind(), "identifier" | "self" | "super" | "crate" | "metavariable");
@@ -2087,12 +2107,9 @@ fn argument_list(b: &Builder, tt: Node) -> Option<Vec<Vec<String>>> {
                 _ => return None,
             }
         }
-        if group.len() % 2 == 0 {
-            return None;
-        }
-        out.push(path);
-    }
-    Some(out)
+        (group.len() % 2 == 1).then_some(path)
+    };
+    Some(groups.into_iter().map(|g| path(g).unwrap_or_default()).collect())
 }
 
 /// A function a template writes: its body, its parameters and type parameters its locals.
@@ -2103,10 +2120,16 @@ fn template_function(b: &mut Builder, f: Node, owner_bounds: &[(String, Vec<Stri
 }
 
 /// The metavariables of a matcher that is a list of names, types or paths separated by commas
-/// (`($name:ident, $err:ident,)`, a trailing `$(,)?` allowed); `None` for any other matcher.
-fn flat_metavariables(matcher: &str) -> Option<Vec<String>> {
+/// (`($name:ident, $err:ident,)`, a trailing `$(,)?` allowed), and whether that is all of it
+/// (`false`: a repetition ends it, `($ty:ident, $($n:ident),+)`); `None` for any other matcher.
+fn flat_metavariables(matcher: &str) -> Option<(Vec<String>, bool)> {
     let inside = matcher_inside(matcher)?;
     let inner = inside.strip_suffix("$(,)?").unwrap_or(&inside);
+    let (inner, exact) = match inner.find("$(") {
+        Some(at) if at == 0 || inner[..at].ends_with(',') => (&inner[..at], false),
+        Some(_) => return None,
+        None => (inner, true),
+    };
     let mut names = Vec::new();
     for part in inner.split(',').filter(|p| !p.is_empty()) {
         let (name, fragment) = part.strip_prefix('$')?.split_once(':')?;
@@ -2116,7 +2139,7 @@ fn flat_metavariables(matcher: &str) -> Option<Vec<String>> {
         }
         names.push(name.to_string());
     }
-    (!names.is_empty()).then_some(names)
+    (!names.is_empty()).then_some((names, exact))
 }
 
 fn macro_invocation(b: &mut Builder, node: Node, item_level: bool) {
@@ -2569,9 +2592,15 @@ mod tests {
     fn flat_matchers_list_their_metavariables() {
         use super::flat_metavariables;
         let names = |v: &[&str]| Some(v.iter().map(ToString::to_string).collect::<Vec<_>>());
-        assert_eq!(flat_metavariables("($name:ident, $err:ident)"), names(&["name", "err"]));
-        assert_eq!(flat_metavariables("( $t:ty , $p:path $(,)? )"), names(&["t", "p"]));
-        assert_eq!(flat_metavariables("($name:ident,)"), names(&["name"]));
+        assert_eq!(flat_metavariables("($name:ident, $err:ident)"), names(&["name", "err"]).map(|n| (n, true)));
+        assert_eq!(flat_metavariables("( $t:ty , $p:path $(,)? )"), names(&["t", "p"]).map(|n| (n, true)));
+        assert_eq!(flat_metavariables("($name:ident,)"), names(&["name"]).map(|n| (n, true)));
+        assert_eq!(
+            flat_metavariables("($ty:ident, $find:ident, $($needles:ident),+)"),
+            names(&["ty", "find"]).map(|n| (n, false)),
+            "a repetition ending it binds the names before it"
+        );
+        assert_eq!(flat_metavariables("($ty:ident $($needles:ident),+)"), None);
         assert_eq!(flat_metavariables("($e:expr)"), None, "an expression is not a path");
         assert_eq!(flat_metavariables("($($x:ident),*)"), None);
         assert_eq!(flat_metavariables("(fn $name:ident)"), None);

@@ -16,8 +16,8 @@ use super::modules::{
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
     is_pointer, projection_body, record_property, tuple_elements, Import, ImportKind, LocalBinding, LocalOrigin,
-    Namespace, Receiver, ReceiverBase, SymbolKind, TypeRelKind, CELL, CONVERTIBLE, IN_PLACE, MAP, MAYBE, MUT_POINTER,
-    PARAM, POINTER, PROJECTION, SEQUENCE, TUPLE, UNION,
+    MacroRule, Namespace, Receiver, ReceiverBase, SymbolKind, TypeRelKind, CELL, CONVERTIBLE, IN_PLACE, MAP, MAYBE,
+    MUT_POINTER, PARAM, POINTER, PROJECTION, SEQUENCE, TUPLE, UNION,
 };
 use crate::lang::Language;
 
@@ -1145,7 +1145,11 @@ impl<'a> Resolver<'_, 'a> {
             (Language::Rust, "super") => {
                 return Some(self.rust_parent(file, &chain).map(module_value).into_iter().collect())
             }
-            (Language::Rust, name) if is_metavariable(name) => {
+            // A metavariable a template's `use …::$ty;` imports is that import's.
+            (Language::Rust, name)
+                if is_metavariable(name)
+                    && !chain.iter().any(|&s| self.imported.contains_key(&(file, Some(s), name))) =>
+            {
                 return self.metavariable_values(file, scope, name, hops)
             }
             (l, "this")
@@ -1757,10 +1761,10 @@ impl<'a> Resolver<'_, 'a> {
     /// in binds it to, with where each is written. An invocation in a template passing on that
     /// template's own metavariable (`finder_checks!($m, new)`) passes on what that is bound to.
     ///
-    /// `None` unless every invocation is read: the metavariable is one of rules whose matchers are
-    /// lists of names or paths (`MacroRule::flat`), and each invocation of the macro's name gives
-    /// a list of paths (`Invocation::arguments`; one imported under another name gives none). An
-    /// invocation may be of another macro of that name: it only adds paths.
+    /// `None` unless every invocation is read: the metavariable is bound by position wherever a
+    /// rule names it (`MacroRule::positional`), and each invocation of the macro's name that a rule
+    /// naming it takes gives a path there (`Invocation::arguments`; one imported under another name
+    /// gives none). An invocation may be of another macro of that name: it only adds paths.
     ///
     /// At most `MAX_BOUND_PATHS`, through as many templates (more: `None`), so that a site costs a
     /// bounded number of resolutions; memoized by (macro, metavariable).
@@ -1791,21 +1795,25 @@ impl<'a> Resolver<'_, 'a> {
             // In symbol order, as the extractor writes them.
             let rules = &macro_file.facts.macro_rules;
             let rules = &rules[rules.binary_search_by_key(&local, |r| r.symbol).ok()?].rules;
-            // Where the metavariable is among the rules' (as many as each binds).
+            // Where the metavariable is among each rule's arguments.
             let mut at = Vec::new();
-            for rule in rules.iter().filter(|r| r.metavariables.contains(&name)) {
-                if !rule.flat {
+            for rule in rules {
+                let Some(i) = rule.metavariables.iter().position(|m| *m == name) else { continue };
+                if i >= rule.positional as usize {
                     return None;
                 }
-                let i = rule.metavariables.iter().position(|m| *m == name)?;
-                at.push((rule.metavariables.len(), i));
+                at.push((rule, i));
             }
             let macro_name = self.index.symbol(macro_sym).name.as_str();
             for &(f, i) in self.invocations.get(macro_name)? {
                 let call = &self.index.files[f as usize].facts.invocations[i as usize];
                 let arguments = call.arguments.as_ref()?;
-                for &(_, i) in at.iter().filter(|(n, _)| *n == arguments.len()) {
+                let given = arguments.len();
+                let taken =
+                    |r: &MacroRule| given == r.positional as usize || (!r.exact && given > r.positional as usize);
+                for &(_, i) in at.iter().filter(|(r, _)| taken(r)) {
                     match arguments[i].as_slice() {
+                        [] => return None,
                         [outer] if is_metavariable(outer) => {
                             todo.push((self.enclosing_macro(f, call.scope)?, outer.clone()));
                         }
@@ -2494,7 +2502,8 @@ impl<'a> Resolver<'_, 'a> {
                 let modules = self.import_module(file, import, hops);
                 let mut out = Vec::new();
                 for m in &modules {
-                    out.extend(self.member(m, &it.name, hops + 1));
+                    // `use crate::x::$ty;` in a template: each name `$ty` is bound to.
+                    out.extend(self.each_name(file, imp.scope, &it.name, |n| self.member(m, n, hops + 1)));
                 }
                 if out.is_empty() && f.language == Language::Php && imp.module.is_empty() {
                     // `use Foo;`: a declaration of the global namespace.
