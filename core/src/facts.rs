@@ -416,6 +416,19 @@ pub struct RefChain {
     /// Where its names are looked up: among items, or among macros (Rust's `name!(…)`).
     #[serde(default)]
     pub namespace: Namespace,
+    /// Rust: the chain is one name given alone as an argument of a macro invocation
+    /// (`define_checks!($m, new)`): where no value of that name is in scope, it names what the
+    /// template's metavariable bound to it names (`$m::Finder::$cons(b)`).
+    #[serde(default)]
+    pub argument: Option<Box<MacroArgument>>,
+}
+
+/// Where a name is given to a macro: argument `index` of `given`, of an invocation of `name`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MacroArgument {
+    pub name: String,
+    pub index: u32,
+    pub given: u32,
 }
 
 /// The names a chain can name: declarations, or macros (Rust's `macro_rules!`, whose names are a
@@ -579,6 +592,10 @@ pub struct MacroRule {
     pub positional: u32,
     /// An invocation gives exactly `positional` arguments (the matcher ends in no repetition).
     pub exact: bool,
+    /// Metavariables the template uses where its code was not read (in tokens no parse gave
+    /// structure to, or as the name of a declaration, `fn $name`): what their arguments name is
+    /// not known from the template's sites.
+    pub unread: Vec<String>,
 }
 
 /// A Rust `mod name;` declaration (the module lives in another file).

@@ -854,7 +854,8 @@ impl<'a> Plan<'a> {
                 let segs = &chain.segments;
                 // The positions of the name, each with whether it provably stops on another type.
                 let at: Vec<(Pos, bool)> = if member {
-                    let from = usize::from(chain.receiver.is_none());
+                    // A name given alone to a macro is judged as the member its template names.
+                    let from = usize::from(chain.receiver.is_none() && chain.argument.is_none());
                     let apart = file.language.fields_apart_from_methods();
                     segs.iter()
                         .enumerate()
@@ -1542,6 +1543,19 @@ mod tests {
         let r = preview(&mut s, "src/lib.rs::Printer::new", "create");
         assert!(!r.safe);
         assert_eq!(r.unsafe_sites.iter().map(|u| u.line).collect::<Vec<_>>(), [34]);
+    }
+
+    #[test]
+    fn a_name_given_to_a_macro_is_what_its_template_names_with_it() {
+        // `checks!(super)` passes `new` on to `$m::Finder::$cons()`: that `new` is
+        // `fast::Finder::new`'s, renamed with it, and no use of `Runner::new`.
+        let lib = "macro_rules! checks {\n    ($m:ident) => { checks!($m, new); };\n    ($m:ident, $cons:ident) => {\n        pub fn check() -> bool { $m::Finder::$cons().is_some() }\n    };\n}\n\npub mod fast {\n    pub struct Finder;\n    impl Finder {\n        pub fn new() -> Option<Finder> { Some(Finder) }\n    }\n    pub mod checks {\n        checks!(super);\n    }\n}\n\npub struct Runner;\nimpl Runner {\n    pub fn new() -> Runner { Runner }\n}\n";
+        let (_dir, mut s) = crate_repo(lib);
+        assert_eq!(safe_edits(&mut s, "src/lib.rs::Runner::new", "create"), ["src/lib.rs:20:12-15 definition"]);
+        assert_eq!(
+            safe_edits(&mut s, "src/lib.rs::fast::Finder::new", "create"),
+            ["src/lib.rs:2:33-36 reference", "src/lib.rs:11:16-19 definition"]
+        );
     }
 
     #[test]

@@ -360,6 +360,7 @@ impl<'a> Builder<'a> {
             receiver,
             path_head,
             namespace,
+            argument: None,
         });
     }
 

@@ -10,8 +10,8 @@ use tree_sitter::{Node, Parser, Range};
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
 use crate::facts::{
     is_pointer, map_path, marked, tuple_path, ImportItem, ImportKind, Init, Invocation, LocalBinding, LocalOrigin,
-    MacroRule, MacroRules, ModDecl, Param, Pos, Receiver, ReceiverBase, SymbolKind, TypeRelKind, TypeRelation, CELL,
-    CONVERTIBLE, IMPLEMENTORS, MAP, MAYBE, MUT_POINTER, PARAM, POINTER, SEQUENCE,
+    MacroArgument, MacroRule, MacroRules, ModDecl, Param, Pos, Receiver, ReceiverBase, SymbolKind, TypeRelKind,
+    TypeRelation, CELL, CONVERTIBLE, IMPLEMENTORS, MAP, MAYBE, MUT_POINTER, PARAM, POINTER, SEQUENCE,
 };
 use crate::lang::Language;
 
@@ -1904,30 +1904,45 @@ fn holds_items(text: &str) -> bool {
 /// stands for what the macro's invocations give it (`Resolver::bound_paths`, across files).
 fn macro_templates(b: &mut Builder, node: Node, symbol: Option<u32>) {
     let name = node.field("name").map(|n| b.text(n));
-    for rule in named_children(node).into_iter().filter(|r| r.kind() == "macro_rule") {
+    for (r, rule) in named_children(node).into_iter().filter(|r| r.kind() == "macro_rule").enumerate() {
         let Some(right) = rule.field("right") else { continue };
+        let before = b.facts.refs.len();
         let taken = rule.field("left").and_then(|l| attributes_taken(b.text(l)));
         let template = taken.and_then(|names| without_attributes_given(b.text(right), &names));
         let writes_items = template.as_ref().is_some_and(|t| holds_items(skip_comments(t.get(1..).unwrap_or(""))));
-        if let Some(name) = name.filter(|_| writes_items) {
-            if let Some(tree) = template.and_then(|t| parse_range_as(b, right, &t)) {
-                let before = b.facts.mods.len();
-                items(b, tree.root_node());
-                for m in &mut b.facts.mods[before..] {
-                    m.template = Some(name.to_string());
-                }
-                if !b.facts.templates.iter().any(|t| t == name) {
-                    b.facts.templates.push(name.to_string());
-                }
-                continue;
+        let items_tree = name.filter(|_| writes_items).and(template).and_then(|t| parse_range_as(b, right, &t));
+        if let (Some(name), Some(tree)) = (name, &items_tree) {
+            let before = b.facts.mods.len();
+            items(b, tree.root_node());
+            for m in &mut b.facts.mods[before..] {
+                m.template = Some(name.to_string());
+            }
+            if !b.facts.templates.iter().any(|t| t == name) {
+                b.facts.templates.push(name.to_string());
+            }
+        } else if let Some(tree) = parse_range_as(b, right, &metavariables_as_names(b.text(right))) {
+            // The template's sites are in the macro's scope: where its metavariables are looked up.
+            let read = |b: &mut Builder| b.function_body(|b| template_parts(b, tree.root_node(), 0));
+            match symbol {
+                Some(symbol) => b.within(symbol, read),
+                None => read(b),
             }
         }
-        let Some(tree) = parse_range_as(b, right, &metavariables_as_names(b.text(right))) else { continue };
-        // The template's sites are in the macro's scope: where its metavariables are looked up.
-        let read = |b: &mut Builder| b.function_body(|b| template_parts(b, tree.root_node(), 0));
-        match symbol {
-            Some(symbol) => b.within(symbol, read),
-            None => read(b),
+        // The metavariables written in the template more often than its sites read them, and
+        // those not bound by position that it writes at all.
+        let Some(rules) = b.facts.macro_rules.last_mut().filter(|m| Some(m.symbol) == symbol) else { continue };
+        let Some(read) = rules.rules.get_mut(r) else { continue };
+        let sites = &b.facts.refs[before..];
+        let text = b.src.get(right.byte_range()).unwrap_or("");
+        for (i, m) in read.metavariables.iter().enumerate() {
+            let written = text
+                .match_indices(m.as_str())
+                .filter(|(at, _)| !text[at + m.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_'));
+            let written = written.count();
+            let seen = sites.iter().flat_map(|c| &c.segments).filter(|s| s.0 == *m).count();
+            if written > seen || (i >= read.positional as usize && written > 0) {
+                read.unread.push(m.clone());
+            }
         }
     }
 }
@@ -1994,7 +2009,7 @@ fn macro_rule(matcher: &str) -> MacroRule {
         }
     }
     // The positional ones come first, in order, as the matcher lists them.
-    MacroRule { metavariables, positional: positional as u32, exact }
+    MacroRule { metavariables, positional: positional as u32, exact, unread: Vec::new() }
 }
 
 /// The macro invocations the file's text holds (`name!(…)`, `a::name! { … }`), wherever the parse
@@ -2009,6 +2024,13 @@ fn invocations(b: &mut Builder, root: Node) {
     for (i, sym) in b.facts.symbols.iter().enumerate() {
         if matches!(sym.kind, SymbolKind::Module | SymbolKind::Function | SymbolKind::Method | SymbolKind::Macro) {
             scopes.entry(sym.name_pos).or_insert(i as u32);
+        }
+    }
+    // The chains of one name, by where it is written: an argument given alone is marked.
+    let mut names: std::collections::HashMap<Pos, usize> = std::collections::HashMap::new();
+    for (k, chain) in b.facts.refs.iter().enumerate() {
+        if let [(_, pos)] = chain.segments.as_slice() {
+            names.entry(*pos).or_insert(k);
         }
     }
     let mut found: Vec<Invocation> = Vec::new();
@@ -2032,7 +2054,18 @@ fn invocations(b: &mut Builder, root: Node) {
             let scoping = matches!(kind, "mod_item" | "function_item" | "macro_definition");
             scoping.then(|| n.field("name")).flatten().and_then(|name| scopes.get(&b.pos(name)).copied())
         });
-        let call = Invocation { name: name.to_string(), scope, arguments: argument_list(b, tt) };
+        let mut cursor = tt.walk();
+        let tokens: Vec<Node> = tt.children(&mut cursor).collect();
+        let groups = argument_groups(&tokens);
+        for (index, group) in groups.iter().flatten().enumerate() {
+            let [one] = group else { continue };
+            let Some(&k) = names.get(&b.pos(*one)).filter(|_| one.kind() == "identifier") else { continue };
+            let given = groups.as_ref().map_or(0, Vec::len) as u32;
+            let argument = MacroArgument { name: name.to_string(), index: index as u32, given };
+            b.facts.refs[k].argument = Some(Box::new(argument));
+        }
+        let arguments = groups.map(|g| g.iter().map(|group| argument_path(b, group)).collect());
+        let call = Invocation { name: name.to_string(), scope, arguments };
         if seen.insert(call.clone()) {
             found.push(call);
         }
@@ -2067,11 +2100,8 @@ fn invoked_tree(name: Node) -> Option<Node> {
 }
 
 /// A token tree's arguments, separated by commas (a trailing one allowed; those between `<` and
-/// `>` separate a type's arguments): each a path (`super`, `a::B`, `$m`), or empty when it is
-/// anything else. `None` when a `<` is not closed.
-fn argument_list(b: &Builder, tt: Node) -> Option<Vec<Vec<String>>> {
-    let mut cursor = tt.walk();
-    let tokens: Vec<Node> = tt.children(&mut cursor).collect();
+/// `>` separate a type's arguments), as their tokens. `None` when a `<` is not closed.
+fn argument_groups<'t>(tokens: &'t [Node<'t>]) -> Option<Vec<&'t [Node<'t>]>> {
     let inner = tokens.get(1..tokens.len().checked_sub(1)?)?;
     let mut groups: Vec<&[Node]> = Vec::new();
     let (mut depth, mut from) = (0i64, 0);
@@ -2097,7 +2127,12 @@ fn argument_list(b: &Builder, tt: Node) -> Option<Vec<Vec<String>>> {
     if groups.last().is_some_and(|g| g.is_empty()) {
         groups.pop();
     }
-    let path = |group: &[Node]| -> Option<Vec<String>> {
+    Some(groups)
+}
+
+/// An argument's path (`super`, `a::B`, `$m`); empty when it is anything else.
+fn argument_path(b: &Builder, group: &[Node]) -> Vec<String> {
+    let path = || -> Option<Vec<String>> {
         let mut path = Vec::new();
         for (i, t) in group.iter().enumerate() {
             let name = matches!(t.kind(), "identifier" | "self" | "super" | "crate" | "metavariable");
@@ -2109,7 +2144,7 @@ fn argument_list(b: &Builder, tt: Node) -> Option<Vec<Vec<String>>> {
         }
         (group.len() % 2 == 1).then_some(path)
     };
-    Some(groups.into_iter().map(|g| path(g).unwrap_or_default()).collect())
+    path().unwrap_or_default()
 }
 
 /// A function a template writes: its body, its parameters and type parameters its locals.

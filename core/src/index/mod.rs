@@ -711,7 +711,9 @@ pub(crate) fn qualified_in(symbols: &[Symbol], local: u32) -> String {
 
 /// Whether two versions of a file look the same from other files: the same declarations (names,
 /// kinds, nesting, exports, impl targets, declared return types), imports and re-exports, type
-/// relations, module declarations, package and locals — positions and bodies may differ.
+/// relations, module declarations, package and locals, Rust macros' rules, invocations and the
+/// chains of their templates (what a name given to a macro names is read there) — positions and
+/// bodies may differ.
 fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
     let symbols = same_by(&a.symbols, &b.symbols, |x, y| {
         x.name == y.name
@@ -749,9 +751,21 @@ fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
         && a.splices == b.splices
         && a.invocations == b.invocations
         && a.macro_rules == b.macro_rules
+        && template_chains(a).eq(template_chains(b))
         && a.package == b.package
         && a.export_names == b.export_names
         && a.locals == b.locals
+}
+
+/// The names and calls of the chains written in Rust macros' templates (in a macro's scope).
+fn template_chains(f: &FileFacts) -> impl Iterator<Item = (Vec<&str>, &[u32], Option<u32>)> + '_ {
+    let in_macro = |c: &crate::facts::RefChain| {
+        c.enclosing.is_some_and(|e| f.symbols[e as usize].kind == crate::facts::SymbolKind::Macro)
+    };
+    f.refs.iter().filter(move |c| in_macro(c)).map(|c| {
+        let names = c.segments.iter().map(|s| s.0.as_str()).collect();
+        (names, c.calls_at.as_slice(), c.enclosing)
+    })
 }
 
 /// Two lists of the same length whose elements pair up under `same`.

@@ -16,8 +16,8 @@ use super::modules::{
 use super::{ConfigTexts, DepVia, FileId, Graph, ImportBinding, Index, RefSite, SymId};
 use crate::facts::{
     is_pointer, projection_body, record_property, tuple_elements, Import, ImportKind, LocalBinding, LocalOrigin,
-    MacroRule, Namespace, Receiver, ReceiverBase, SymbolKind, TypeRelKind, CELL, CONVERTIBLE, IN_PLACE, MAP, MAYBE,
-    MUT_POINTER, PARAM, POINTER, PROJECTION, SEQUENCE, TUPLE, UNION,
+    MacroArgument, MacroRule, Namespace, Receiver, ReceiverBase, SymbolKind, TypeRelKind, CELL, CONVERTIBLE, IN_PLACE,
+    MAP, MAYBE, MUT_POINTER, PARAM, POINTER, PROJECTION, SEQUENCE, TUPLE, UNION,
 };
 use crate::lang::Language;
 
@@ -370,6 +370,9 @@ struct Tables<'a> {
     /// Rust's macro invocations by the macro's name, across the repository, as (file, index among
     /// the file's `invocations`): what a template's metavariables are bound to.
     invocations: HashMap<&'a str, Vec<(FileId, u32)>>,
+    /// The sites of Rust templates' metavariables by (macro, metavariable), as (file, chain,
+    /// segment): what a name given for one names (`Resolver::argument_targets`).
+    template_sites: TemplateSites<'a>,
     /// The items of every file's imports by (file, scope, the name they bind), as (import, item).
     imported: HashMap<NameIn<'a>, Vec<(u32, u32)>>,
     /// The Rust crates (by root) with a glob import the build configuration leaves out (most have
@@ -471,6 +474,7 @@ fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
         outside: OutsideImpls::default(),
         macros: HashMap::default(),
         invocations: invocations_of(index),
+        template_sites: template_sites_of(index),
         left_out_globs: HashSet::default(),
         imported: imported_of(index),
     };
@@ -529,6 +533,28 @@ type BoundPaths<'a> = Option<Vec<BoundPath<'a>>>;
 /// How many paths a metavariable may be bound to, and through how many templates passing it on,
 /// and still be read (`Resolver::bound_paths`).
 const MAX_BOUND_PATHS: usize = 64;
+
+/// The sites of templates' metavariables by (macro, metavariable), as (file, chain, segment).
+type TemplateSites<'a> = HashMap<(SymId, &'a str), Vec<(FileId, u32, u32)>>;
+
+/// Every site of a Rust template's metavariable (`Tables::template_sites`).
+fn template_sites_of(index: &Index) -> TemplateSites<'_> {
+    let mut out = TemplateSites::default();
+    for (fid, f) in index.files.iter().enumerate().filter(|(_, f)| f.language == Language::Rust) {
+        let symbols = &f.facts.symbols;
+        for (k, chain) in f.facts.refs.iter().enumerate() {
+            let mut scope = chain.enclosing;
+            while let Some(s) = scope.filter(|&s| symbols[s as usize].kind != SymbolKind::Macro) {
+                scope = symbols[s as usize].container;
+            }
+            let Some(m) = scope else { continue };
+            for (i, (name, _)) in chain.segments.iter().enumerate().filter(|(_, (n, _))| is_metavariable(n)) {
+                out.entry((f.sym_base + m, name.as_str())).or_default().push((fid as FileId, k as u32, i as u32));
+            }
+        }
+    }
+    out
+}
 
 /// Whether a Rust name is a metavariable of a `macro_rules!` template (`$m`; `$crate` is a path).
 fn is_metavariable(name: &str) -> bool {
@@ -1790,11 +1816,7 @@ impl<'a> Resolver<'_, 'a> {
             if seen.len() > MAX_BOUND_PATHS {
                 return None;
             }
-            let macro_file = &self.index.files[self.index.file_of(macro_sym) as usize];
-            let local = self.index.syms[macro_sym as usize].1;
-            // In symbol order, as the extractor writes them.
-            let rules = &macro_file.facts.macro_rules;
-            let rules = &rules[rules.binary_search_by_key(&local, |r| r.symbol).ok()?].rules;
+            let rules = self.macro_rules_of(macro_sym)?;
             // Where the metavariable is among each rule's arguments.
             let mut at = Vec::new();
             for rule in rules {
@@ -1825,6 +1847,74 @@ impl<'a> Resolver<'_, 'a> {
                 }
             }
         }
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// The rules of a `macro_rules!`.
+    fn macro_rules_of(&self, macro_sym: SymId) -> Option<&'a [MacroRule]> {
+        let file = &self.index.files[self.index.file_of(macro_sym) as usize];
+        let local = self.index.syms[macro_sym as usize].1;
+        // In symbol order, as the extractor writes them.
+        let rules = &file.facts.macro_rules;
+        Some(&rules[rules.binary_search_by_key(&local, |r| r.symbol).ok()?].rules)
+    }
+
+    /// What a name given alone to a macro names (`new` in `define_checks!($m, new)`): where the
+    /// metavariable it is bound to (`$cons`) is a name in the template (`$m::Finder::$cons(b)`),
+    /// the members of that name of what comes before it at each of its sites. `None` unless that
+    /// is known at every site of every rule that may take the argument: a metavariable written
+    /// where the template was not read as code (`MacroRule::unread`), or at a chain's head (a
+    /// value where the macro is invoked), or any site whose value before it is unknown, leaves it
+    /// unknown.
+    fn argument_targets(
+        &self,
+        file: FileId,
+        scope: Option<u32>,
+        given: &MacroArgument,
+        name: &str,
+    ) -> Option<Vec<SymId>> {
+        let definitions = self.macro_named(file, scope, &[(given.name.clone(), crate::facts::Pos::default())]);
+        let (index, count) = (given.index as usize, given.given as usize);
+        let mut out = Vec::new();
+        for m in definitions {
+            for rule in self.macro_rules_of(m)? {
+                let positional = rule.positional as usize;
+                if !(count == positional || (!rule.exact && count > positional)) {
+                    continue;
+                }
+                if index >= positional {
+                    // Taken by a repetition or another matcher: it names nothing where the
+                    // template writes none of those metavariables.
+                    if rule.metavariables[positional..].iter().any(|v| rule.unread.contains(v)) {
+                        return None;
+                    }
+                    continue;
+                }
+                let var = rule.metavariables[index].as_str();
+                if rule.unread.iter().any(|v| v == var) {
+                    return None;
+                }
+                for &(f, k, s) in self.template_sites.get(&(m, var)).into_iter().flatten() {
+                    let chain = &self.index.files[f as usize].facts.refs[k as usize];
+                    if s == 0 || chain.receiver.is_some() {
+                        return None;
+                    }
+                    let names: Vec<String> = chain.segments[..s as usize].iter().map(|n| n.0.clone()).collect();
+                    let calls_at: Vec<u32> = chain.calls_at.iter().copied().filter(|&c| c < s).collect();
+                    let values = self.chain_values(f, chain.enclosing, &names, &calls_at, 0);
+                    let called = chain.calls_at.contains(&s) || (chain.call && s as usize == chain.segments.len() - 1);
+                    let found = self.member_or_clone(f, &values, name, called, 0);
+                    let named = found.iter().filter_map(|v| if let Value::Sym(t) = v { Some(*t) } else { None });
+                    let before = out.len();
+                    out.extend(named.filter(|t| self.index.symbol(*t).name == name));
+                    if out.len() == before {
+                        return None;
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
         (!out.is_empty()).then_some(out)
     }
 
@@ -3326,6 +3416,19 @@ impl<'a> Resolver<'_, 'a> {
                         out.resolved += 1;
                     }
                     continue;
+                }
+                // A name given to a macro for its template to name something with.
+                if let Some(given) = chain.argument.as_deref().filter(|_| f.language == Language::Rust) {
+                    let (name, pos) = &chain.segments[0];
+                    if let Some(targets) = self.argument_targets(fid, chain.enclosing, given, name) {
+                        let len = name.chars().count() as u32;
+                        for target in targets {
+                            let (call, import, alias) = (false, false, false);
+                            refs.push(RefSite { target, file: fid, pos: *pos, len, enclosing, call, import, alias });
+                        }
+                        out.resolved += 1;
+                        continue;
+                    }
                 }
                 // A chain of members of an unnamed value: the value stands before segment 0.
                 let receiver = chain.receiver.as_ref().map(|r| self.receiver_values(fid, chain.enclosing, r));
