@@ -854,8 +854,10 @@ impl<'a> Plan<'a> {
                 let segs = &chain.segments;
                 // The positions of the name, each with whether it provably stops on another type.
                 let at: Vec<(Pos, bool)> = if member {
-                    // A name given alone to a macro is judged as the member its template names.
-                    let from = usize::from(chain.receiver.is_none() && chain.argument.is_none());
+                    // A name given alone to a macro, proven to be what its template names with it
+                    // (a member), is judged as the member's site.
+                    let given = chain.argument.is_some() && segs.first().is_some_and(|(_, p)| resolved.contains(p));
+                    let from = usize::from(chain.receiver.is_none() && !given);
                     let apart = file.language.fields_apart_from_methods();
                     segs.iter()
                         .enumerate()
@@ -1549,13 +1551,15 @@ mod tests {
     fn a_name_given_to_a_macro_is_what_its_template_names_with_it() {
         // `checks!(super)` passes `new` on to `$m::Finder::$cons()`: that `new` is
         // `fast::Finder::new`'s, renamed with it, and no use of `Runner::new`.
-        let lib = "macro_rules! checks {\n    ($m:ident) => { checks!($m, new); };\n    ($m:ident, $cons:ident) => {\n        pub fn check() -> bool { $m::Finder::$cons().is_some() }\n    };\n}\n\npub mod fast {\n    pub struct Finder;\n    impl Finder {\n        pub fn new() -> Option<Finder> { Some(Finder) }\n    }\n    pub mod checks {\n        checks!(super);\n    }\n}\n\npub struct Runner;\nimpl Runner {\n    pub fn new() -> Runner { Runner }\n}\n";
+        let lib = "macro_rules! checks {\n    ($m:ident) => { checks!($m, new); };\n    ($m:ident, $cons:ident) => {\n        pub fn check() -> bool { $m::Finder::$cons().is_some() }\n    };\n}\n\npub mod fast {\n    pub struct Finder;\n    impl Finder {\n        pub fn new() -> Option<Finder> { Some(Finder) }\n    }\n    pub mod checks {\n        checks!(super);\n    }\n}\n\npub struct Runner;\nimpl Runner {\n    pub fn new() -> Runner { Runner }\n}\n\npub struct Span { pub start: u32 }\npub fn show(start: u32) -> String { format!(\"{}\", start) }\n";
         let (_dir, mut s) = crate_repo(lib);
         assert_eq!(safe_edits(&mut s, "src/lib.rs::Runner::new", "create"), ["src/lib.rs:20:12-15 definition"]);
         assert_eq!(
             safe_edits(&mut s, "src/lib.rs::fast::Finder::new", "create"),
             ["src/lib.rs:2:33-36 reference", "src/lib.rs:11:16-19 definition"]
         );
+        // A local given to `format!` is the local, judged as before: no member's site.
+        assert_eq!(safe_edits(&mut s, "src/lib.rs::Span::start", "from"), ["src/lib.rs:23:23-28 definition"]);
     }
 
     #[test]
@@ -1685,16 +1689,17 @@ mod tests {
 
     #[test]
     fn a_methods_name_as_a_bare_macro_argument_makes_a_rust_rename_unsafe() {
-        // memchr's `unsafe_ifunc!(Two, find_raw, …)` expands to `Two::find_raw(…)`; a local of the
-        // name inside an expression of `assert!`, or given to a macro that takes no names, is not
-        // the method.
-        let code = "pub struct Two;\nimpl Two {\n    pub fn find_raw(&self) {}\n}\nmacro_rules! call {\n    ($t:ident, $f:ident) => {\n        $t.$f()\n    };\n}\npub fn f(t: Two) {\n    call!(t, find_raw);\n    let find_raw = 1;\n    assert!((find_raw - 1) == 0);\n    check!(find_raw);\n}\nmacro_rules! check {\n    ($e:expr) => {\n        let _ = $e;\n    };\n}\n";
+        // memchr's `unsafe_ifunc!(Two, find_raw, …)` expands to `Two::find_raw(…)`: here `$t.$f()`
+        // with `$t` a value of no known type for one of the invocations (`u`), so neither
+        // `find_raw` given is proven. A local of the name inside an expression of `assert!`, or
+        // given to a macro that takes no names, is not the method.
+        let code = "pub struct Two;\nimpl Two {\n    pub fn find_raw(&self) {}\n}\nmacro_rules! call {\n    ($t:ident, $f:ident) => {\n        $t.$f()\n    };\n}\npub fn f(t: Two) {\n    call!(t, find_raw);\n    let g = |u| call!(u, find_raw);\n    let find_raw = 1;\n    assert!((find_raw - 1) == 0);\n    check!(find_raw);\n}\nmacro_rules! check {\n    ($e:expr) => {\n        let _ = $e;\n    };\n}\n";
         let (_dir, mut s) = repo(&[("Cargo.toml", "[package]\nname = \"mc\"\n"), ("src/lib.rs", code)]);
         let r = preview(&mut s, "src/lib.rs::Two::find_raw", "find_fast");
         assert!(!r.safe);
         let in_macro: Vec<(u32, u32)> =
             r.unsafe_sites.iter().filter(|u| u.kind == "inMacro").map(|u| (u.line, u.column)).collect();
-        assert_eq!(in_macro, [(11, 14)]);
+        assert_eq!(in_macro, [(11, 14), (12, 26)]);
     }
 
     #[test]
