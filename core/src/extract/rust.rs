@@ -2019,13 +2019,21 @@ fn macro_rule(matcher: &str) -> MacroRule {
 /// since its invocations are spelled otherwise.
 fn invocations(b: &mut Builder, root: Node) {
     let src = b.src.as_bytes();
-    // The symbols an invocation's arguments are read in, by where their names are written.
-    let mut scopes: std::collections::HashMap<Pos, u32> = std::collections::HashMap::new();
-    for (i, sym) in b.facts.symbols.iter().enumerate() {
-        if matches!(sym.kind, SymbolKind::Module | SymbolKind::Function | SymbolKind::Method | SymbolKind::Macro) {
-            scopes.entry(sym.name_pos).or_insert(i as u32);
-        }
-    }
+    // The symbols an invocation's arguments are read in, in the order they start; those around
+    // the invocation being read are stacked (they nest), the innermost last.
+    let mut scopes: Vec<(Pos, Pos, u32)> = b
+        .facts
+        .symbols
+        .iter()
+        .enumerate()
+        .filter_map(|(i, sym)| {
+            let scoping =
+                matches!(sym.kind, SymbolKind::Module | SymbolKind::Function | SymbolKind::Method | SymbolKind::Macro);
+            scoping.then_some((sym.start, sym.end, i as u32))
+        })
+        .collect();
+    scopes.sort_by_key(|&(start, _, i)| (start, i));
+    let (mut next_scope, mut around): (usize, Vec<(Pos, u32)>) = (0, Vec::new());
     // The chains of one name, by where it is written: an argument given alone is marked.
     let mut names: std::collections::HashMap<Pos, usize> = std::collections::HashMap::new();
     for (k, chain) in b.facts.refs.iter().enumerate() {
@@ -2044,16 +2052,21 @@ fn invocations(b: &mut Builder, root: Node) {
         if id.kind() != "identifier" || id.start_byte() != start || id.end_byte() != bang {
             continue;
         }
-        let Some(tt) = invoked_tree(id) else { continue };
+        let Some(tt) = invoked_tree(root, src, bang) else { continue };
         let name = b.text(id);
         if name == "macro_rules" {
             continue;
         }
-        let scope = std::iter::successors(id.parent(), Node::parent).find_map(|n| {
-            let kind = n.kind();
-            let scoping = matches!(kind, "mod_item" | "function_item" | "macro_definition");
-            scoping.then(|| n.field("name")).flatten().and_then(|name| scopes.get(&b.pos(name)).copied())
-        });
+        let at = b.pos(id);
+        while let Some(&(s_start, s_end, s)) = scopes.get(next_scope).filter(|(s_start, ..)| *s_start <= at) {
+            next_scope += 1;
+            if s_end >= at {
+                around.retain(|&(end, _)| end >= s_start);
+                around.push((s_end, s));
+            }
+        }
+        around.retain(|&(end, _)| end >= at);
+        let scope = around.last().map(|&(_, s)| s);
         let mut cursor = tt.walk();
         let tokens: Vec<Node> = tt.children(&mut cursor).collect();
         let groups = argument_groups(&tokens);
@@ -2081,22 +2094,17 @@ fn invocations(b: &mut Builder, root: Node) {
     b.facts.invocations = found;
 }
 
-/// The token tree a macro name is invoked with: `name!(…)` parsed as an invocation, or written
-/// as tokens inside another macro's (`name` `!` `(…)`).
-fn invoked_tree(name: Node) -> Option<Node> {
-    let parent = name.parent()?;
-    let invocation = match parent.kind() {
-        "macro_invocation" => Some(parent),
-        "scoped_identifier" => parent.parent().filter(|p| p.kind() == "macro_invocation"),
-        _ => None,
-    };
-    if let Some(invocation) = invocation {
-        let named = invocation.field("macro")?;
-        let is_name = named == name || named.field("name") == Some(name);
-        return is_name.then(|| named_children(invocation).into_iter().find(|c| c.kind() == "token_tree"))?;
+/// The token tree a macro name is invoked with after its `!` at `bang` (`name!(…)`, `name! { … }`),
+/// parsed as an invocation or written as tokens inside another macro's. Found by position: a
+/// node's parent is a walk down from the root.
+fn invoked_tree<'t>(root: Node<'t>, src: &[u8], bang: usize) -> Option<Node<'t>> {
+    let open = bang + 1 + src.get(bang + 1..)?.iter().position(|c| !c.is_ascii_whitespace())?;
+    if !matches!(src[open], b'(' | b'[' | b'{') {
+        return None;
     }
-    let bang = name.next_sibling().filter(|t| t.kind() == "!")?;
-    bang.next_sibling().filter(|t| t.kind() == "token_tree")
+    // The smallest node holding the delimiter and the byte after it is the tree it opens.
+    let tt = root.descendant_for_byte_range(open, open + 2)?;
+    (tt.kind() == "token_tree" && tt.start_byte() == open).then_some(tt)
 }
 
 /// A token tree's arguments, separated by commas (a trailing one allowed; those between `<` and

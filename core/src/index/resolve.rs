@@ -373,6 +373,8 @@ struct Tables<'a> {
     /// The sites of Rust templates' metavariables by (macro, metavariable), as (file, chain,
     /// segment): what a name given for one names (`Resolver::argument_targets`).
     template_sites: TemplateSites<'a>,
+    /// The names of the macros with sites of metavariables (`template_sites`).
+    template_macros: HashSet<&'a str>,
     /// The items of every file's imports by (file, scope, the name they bind), as (import, item).
     imported: HashMap<NameIn<'a>, Vec<(u32, u32)>>,
     /// The Rust crates (by root) with a glob import the build configuration leaves out (most have
@@ -475,10 +477,12 @@ fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
         macros: HashMap::default(),
         invocations: invocations_of(index),
         template_sites: template_sites_of(index),
+        template_macros: HashSet::default(),
         left_out_globs: HashSet::default(),
         imported: imported_of(index),
     };
     tables.macros = macros_of(index, &tables.rust);
+    tables.template_macros = tables.template_sites.keys().map(|&(m, _)| index.symbol(m).name.as_str()).collect();
     let left_out = |f: &super::IndexedFile| f.facts.imports.iter().any(|i| i.inactive && i.kind == ImportKind::Glob);
     let files = index.files.iter().enumerate().filter(|(_, f)| left_out(f));
     tables.left_out_globs =
@@ -1873,6 +1877,10 @@ impl<'a> Resolver<'_, 'a> {
         given: &MacroArgument,
         name: &str,
     ) -> Option<Vec<SymId>> {
+        // Most names are given to macros whose templates name nothing with them (`println!`).
+        if !self.template_macros.contains(given.name.as_str()) {
+            return None;
+        }
         let definitions = self.macro_named(file, scope, &[(given.name.clone(), crate::facts::Pos::default())]);
         let (index, count) = (given.index as usize, given.given as usize);
         let mut out = Vec::new();
