@@ -49,6 +49,14 @@ for (const name of ["lang-c", "lang-cpp", "lang-csharp", "lang-sql", "lang-php",
   });
 }
 
+// The hand-checked inference fixture (Rust, TypeScript, Python and more): every tool family's
+// questions of its own symbols, Rust macros whose metavariables are bound across files among them.
+test("native and wasm answer identically on the inference fixture", () => {
+  const root = path.resolve(__dirname, "../fixtures/inference");
+  const n = compare(root, (s) => corpusQuestions(s), "inference fixture");
+  assert.ok(n > 300, `asked ${n} questions`);
+});
+
 // The corpora are built by scripts/corpus.sh (the test command runs it first): a missing corpus is a
 // failure, not a skip.
 const corpusRoot = process.env.CODEGRAPH_CORPUS ?? path.join(os.homedir(), ".cache", "codegraph-corpus");

@@ -140,6 +140,15 @@ const FAMILIES = {
     for (const name of names.slice(0, 10)) qs.push(["packetGet", { target: name, includeSource: false }]);
     return qs;
   },
+  refactor(session, { handles }) {
+    // Every 25th symbol renamed and planned: the edit half of the tools answers alike too.
+    return handles
+      .filter((_, i) => i % 25 === 3)
+      .flatMap((h) => [
+        ["renamePreview", { handle: h, newName: "zzRenamed" }],
+        ["refactorPlan", { handle: h, renameTo: "zzRenamed", maxReferences: 50, maxCallers: 20 }],
+      ]);
+  },
   context(session, { files, names }) {
     const dir = files[0]?.includes("/") ? files[0].slice(0, files[0].lastIndexOf("/")) : undefined;
     return [
