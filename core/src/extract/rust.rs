@@ -2019,21 +2019,7 @@ fn macro_rule(matcher: &str) -> MacroRule {
 /// since its invocations are spelled otherwise.
 fn invocations(b: &mut Builder, root: Node) {
     let src = b.src.as_bytes();
-    // The symbols an invocation's arguments are read in, in the order they start; those around
-    // the invocation being read are stacked (they nest), the innermost last.
-    let mut scopes: Vec<(Pos, Pos, u32)> = b
-        .facts
-        .symbols
-        .iter()
-        .enumerate()
-        .filter_map(|(i, sym)| {
-            let scoping =
-                matches!(sym.kind, SymbolKind::Module | SymbolKind::Function | SymbolKind::Method | SymbolKind::Macro);
-            scoping.then_some((sym.start, sym.end, i as u32))
-        })
-        .collect();
-    scopes.sort_by_key(|&(start, _, i)| (start, i));
-    let (mut next_scope, mut around): (usize, Vec<(Pos, u32)>) = (0, Vec::new());
+    let mut scopes = ScopesAround::new(&b.facts.symbols);
     // The chains of one name, by where it is written: an argument given alone is marked.
     let mut names: std::collections::HashMap<Pos, usize> = std::collections::HashMap::new();
     for (k, chain) in b.facts.refs.iter().enumerate() {
@@ -2057,23 +2043,14 @@ fn invocations(b: &mut Builder, root: Node) {
         if name == "macro_rules" {
             continue;
         }
-        let at = b.pos(id);
-        while let Some(&(s_start, s_end, s)) = scopes.get(next_scope).filter(|(s_start, ..)| *s_start <= at) {
-            next_scope += 1;
-            if s_end >= at {
-                around.retain(|&(end, _)| end >= s_start);
-                around.push((s_end, s));
-            }
-        }
-        around.retain(|&(end, _)| end >= at);
-        let scope = around.last().map(|&(_, s)| s);
+        let scope = scopes.innermost(b.pos(id));
         let mut cursor = tt.walk();
         let tokens: Vec<Node> = tt.children(&mut cursor).collect();
         let groups = argument_groups(&tokens);
+        let given = groups.as_ref().map_or(0, Vec::len) as u32;
         for (index, group) in groups.iter().flatten().enumerate() {
             let [one] = group else { continue };
             let Some(&k) = names.get(&b.pos(*one)).filter(|_| one.kind() == "identifier") else { continue };
-            let given = groups.as_ref().map_or(0, Vec::len) as u32;
             let argument = MacroArgument { name: name.to_string(), index: index as u32, given };
             b.facts.refs[k].argument = Some(Box::new(argument));
         }
@@ -2092,6 +2069,45 @@ fn invocations(b: &mut Builder, root: Node) {
         }
     }
     b.facts.invocations = found;
+}
+
+/// The symbols whose names a position's paths are read among (modules, functions, macros), asked
+/// in the order of the file: those around the last position asked are stacked (they nest).
+struct ScopesAround {
+    /// (start, end, symbol), in the order they start.
+    sorted: Vec<(Pos, Pos, u32)>,
+    next: usize,
+    /// (end, symbol) of those around, the innermost last.
+    around: Vec<(Pos, u32)>,
+}
+
+impl ScopesAround {
+    fn new(symbols: &[crate::facts::Symbol]) -> ScopesAround {
+        let scoping = |k: SymbolKind| {
+            matches!(k, SymbolKind::Module | SymbolKind::Function | SymbolKind::Method | SymbolKind::Macro)
+        };
+        let mut sorted: Vec<(Pos, Pos, u32)> = symbols
+            .iter()
+            .enumerate()
+            .filter(|(_, sym)| scoping(sym.kind))
+            .map(|(i, sym)| (sym.start, sym.end, i as u32))
+            .collect();
+        sorted.sort_by_key(|&(start, _, i)| (start, i));
+        ScopesAround { sorted, next: 0, around: Vec::new() }
+    }
+
+    /// The innermost symbol around `at`, no earlier than the position asked before.
+    fn innermost(&mut self, at: Pos) -> Option<u32> {
+        while let Some(&(start, end, s)) = self.sorted.get(self.next).filter(|(start, ..)| *start <= at) {
+            self.next += 1;
+            if end >= at {
+                self.around.retain(|&(e, _)| e >= start);
+                self.around.push((end, s));
+            }
+        }
+        self.around.retain(|&(end, _)| end >= at);
+        self.around.last().map(|&(_, s)| s)
+    }
 }
 
 /// The token tree a macro name is invoked with after its `!` at `bang` (`name!(…)`, `name! { … }`),
@@ -2629,6 +2645,39 @@ mod tests {
         let attribute = without_attributes_given("{ #[$doc] struct S; }", &names).expect("read");
         assert_eq!(attribute, "{         struct S; }");
         assert_eq!(without_attributes_given("{ $(#[$doc])* fn $doc() {} }", &names), None);
+    }
+
+    #[test]
+    fn invocations_are_read_wherever_the_text_holds_them() {
+        let src = "use crate::m as renamed;\nmod a {\n    fn f() { m!(super, x::Y,); }\n    outer! { m!(b, Vec<(u8, u16)>, &[u8]) }\n}\nmacro_rules! t { ($p:ident) => { m!($p, name); }; }\nfn g() { m!(x < y, z); }\n// m!(in, a, comment)\n";
+        let f = extract(Language::Rust, src);
+        let named = |n: &str| f.symbols.iter().position(|s| s.name == n).map(|i| i as u32);
+        let path = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let calls: Vec<(&str, Option<u32>, Option<Vec<Vec<String>>>)> =
+            f.invocations.iter().map(|c| (c.name.as_str(), c.scope, c.arguments.clone())).collect();
+        assert_eq!(
+            calls,
+            [
+                ("m", named("f"), Some(vec![path(&["super"]), path(&["x", "Y"])])),
+                ("outer", named("a"), Some(vec![vec![]])),
+                // In another macro's tokens; a type's commas are its own.
+                ("m", named("a"), Some(vec![path(&["b"]), vec![], vec![]])),
+                // In a template, its metavariable.
+                ("m", named("t"), Some(vec![path(&["$p"]), path(&["name"])])),
+                // A `<` that is no type's: its arguments can't be told apart.
+                ("m", named("g"), None),
+                // Imported under another name: its invocations can't be found.
+                ("m", None, None),
+            ]
+        );
+        // A name given alone is marked as that argument of that macro.
+        let given: Vec<(&str, u32, u32)> = f
+            .refs
+            .iter()
+            .filter_map(|c| Some((c.segments[0].0.as_str(), c.argument.as_deref()?)))
+            .map(|(n, a)| (n, a.index, a.given))
+            .collect();
+        assert!(given.contains(&("name", 1, 2)) && given.contains(&("b", 0, 3)), "{given:?}");
     }
 
     #[test]
