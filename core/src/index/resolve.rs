@@ -1202,9 +1202,9 @@ impl<'a> Resolver<'_, 'a> {
             (Language::Python, "super") if self.enclosing_class(file, &chain).is_some() => {
                 let class = self.enclosing_class(file, &chain).expect("checked");
                 let bases = self.supertypes.get(&class).into_iter().flatten();
-                return Some(
-                    bases.filter(|(k, _)| *k == TypeRelKind::Extends).map(|(_, t)| Value::Instance(*t)).collect(),
-                );
+                let bases: Vec<Value> =
+                    bases.filter(|(k, _)| *k == TypeRelKind::Extends).map(|(_, t)| Value::Instance(*t)).collect();
+                return Some(if bases.is_empty() { self.mixed_into(class) } else { bases });
             }
             (l, "super") if l.is_js_family() || matches!(l, Language::Java | Language::Kotlin) => {
                 return Some(self.base_instances(file, &chain));
@@ -2063,6 +2063,40 @@ impl<'a> Resolver<'_, 'a> {
     /// instance already).
     fn is_super_call(&self, file: FileId, i: usize, name: &str) -> bool {
         i == 0 && name == "super" && self.lang(file) == Language::Python
+    }
+
+    /// What `super()` is in a Python class of no base (a mixin): the class after it in the method
+    /// order of each class it is mixed into. Read as the other bases of every class that derives
+    /// from it (what the method order puts after it is among those and their bases).
+    fn mixed_into(&self, mixin: SymId) -> Vec<Value> {
+        let mut derived: HashSet<SymId> = HashSet::default();
+        derived.insert(mixin);
+        let mut out = Vec::new();
+        let extends = |rels: &Vec<(TypeRelKind, SymId)>| {
+            rels.iter().filter(|(k, _)| *k == TypeRelKind::Extends).map(|&(_, t)| t).collect::<Vec<_>>()
+        };
+        // To a fixed point: a class deriving from one that derives from the mixin derives from it.
+        loop {
+            let before = derived.len();
+            for (&class, rels) in &self.supertypes {
+                let bases = extends(rels);
+                if !derived.contains(&class) && bases.iter().any(|b| derived.contains(b)) {
+                    derived.insert(class);
+                }
+            }
+            if derived.len() == before {
+                break;
+            }
+        }
+        for (&class, rels) in self.supertypes.iter().filter(|(c, _)| derived.contains(c)) {
+            for base in extends(rels).into_iter().filter(|b| !derived.contains(b)) {
+                if class != mixin && !out.contains(&Value::Instance(base)) {
+                    out.push(Value::Instance(base));
+                }
+            }
+        }
+        out.sort_by_key(|v| if let Value::Instance(s) = v { *s } else { SymId::MAX });
+        out
     }
 
     /// Whether `values` are the receiver kept by `member_or_clone` (instances, not a method to call).
