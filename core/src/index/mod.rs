@@ -12,12 +12,12 @@ pub(crate) use resolve::FileRefs;
 
 use std::collections::BTreeSet;
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, OnceLock};
 
 use crate::discover::SkippedFile;
-use crate::facts::{FileFacts, Pos, Symbol, TypeRelKind};
+use crate::facts::{FileFacts, Invocation, Pos, Symbol, TypeRelKind};
 use crate::lang::Language;
 use crate::snapshot::{Image, LazyFacts, Section, StrColumn};
 
@@ -640,12 +640,20 @@ impl Index {
     /// interface (`same_interface`). Otherwise changes nothing and hands the files back: what other
     /// files resolved through them may have changed, so a full build is needed.
     pub fn update(&mut self, changed: Vec<IndexedFile>, configs: &ConfigTexts) -> Result<(), Vec<IndexedFile>> {
+        // The macros whose invocations other files' templates read (`FileFacts::invocations`): those
+        // of other names (`println!`) are a body's like any call.
+        let macros: HashSet<&str> = self
+            .files
+            .iter()
+            .chain(&changed)
+            .flat_map(|f| f.facts.macro_rules.iter().map(|m| f.facts.symbols[m.symbol as usize].name.as_str()))
+            .collect();
         let ids: Option<Vec<FileId>> = changed
             .iter()
             .map(|f| {
                 let id = *self.by_path.get(&f.path)?;
                 let old = &self.files[id as usize];
-                (old.language == f.language && same_interface(&old.facts, &f.facts)).then_some(id)
+                (old.language == f.language && same_interface(&old.facts, &f.facts, &macros)).then_some(id)
             })
             .collect();
         let Some(ids) = ids else { return Err(changed) };
@@ -714,7 +722,7 @@ pub(crate) fn qualified_in(symbols: &[Symbol], local: u32) -> String {
 /// relations, module declarations, package and locals, Rust macros' rules, invocations and the
 /// chains of their templates (what a name given to a macro names is read there) — positions and
 /// bodies may differ.
-fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
+fn same_interface(a: &FileFacts, b: &FileFacts, macros: &HashSet<&str>) -> bool {
     let symbols = same_by(&a.symbols, &b.symbols, |x, y| {
         x.name == y.name
             && x.kind == y.kind
@@ -749,12 +757,17 @@ fn same_interface(a: &FileFacts, b: &FileFacts) -> bool {
         && mods
         && a.templates == b.templates
         && a.splices == b.splices
-        && a.invocations == b.invocations
+        && invocations_of(a, macros).eq(invocations_of(b, macros))
         && a.macro_rules == b.macro_rules
         && template_chains(a).eq(template_chains(b))
         && a.package == b.package
         && a.export_names == b.export_names
         && a.locals == b.locals
+}
+
+/// The invocations of the repository's macros of a file.
+fn invocations_of<'f>(f: &'f FileFacts, macros: &'f HashSet<&str>) -> impl Iterator<Item = &'f Invocation> + 'f {
+    f.invocations.iter().filter(move |c| macros.contains(c.name.as_str()))
 }
 
 /// The names and calls of the chains written in Rust macros' templates (in a macro's scope).

@@ -302,3 +302,38 @@ fn the_lexical_index_is_kept_beside_the_snapshot_and_trusted_only_for_the_same_f
     assert_eq!(ask(&mut open(dir.path(), true)), changed);
     assert_ne!(fs::read(&text_bin).unwrap(), stored);
 }
+
+#[test]
+fn an_edited_invocation_of_the_repositorys_macro_rebuilds_and_of_another_refreshes_in_place() {
+    // What `new` names in `checks!(super, new)` is read in the template, another file's code: an
+    // edit of that invocation changes answers elsewhere; `format!`'s arguments are a body's.
+    let dir = tempfile::tempdir().unwrap();
+    let lib = "#[macro_use]\nmod checks;\n\npub mod fast {\n    pub struct Finder;\n    pub struct Other;\n    impl Finder {\n        pub fn new() -> Option<Finder> { Some(Finder) }\n        pub fn other() -> Option<Other> { None }\n        pub fn done(&self) -> bool { true }\n    }\n    impl Other {\n        pub fn done(&self) -> bool { false }\n    }\n    pub mod checks {\n        checks!(super, new);\n    }\n}\n\npub fn show(a: u32, b: u32) -> String {\n    format!(\"{} {}\", a, b)\n}\n";
+    let checks = "macro_rules! checks {\n    ($m:ident, $cons:ident) => {\n        pub fn check() -> bool { $m::Finder::$cons().unwrap().done() }\n    };\n}\n";
+    fs::write(dir.path().join("Cargo.toml"), "[package]\nname = \"m\"\n").unwrap();
+    fs::create_dir(dir.path().join("src")).unwrap();
+    fs::write(dir.path().join("src/lib.rs"), lib).unwrap();
+    fs::write(dir.path().join("src/checks.rs"), checks).unwrap();
+    let sites = |s: &mut Session, handle: &str| -> Vec<String> {
+        let refs = s.call("refs", json!({ "handle": handle })).unwrap();
+        refs["refs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| format!("{}:{}:{}", r["path"], r["line"], r["column"]))
+            .collect()
+    };
+    let mut warm = open(dir.path(), false);
+    assert_eq!(sites(&mut warm, "src/lib.rs::fast::Finder::new"), ["\"src/lib.rs\":16:24"]);
+    assert_eq!(sites(&mut warm, "src/lib.rs::fast::Finder::done"), ["\"src/checks.rs\":3:63"]);
+    fs::write(dir.path().join("src/lib.rs"), lib.replace("a, b)", "b, a)")).unwrap();
+    let refreshed: Value = warm.call("refresh", json!({})).unwrap();
+    assert_eq!(refreshed["incremental"], true, "{refreshed}");
+    fs::write(dir.path().join("src/lib.rs"), lib.replace("checks!(super, new)", "checks!(super, other)")).unwrap();
+    let refreshed: Value = warm.call("refresh", json!({})).unwrap();
+    assert_eq!(refreshed["incremental"], false, "{refreshed}");
+    assert_eq!(sites(&mut warm, "src/lib.rs::fast::Finder::other"), ["\"src/lib.rs\":16:24"]);
+    // The template, in a file not edited, now calls the other type's `done`.
+    assert_eq!(sites(&mut warm, "src/lib.rs::fast::Other::done"), ["\"src/checks.rs\":3:63"]);
+    assert_eq!(fingerprint(&mut warm), fingerprint(&mut open(dir.path(), false)));
+}
