@@ -598,6 +598,14 @@ pub struct MacroRule {
     pub unread: Vec<String>,
 }
 
+impl MacroRule {
+    /// Whether the rule may take an invocation of `given` arguments.
+    pub fn takes(&self, given: usize) -> bool {
+        let positional = self.positional as usize;
+        given == positional || (!self.exact && given > positional)
+    }
+}
+
 /// A Rust `mod name;` declaration (the module lives in another file).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModDecl {
@@ -644,4 +652,15 @@ pub struct FileFacts {
     pub truncated_depth: bool,
     /// The file's leading comment (or module docstring), cleaned like a doc comment.
     pub doc: Option<String>,
+}
+
+impl FileFacts {
+    /// The Rust `macro_rules!` whose template the code at `scope` is in (its sites are in the
+    /// macro's scope, or one within it).
+    pub fn macro_around(&self, mut scope: Option<u32>) -> Option<u32> {
+        while let Some(s) = scope.filter(|&s| self.symbols[s as usize].kind != SymbolKind::Macro) {
+            scope = self.symbols[s as usize].container;
+        }
+        scope
+    }
 }

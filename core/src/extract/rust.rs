@@ -1935,10 +1935,7 @@ fn macro_templates(b: &mut Builder, node: Node, symbol: Option<u32>) {
         let sites = &b.facts.refs[before..];
         let text = b.src.get(right.byte_range()).unwrap_or("");
         for (i, m) in read.metavariables.iter().enumerate() {
-            let written = text
-                .match_indices(m.as_str())
-                .filter(|(at, _)| !text[at + m.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_'));
-            let written = written.count();
+            let written = metavariables_in(text).filter(|w| *w == m).count();
             let seen = sites.iter().flat_map(|c| &c.segments).filter(|s| s.0 == *m).count();
             if written > seen || (i >= read.positional as usize && written > 0) {
                 read.unread.push(m.clone());
@@ -2000,16 +1997,23 @@ fn metavariables_as_names(template: &str) -> String {
 /// A `macro_rules!` rule's matcher (its text, delimiters included), as the metavariables it binds.
 fn macro_rule(matcher: &str) -> MacroRule {
     let (positional, exact) = flat_metavariables(matcher).map_or((0, false), |(names, exact)| (names.len(), exact));
-    let mut metavariables = Vec::new();
-    for (at, _) in matcher.match_indices('$') {
-        let rest = &matcher[at + 1..];
-        let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
-        if end > 0 && !metavariables.iter().any(|m: &String| m[1..] == rest[..end]) {
-            metavariables.push(format!("${}", &rest[..end]));
+    let mut metavariables: Vec<String> = Vec::new();
+    for m in metavariables_in(matcher) {
+        if !metavariables.iter().any(|known| known == m) {
+            metavariables.push(m.to_string());
         }
     }
     // The positional ones come first, in order, as the matcher lists them.
     MacroRule { metavariables, positional: positional as u32, exact, unread: Vec::new() }
+}
+
+/// Each metavariable written in a matcher or transcriber, as written (`$cons`), in order.
+fn metavariables_in(text: &str) -> impl Iterator<Item = &str> {
+    text.match_indices('$').filter_map(|(at, _)| {
+        let rest = &text[at + 1..];
+        let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
+        (end > 0).then(|| &text[at..=at + end])
+    })
 }
 
 /// The macro invocations the file's text holds (`name!(…)`, `a::name! { … }`), wherever the parse

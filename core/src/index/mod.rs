@@ -772,10 +772,7 @@ fn invocations_of<'f>(f: &'f FileFacts, macros: &'f HashSet<&str>) -> impl Itera
 
 /// The names and calls of the chains written in Rust macros' templates (in a macro's scope).
 fn template_chains(f: &FileFacts) -> impl Iterator<Item = (Vec<&str>, &[u32], Option<u32>)> + '_ {
-    let in_macro = |c: &crate::facts::RefChain| {
-        c.enclosing.is_some_and(|e| f.symbols[e as usize].kind == crate::facts::SymbolKind::Macro)
-    };
-    f.refs.iter().filter(move |c| in_macro(c)).map(|c| {
+    f.refs.iter().filter(|c| f.macro_around(c.enclosing).is_some()).map(|c| {
         let names = c.segments.iter().map(|s| s.0.as_str()).collect();
         (names, c.calls_at.as_slice(), c.enclosing)
     })

@@ -545,13 +545,8 @@ type TemplateSites<'a> = HashMap<(SymId, &'a str), Vec<(FileId, u32, u32)>>;
 fn template_sites_of(index: &Index) -> TemplateSites<'_> {
     let mut out = TemplateSites::default();
     for (fid, f) in index.files.iter().enumerate().filter(|(_, f)| f.language == Language::Rust) {
-        let symbols = &f.facts.symbols;
         for (k, chain) in f.facts.refs.iter().enumerate() {
-            let mut scope = chain.enclosing;
-            while let Some(s) = scope.filter(|&s| symbols[s as usize].kind != SymbolKind::Macro) {
-                scope = symbols[s as usize].container;
-            }
-            let Some(m) = scope else { continue };
+            let Some(m) = f.facts.macro_around(chain.enclosing) else { continue };
             for (i, (name, _)) in chain.segments.iter().enumerate().filter(|(_, (n, _))| is_metavariable(n)) {
                 out.entry((f.sym_base + m, name.as_str())).or_default().push((fid as FileId, k as u32, i as u32));
             }
@@ -1834,10 +1829,7 @@ impl<'a> Resolver<'_, 'a> {
             for &(f, i) in self.invocations.get(macro_name)? {
                 let call = &self.index.files[f as usize].facts.invocations[i as usize];
                 let arguments = call.arguments.as_ref()?;
-                let given = arguments.len();
-                let taken =
-                    |r: &MacroRule| given == r.positional as usize || (!r.exact && given > r.positional as usize);
-                for &(_, i) in at.iter().filter(|(r, _)| taken(r)) {
+                for &(_, i) in at.iter().filter(|(r, _)| r.takes(arguments.len())) {
                     match arguments[i].as_slice() {
                         [] => return None,
                         [outer] if is_metavariable(outer) => {
@@ -1887,7 +1879,7 @@ impl<'a> Resolver<'_, 'a> {
         for m in definitions {
             for rule in self.macro_rules_of(m)? {
                 let positional = rule.positional as usize;
-                if !(count == positional || (!rule.exact && count > positional)) {
+                if !rule.takes(count) {
                     continue;
                 }
                 if index >= positional {
@@ -1929,11 +1921,7 @@ impl<'a> Resolver<'_, 'a> {
     /// The `macro_rules!` whose template a Rust scope is in (its symbol is the template's scope).
     fn enclosing_macro(&self, file: FileId, scope: Option<u32>) -> Option<SymId> {
         let f = &self.index.files[file as usize];
-        let local = self
-            .scope_chain(file, scope)
-            .into_iter()
-            .find(|&s| f.facts.symbols[s as usize].kind == SymbolKind::Macro)?;
-        Some(f.sym_base + local)
+        Some(f.sym_base + f.facts.macro_around(scope)?)
     }
 
     /// `find(name)`, or for a template's metavariable standing for a name (`$cons`) what it gives
@@ -2069,18 +2057,16 @@ impl<'a> Resolver<'_, 'a> {
     /// order of each class it is mixed into. Read as the other bases of every class that derives
     /// from it (what the method order puts after it is among those and their bases).
     fn mixed_into(&self, mixin: SymId) -> Vec<Value> {
+        fn extends(rels: &[(TypeRelKind, SymId)]) -> impl Iterator<Item = SymId> + '_ {
+            rels.iter().filter(|(k, _)| *k == TypeRelKind::Extends).map(|&(_, t)| t)
+        }
         let mut derived: HashSet<SymId> = HashSet::default();
         derived.insert(mixin);
-        let mut out = Vec::new();
-        let extends = |rels: &Vec<(TypeRelKind, SymId)>| {
-            rels.iter().filter(|(k, _)| *k == TypeRelKind::Extends).map(|&(_, t)| t).collect::<Vec<_>>()
-        };
         // To a fixed point: a class deriving from one that derives from the mixin derives from it.
         loop {
             let before = derived.len();
             for (&class, rels) in &self.supertypes {
-                let bases = extends(rels);
-                if !derived.contains(&class) && bases.iter().any(|b| derived.contains(b)) {
+                if !derived.contains(&class) && extends(rels).any(|b| derived.contains(&b)) {
                     derived.insert(class);
                 }
             }
@@ -2088,15 +2074,13 @@ impl<'a> Resolver<'_, 'a> {
                 break;
             }
         }
-        for (&class, rels) in self.supertypes.iter().filter(|(c, _)| derived.contains(c)) {
-            for base in extends(rels).into_iter().filter(|b| !derived.contains(b)) {
-                if class != mixin && !out.contains(&Value::Instance(base)) {
-                    out.push(Value::Instance(base));
-                }
-            }
-        }
-        out.sort_by_key(|v| if let Value::Instance(s) = v { *s } else { SymId::MAX });
-        out
+        // (The mixin itself has no base.)
+        let derived_rels = self.supertypes.iter().filter(|(c, _)| derived.contains(c));
+        let mut bases: Vec<SymId> =
+            derived_rels.flat_map(|(_, rels)| extends(rels)).filter(|b| !derived.contains(b)).collect();
+        bases.sort_unstable();
+        bases.dedup();
+        bases.into_iter().map(Value::Instance).collect()
     }
 
     /// Whether `values` are the receiver kept by `member_or_clone` (instances, not a method to call).
