@@ -20,7 +20,7 @@ pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
 const MAGIC: [u8; 8] = *b"CODEGRPH";
 /// Bumped whenever the layout, the meaning of facts or what the stored graph resolves changes.
-pub(crate) const FORMAT_VERSION: u32 = 104;
+pub(crate) const FORMAT_VERSION: u32 = 105;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 const HEADER_LEN: usize = 8 + 4 + 8 + 32;
@@ -689,11 +689,8 @@ impl LazyFacts {
     pub(crate) fn get(&self) -> &Arc<FileFacts> {
         self.0.facts.get_or_init(|| {
             let s = self.0.stored.as_ref().expect("facts without a snapshot are set when made");
-            let decoded = s
-                .image
-                .part(Section::Facts, s.offset, s.len, &s.hash)
-                .and_then(|b| postcard::from_bytes::<FileFacts>(&b).map_err(|e| format!("undecodable facts: {e}")))
-                .and_then(|f| {
+            let decoded =
+                s.image.part(Section::Facts, s.offset, s.len, &s.hash).and_then(|b| unpack_facts(&b)).and_then(|f| {
                     (f.symbols.len() == s.symbols as usize && symbol_indices_fit(&f))
                         .then_some(f)
                         .ok_or_else(|| "facts that do not fit the file list".to_string())
@@ -722,8 +719,33 @@ impl LazyFacts {
                 return Ok(out);
             }
         }
-        postcard::to_extend(self.get().as_ref(), out).map_err(|e| e.to_string())
+        out.extend_from_slice(&pack_facts(self.get())?);
+        Ok(out)
     }
+}
+
+/// A file's facts as the snapshot stores them: postcard, then LZ4 (a block with its length before
+/// it). Facts repeat their names and paths, so this stores about 2.3 in 1 — the largest part of a
+/// snapshot, written on every build — for about 2 ms a megabyte, and decodes at several GB/s.
+pub(crate) fn pack_facts(facts: &FileFacts) -> Result<Vec<u8>, String> {
+    let plain = postcard::to_allocvec(facts).map_err(|e| e.to_string())?;
+    Ok(lz4_flex::block::compress_prepend_size(&plain))
+}
+
+/// The facts `pack_facts` stored. A length no LZ4 block of this size can expand to (LZ4 writes at
+/// most 255 bytes a byte) is refused before anything is allocated for it.
+pub(crate) fn unpack_facts(packed: &[u8]) -> Result<FileFacts, String> {
+    let undecodable = |why: &dyn std::fmt::Display| format!("undecodable facts: {why}");
+    let (len, block) = packed.split_first_chunk::<4>().ok_or_else(|| undecodable(&"no length"))?;
+    let len = u32::from_le_bytes(*len) as usize;
+    if len > block.len().saturating_mul(255) + 16 {
+        return Err(undecodable(&format_args!("{len} bytes from a block of {}", block.len())));
+    }
+    let plain = lz4_flex::block::decompress(block, len).map_err(|e| undecodable(&e))?;
+    if plain.len() != len {
+        return Err(undecodable(&format_args!("{} bytes where {len} were stored", plain.len())));
+    }
+    postcard::from_bytes::<FileFacts>(&plain).map_err(|e| undecodable(&e))
 }
 
 /// Whether every symbol index of stored facts names one of the file's symbols: a crafted snapshot
@@ -1180,6 +1202,28 @@ mod tests {
     }
 
     #[test]
+    fn packed_facts_round_trip_and_a_crafted_block_is_refused_before_it_is_allocated() {
+        let facts = crate::extract::extract(Language::Rust, "pub fn run(a: u32) -> u32 { helper(a) + helper(a) }\n");
+        let packed = pack_facts(&facts).unwrap();
+        assert!(packed.len() < postcard::to_allocvec(&facts).unwrap().len());
+        assert_eq!(
+            postcard::to_allocvec(&unpack_facts(&packed).unwrap()).unwrap(),
+            postcard::to_allocvec(&facts).unwrap()
+        );
+        // A length of 4 GiB before a few bytes, a length the block does not fill, a cut block,
+        // nothing at all.
+        let mut huge = packed.clone();
+        huge[..4].copy_from_slice(&u32::MAX.to_le_bytes());
+        let mut longer = packed.clone();
+        longer[..4].copy_from_slice(&(u32::from_le_bytes(packed[..4].try_into().unwrap()) + 1).to_le_bytes());
+        let cut = &packed[..packed.len() - 3];
+        for crafted in [&huge[..], &longer[..], cut, &[][..]] {
+            let why = unpack_facts(crafted).expect_err("refused");
+            assert!(why.starts_with("undecodable facts"), "{why}");
+        }
+    }
+
+    #[test]
     fn ids_out_of_range_in_a_crafted_snapshot_are_refused_not_followed() {
         let (dir, mut cold) = indexed(5);
         let expected = symbols(&mut cold, "helper_3");
@@ -1200,13 +1244,12 @@ mod tests {
             let mut blobs = Vec::new();
             let mut at = 0;
             for e in &mut list {
-                let mut f: FileFacts =
-                    postcard::from_bytes(&p[Section::Facts as usize][at..at + e.facts_len as usize]).unwrap();
+                let mut f = unpack_facts(&p[Section::Facts as usize][at..at + e.facts_len as usize]).unwrap();
                 at += e.facts_len as usize;
                 if let Some(s) = f.symbols.first_mut() {
                     s.container = Some(1_000);
                 }
-                let blob = postcard::to_allocvec(&f).unwrap();
+                let blob = pack_facts(&f).unwrap();
                 (e.facts_len, e.facts_hash) = (blob.len() as u64, *blake3::hash(&blob).as_bytes());
                 blobs.extend(blob);
             }

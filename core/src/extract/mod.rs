@@ -50,7 +50,9 @@ pub(crate) trait Field<'t> {
 
 impl<'t> Field<'t> for Node<'t> {
     fn field(&self, name: &'static str) -> Option<Node<'t>> {
-        type Ids = Vec<(tree_sitter::Language, rustc_hash::FxHashMap<&'static str, Option<u16>>)>;
+        // Keyed by where the name is (a `&'static str` there holds these bytes for good), which
+        // hashes in two words; the same name at two places is looked up once for each.
+        type Ids = Vec<(tree_sitter::Language, rustc_hash::FxHashMap<(usize, usize), Option<u16>>)>;
         thread_local! {
             static IDS: std::cell::RefCell<Ids> = const { std::cell::RefCell::new(Vec::new()) };
         }
@@ -60,7 +62,10 @@ impl<'t> Field<'t> for Node<'t> {
                 grammars.push(((*language).clone(), rustc_hash::FxHashMap::default()));
                 grammars.len() - 1
             });
-            *grammars[at].1.entry(name).or_insert_with(|| language.field_id_for_name(name).map(u16::from))
+            *grammars[at]
+                .1
+                .entry((name.as_ptr() as usize, name.len()))
+                .or_insert_with(|| language.field_id_for_name(name).map(u16::from))
         });
         self.child_by_field_id(id?)
     }
@@ -620,8 +625,9 @@ impl Siblings {
 
 /// A file's leading comment block (after a shebang or an encoding line), or its module docstring.
 fn file_doc(b: &Builder, root: Node) -> Option<String> {
-    let children = named_children(root);
-    let mut rest = children.iter().copied().skip_while(|n| {
+    // Read lazily: only the first few of what may be thousands of declarations are looked at.
+    let mut cursor = root.walk();
+    let mut rest = root.named_children(&mut cursor).skip_while(|n| {
         let t = b.text(*n).trim_start();
         n.kind().contains("comment") && (t.starts_with("#!") || t.starts_with("# -*-"))
     });

@@ -2341,6 +2341,9 @@ fn plain_tokens(b: &Builder, tt: Node) -> bool {
 /// don't parse as one expression (a macro's own syntax: `select! { … }`, `test!(IPv4 ttl, …)`):
 /// then its tokens are read as names.
 fn parse_arguments(b: &Builder, tt: Node) -> Option<tree_sitter::Tree> {
+    if never_an_expression(b, tt) {
+        return None;
+    }
     const OPEN: &[u8] = b"fn f(){";
     const CLOSE: &[u8] = b";}";
     let (start, end) = (tt.start_byte(), tt.end_byte());
@@ -2384,6 +2387,70 @@ fn parse_arguments(b: &Builder, tt: Node) -> Option<tree_sitter::Tree> {
     let options = tree_sitter::ParseOptions::new().progress_callback(&mut stop_at_error);
     let tree = with_range_parser(&range, |parser| parser.parse_with_options(&mut read, None, Some(options)))?;
     (!tree.root_node().has_error()).then_some(tree)
+}
+
+/// Whether a token tree's tokens can't be an expression (or, in braces, a block's statements), so
+/// that parsing them as one would fail — the costliest parse there is, as tree-sitter tries every
+/// symbol of the grammar while it recovers. Between the delimiters:
+/// - a token no expression has there: `=>` (a macro's arms), `@` (a pattern's binding), `#` outside
+///   braces before anything but `[` or `!` (`quote!`'s `#x`), `;` in parentheses or twice in brackets
+///   (`vec![x; n]` has one);
+/// - a first token that can't start one: an operator that is only binary (`Token![,]`, `Token![=]`);
+/// - outside braces, a name and a lone `:` first (`trace!(target: "x", …)`).
+fn never_an_expression(b: &Builder, tt: Node) -> bool {
+    let delimiter = b.text(tt).as_bytes().first().copied();
+    let all = super::children(tt);
+    let inner = all.get(1..all.len().saturating_sub(1)).unwrap_or_default();
+    let braces = delimiter == Some(b'{');
+    let never_first = |kind: &str| {
+        matches!(
+            kind,
+            "," | "="
+                | ":"
+                | "+"
+                | ">"
+                | "/"
+                | "%"
+                | "^"
+                | "."
+                | "?"
+                | "=="
+                | "!="
+                | ">="
+                | "<="
+                | "+="
+                | "-="
+                | "*="
+                | "/="
+                | "%="
+                | "^="
+                | "&="
+                | "|="
+                | "<<="
+                | ">>="
+                | ">>"
+        ) || (kind == ";" && !braces)
+    };
+    let kind = |i: usize| inner.get(i).map_or("", |t| t.kind());
+    if never_first(kind(0)) || (!braces && kind(0) == "identifier" && kind(1) == ":") {
+        return true;
+    }
+    let mut semicolons = 0;
+    for (i, t) in inner.iter().enumerate() {
+        let never = match t.kind() {
+            "=>" | "@" => true,
+            "#" => !braces && !inner.get(i + 1).is_some_and(|n| b.text(*n).starts_with(['[', '!'])),
+            ";" => {
+                semicolons += 1;
+                delimiter == Some(b'(') || (delimiter == Some(b'[') && semicolons > 1)
+            }
+            _ => false,
+        };
+        if never {
+            return true;
+        }
+    }
+    false
 }
 
 /// The expression `parse_arguments` parsed: `fn f(){ <arguments>; }`'s body's one statement's.
