@@ -410,9 +410,10 @@ struct Resolver<'t, 'a> {
     /// empty, which breaks import cycles.
     import_memo: RefCell<HashMap<(FileId, u32, u32), Vec<Value>>>,
     module_memo: RefCell<HashMap<(FileId, u32), Vec<Value>>>,
-    /// Memo of what a module's glob imports give a name: (file, scope, name) → values; an entry in
-    /// progress is empty, which breaks glob cycles (`use super::*` in a child module).
-    glob_memo: RefCell<HashMap<(ScopedName, bool), Vec<Value>>>,
+    /// Memo of what a module's glob imports give a name: (file, scope, any) → name → values (by
+    /// name last, so that a lookup borrows it); an entry in progress is empty, which breaks glob
+    /// cycles (`use super::*` in a child module).
+    glob_memo: RefCell<HashMap<(FileId, Option<u32>, bool), HashMap<String, Vec<Value>>>>,
     /// While globs are followed: whether those the build configuration leaves out are too
     /// (`None`: no glob is being followed).
     any_glob: std::cell::Cell<Option<bool>>,
@@ -2428,13 +2429,13 @@ impl<'a> Resolver<'_, 'a> {
     }
 
     fn globs_memo(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32, any: bool) -> Vec<Value> {
-        let key = ((file, scope, name.to_string()), any);
-        if let Some(v) = self.glob_memo.borrow().get(&key) {
+        let key = (file, scope, any);
+        if let Some(v) = self.glob_memo.borrow().get(&key).and_then(|names| names.get(name)) {
             return v.clone();
         }
-        self.glob_memo.borrow_mut().insert(key.clone(), Vec::new());
+        self.glob_memo.borrow_mut().entry(key).or_default().insert(name.to_string(), Vec::new());
         let out = self.compute_globs(file, scope, name, hops, any);
-        self.glob_memo.borrow_mut().insert(key, out.clone());
+        self.glob_memo.borrow_mut().entry(key).or_default().insert(name.to_string(), out.clone());
         out
     }
 
