@@ -461,8 +461,16 @@ impl<'t, 'a> Resolver<'t, 'a> {
 }
 
 fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
-    // The two largest tables, each a pass over every file's facts, are built at once.
-    let (children, locals) = crate::join_maybe_parallel(|| children_of(index), || locals_of(index));
+    // The tables that are each a pass over every file's facts are built two at a time.
+    let ((children, locals), (imported, (invocations, template_sites))) = crate::join_maybe_parallel(
+        || crate::join_maybe_parallel(|| children_of(index), || locals_of(index)),
+        || {
+            crate::join_maybe_parallel(
+                || imported_of(index),
+                || crate::join_maybe_parallel(|| invocations_of(index), || template_sites_of(index)),
+            )
+        },
+    );
     let mut tables = Tables {
         index,
         children,
@@ -476,11 +484,11 @@ fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
         supertypes: HashMap::default(),
         outside: OutsideImpls::default(),
         macros: HashMap::default(),
-        invocations: invocations_of(index),
-        template_sites: template_sites_of(index),
+        invocations,
+        template_sites,
         template_macros: HashSet::default(),
         left_out_globs: HashSet::default(),
-        imported: imported_of(index),
+        imported,
     };
     tables.macros = macros_of(index, &tables.rust);
     tables.template_macros = tables.template_sites.keys().map(|&(m, _)| index.symbol(m).name.as_str()).collect();
@@ -613,16 +621,23 @@ pub(super) fn resolve(index: &Index, configs: &ConfigTexts) -> Graph {
     let mut graph = Graph { supertypes: relations, impl_members, ..Graph::default() };
     let per_file = per_file(&tables, |r, fid| (r.file_refs(fid), r.file_deps(fid)));
     let mut deps = Vec::with_capacity(per_file.len());
-    let mut refs = Vec::new();
+    let mut refs = Vec::with_capacity(per_file.iter().map(|(f, _)| f.refs.len()).sum());
+    graph.import_bindings.reserve(per_file.iter().map(|(f, _)| f.bindings.len()).sum());
     for (mut file_refs, file_deps) in per_file {
         graph.import_bindings.append(&mut file_refs.bindings);
         refs.append(&mut file_refs.refs);
         graph.file_stats.push(file_refs);
         deps.push(file_deps);
     }
-    finish_refs(&mut graph, refs, index.files.len());
-    finish_deps(index, &mut graph, deps);
-    graph.total_stats();
+    // The tables (millions of entries on a large repository) are freed while the graph is finished.
+    crate::join_maybe_parallel(
+        || drop(tables),
+        || {
+            finish_refs(&mut graph, refs, index.files.len());
+            finish_deps(index, &mut graph, deps);
+            graph.total_stats();
+        },
+    );
     graph
 }
 
