@@ -394,6 +394,8 @@ struct OutsideImpls<'a> {
     member_names: HashSet<&'a str>,
 }
 
+/// The glob imports of a scope, those the build configuration leaves out or not: (file, scope, any).
+type GlobScope = (FileId, Option<u32>, bool);
 /// Values by name.
 type NamedValues = HashMap<String, Vec<Value>>;
 /// A name written in a scope of a file: (file, scope, name).
@@ -415,7 +417,7 @@ struct Resolver<'t, 'a> {
     /// Memo of what a module's glob imports give a name: (file, scope, any) → name → values (by
     /// name last, so that a lookup borrows it); an entry in progress is empty, which breaks glob
     /// cycles (`use super::*` in a child module).
-    glob_memo: RefCell<HashMap<(FileId, Option<u32>, bool), NamedValues>>,
+    glob_memo: RefCell<HashMap<GlobScope, NamedValues>>,
     /// While globs are followed: whether those the build configuration leaves out are too
     /// (`None`: no glob is being followed).
     any_glob: std::cell::Cell<Option<bool>>,
