@@ -7,7 +7,7 @@
 //! method changes nothing else. Every git call goes through `crate::git` (the repository's config
 //! runs nothing); a ref is checked to be a revision, never an option, before git sees it.
 
-use crate::extract::Field;
+use crate::extract::{Field, Kind};
 use rustc_hash::FxHashMap as HashMap;
 use tree_sitter::Parser;
 
@@ -480,7 +480,7 @@ fn own_tokens(language: Language, text: &str, symbols: &[Symbol]) -> Vec<Tokens>
     let mut cursor = root.walk();
     loop {
         let node = cursor.node();
-        let is_comment = node.kind().contains("comment");
+        let is_comment = node.kind_str().contains("comment");
         if !is_comment && node.child_count() == 0 && !node.byte_range().is_empty() {
             let at = node.start_byte();
             while next < order.len() && ranges[order[next]].0 <= at {
@@ -496,7 +496,7 @@ fn own_tokens(language: Language, text: &str, symbols: &[Symbol]) -> Vec<Tokens>
             }
             if let Some(&owner) = stack.last() {
                 let h = if at < body_start[owner] { &mut header[owner] } else { &mut body[owner] };
-                h.update(node.kind().as_bytes());
+                h.update(node.kind_str().as_bytes());
                 h.update(&[0]);
                 h.update(text.as_bytes().get(node.byte_range()).unwrap_or_default());
                 h.update(&[0]);

@@ -7,7 +7,7 @@
 //!
 //! Both stay valid source in their language: a context pack can be parsed back.
 
-use crate::extract::Field;
+use crate::extract::{Field, Kind};
 use tree_sitter::{Node, Parser};
 
 use crate::lang::Language;
@@ -136,7 +136,7 @@ fn is_doc_comment(text: &str) -> bool {
 
 /// A Python expression statement worth keeping at top level: an assignment or the module docstring.
 fn python_declares(node: Node) -> bool {
-    node.named_child(0).is_some_and(|c| matches!(c.kind(), "assignment" | "augmented_assignment" | "string"))
+    node.named_child(0).is_some_and(|c| matches!(c.kind_str(), "assignment" | "augmented_assignment" | "string"))
 }
 
 /// Compresses one file. Files that don't parse are returned unchanged.
@@ -159,7 +159,7 @@ pub(crate) fn compress(language: Language, src: &str, mode: Compress) -> String 
         stack.push((child, 1));
     }
     while let Some((node, depth)) = stack.pop() {
-        let kind = node.kind();
+        let kind = node.kind_str();
         if signatures && depth == 1 {
             let keep = match shape.declarations {
                 None => true,
@@ -180,8 +180,9 @@ pub(crate) fn compress(language: Language, src: &str, mode: Compress) -> String 
         if shape.functions.contains(&kind) {
             // (Kotlin writes a block body inside a `function_body`, with no field.)
             let body = node.field("body").or_else(|| {
-                let wrapper = crate::extract::named_children(node).into_iter().find(|c| c.kind() == "function_body")?;
-                wrapper.named_child(0).filter(|b| b.kind() == "block")
+                let wrapper =
+                    crate::extract::named_children(node).into_iter().find(|c| c.kind_str() == "function_body")?;
+                wrapper.named_child(0).filter(|b| b.kind_str() == "block")
             });
             if let Some(body) = body {
                 if let Some(edit) = elide(language, body) {
@@ -216,8 +217,8 @@ pub(crate) fn compress(language: Language, src: &str, mode: Compress) -> String 
 fn elide(language: Language, body: Node) -> Option<(usize, usize, String)> {
     if language == Language::Python {
         let first = body.named_child(0)?;
-        let docstring =
-            first.kind() == "expression_statement" && first.named_child(0).is_some_and(|c| c.kind() == "string");
+        let docstring = first.kind_str() == "expression_statement"
+            && first.named_child(0).is_some_and(|c| c.kind_str() == "string");
         if !docstring {
             return Some((body.start_byte(), body.end_byte(), "...".into()));
         }
@@ -230,12 +231,14 @@ fn elide(language: Language, body: Node) -> Option<(usize, usize, String)> {
     // Ruby: the statements between `def …` and `end` become `nil` (a comment could swallow a
     // one-line method's `; end`).
     if language == Language::Ruby {
-        return (body.kind() == "body_statement" && body.named_child_count() > 0)
+        return (body.kind_str() == "body_statement" && body.named_child_count() > 0)
             .then(|| (body.start_byte(), body.end_byte(), "nil".into()));
     }
     // Brace languages: only a block body; arrow functions with an expression keep it.
-    if !matches!(body.kind(), "statement_block" | "block" | "constructor_body" | "compound_statement" | "function_body")
-        || body.named_child_count() == 0
+    if !matches!(
+        body.kind_str(),
+        "statement_block" | "block" | "constructor_body" | "compound_statement" | "function_body"
+    ) || body.named_child_count() == 0
     {
         return None;
     }

@@ -10,6 +10,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use tree_sitter::Parser;
 
+use crate::extract::Kind;
+
 use super::{bounded, Ctx, Error, Freshness, Omitted};
 use crate::facts::SymbolKind;
 use crate::lang::Language;
@@ -175,13 +177,13 @@ pub(crate) fn count_lines(language: Language, text: &str) -> LineCounts {
         'walk: loop {
             let node = cursor.node();
             // (`marginalia`: SQL's `/* … */`.)
-            let is_comment = node.kind().contains("comment")
-                || node.kind() == "marginalia"
+            let is_comment = node.kind_str().contains("comment")
+                || node.kind_str() == "marginalia"
                 || (language == Language::Python
-                    && ((node.kind() == "expression_statement"
+                    && ((node.kind_str() == "expression_statement"
                         && node.named_child_count() == 1
-                        && node.named_child(0).is_some_and(|c| c.kind() == "string"))
-                        || (node.kind() == "string" && triple_quoted(&text[node.byte_range()]))));
+                        && node.named_child(0).is_some_and(|c| c.kind_str() == "string"))
+                        || (node.kind_str() == "string" && triple_quoted(&text[node.byte_range()]))));
             if is_comment {
                 comment[node.byte_range()].iter_mut().for_each(|b| *b = true);
             }

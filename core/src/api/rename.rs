@@ -9,7 +9,7 @@
 //! string that names it for dynamic access); the reasons say which. Comment and string matches
 //! are candidates only when asked for, and never count towards `safe`.
 
-use crate::extract::Field;
+use crate::extract::{Field, Kind};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -580,7 +580,7 @@ impl<'a> Plan<'a> {
         let byte = file_text.byte_of(index.symbol(g).name_pos);
         let mut node = tree.root_node().descendant_for_byte_range(byte, byte);
         while let Some(n) = node {
-            if text[n.byte_range()].starts_with("declare global") || n.kind() == "global" {
+            if text[n.byte_range()].starts_with("declare global") || n.kind_str() == "global" {
                 return true;
             }
             node = n.parent();
@@ -1219,8 +1219,8 @@ fn shorthand_positions(language: Language, text: &str) -> BTreeSet<Pos> {
     let positions = crate::extract::positions_of(text);
     each_node(&tree, |n| {
         let rust_init =
-            n.kind() == "identifier" && n.parent().is_some_and(|p| p.kind() == "shorthand_field_initializer");
-        if SHORTHAND_KINDS.contains(&n.kind()) || rust_init {
+            n.kind_str() == "identifier" && n.parent().is_some_and(|p| p.kind_str() == "shorthand_field_initializer");
+        if SHORTHAND_KINDS.contains(&n.kind_str()) || rust_init {
             out.insert(positions.pos(n.start_byte()));
         }
     });
@@ -1242,7 +1242,7 @@ fn overload_names(text: &str, language: Language, sym: &crate::facts::Symbol) ->
     let positions = crate::extract::positions_of(text);
     let mut out = Vec::new();
     each_node(&tree, |n| {
-        if !DECLS.contains(&n.kind()) {
+        if !DECLS.contains(&n.kind_str()) {
             return;
         }
         let Some(name) = n.field("name") else { return };
@@ -1301,12 +1301,12 @@ fn macro_tokens<'t>(text: &'t str, name: &str) -> Vec<MacroToken<'t>> {
     let positions = crate::extract::positions_of(text);
     let mut out = Vec::new();
     each_node(&tree, |n| {
-        let Some(tt) = n.parent().filter(|p| p.kind() == "token_tree") else { return };
-        if n.kind() != "identifier" || &text[n.byte_range()] != name {
+        let Some(tt) = n.parent().filter(|p| p.kind_str() == "token_tree") else { return };
+        if n.kind_str() != "identifier" || &text[n.byte_range()] != name {
             return;
         }
-        let prev = n.prev_sibling().map_or("", |p| p.kind());
-        let next = n.next_sibling().map_or("", |p| p.kind());
+        let prev = n.prev_sibling().map_or("", |p| p.kind_str());
+        let next = n.next_sibling().map_or("", |p| p.kind_str());
         let whole = matches!(prev, "," | "(" | "[" | "{") && matches!(next, "," | ")" | "]" | "}");
         out.push(MacroToken {
             pos: positions.pos(n.start_byte()),
@@ -1342,10 +1342,10 @@ fn rules_take_no_names(definition: &str) -> bool {
 /// (`DebugByte(start)`, `find(start, end)` in a template).
 fn invoked_macro<'t>(tt: tree_sitter::Node, text: &'t str) -> Option<&'t str> {
     let name = match tt.parent() {
-        Some(call) if call.kind() == "macro_invocation" => call.field("macro")?,
+        Some(call) if call.kind_str() == "macro_invocation" => call.field("macro")?,
         _ => {
-            let bang = tt.prev_sibling().filter(|b| b.kind() == "!")?;
-            bang.prev_sibling().filter(|n| n.kind() == "identifier")?
+            let bang = tt.prev_sibling().filter(|b| b.kind_str() == "!")?;
+            bang.prev_sibling().filter(|n| n.kind_str() == "identifier")?
         }
     };
     let name = &text[name.byte_range()];
@@ -1360,10 +1360,10 @@ const DYNAMIC_ACCESS_CALLS: [&str; 8] =
 /// (JavaScript/TypeScript) or an argument of one of `DYNAMIC_ACCESS_CALLS`.
 fn dynamic_access(node: tree_sitter::Node, text: &str) -> bool {
     let Some(parent) = node.parent() else { return false };
-    if parent.kind() == "subscript_expression" {
+    if parent.kind_str() == "subscript_expression" {
         return parent.field("index") == Some(node);
     }
-    if !matches!(parent.kind(), "arguments" | "argument_list") {
+    if !matches!(parent.kind_str(), "arguments" | "argument_list") {
         return false;
     }
     let Some(call) = parent.parent() else { return false };
@@ -1395,7 +1395,7 @@ fn literal_matches(language: Language, text: &str, name: &str) -> Vec<Literal> {
     let mut cursor = tree.root_node().walk();
     loop {
         let node = cursor.node();
-        let kind = node.kind();
+        let kind = node.kind_str();
         let comment = kind.contains("comment");
         let string = !comment && (kind.contains("string") || kind == "template_string") && node.is_named();
         if comment || string {

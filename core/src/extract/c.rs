@@ -12,7 +12,7 @@
 //! Locals: parameters, declarations in bodies, range-`for` bindings, typed by their declared type
 //! (pointers, references, arrays and qualifiers stripped: `p->x` is a member of `p`'s type).
 
-use super::Field;
+use super::{Field, Kind};
 use tree_sitter::Node;
 
 use super::chain::ChainWalker;
@@ -74,8 +74,8 @@ const CHAIN: ChainSyntax = ChainSyntax {
 
 /// `((T *)p)->x`: the type a C cast at the head of a chain declares.
 fn head_type(b: &Builder, node: Node) -> Option<LocalOrigin> {
-    let inner = if node.kind() == "parenthesized_expression" { node.named_child(0)? } else { node };
-    let ty = match inner.kind() {
+    let inner = if node.kind_str() == "parenthesized_expression" { node.named_child(0)? } else { node };
+    let ty = match inner.kind_str() {
         "cast_expression" => inner.field("type")?.field("type")?,
         // `(new T(…))->m()`: a pointer to a `T`, which `->` goes through as it does a `T*` local's.
         "new_expression" => inner.field("type")?,
@@ -87,7 +87,7 @@ fn head_type(b: &Builder, node: Node) -> Option<LocalOrigin> {
 /// The path of a type as written, without template arguments: `ns::Vec<T>` → [ns, Vec];
 /// `struct point` → [point]. Primitives, `auto` and `decltype` have none.
 fn type_path_of(b: &Builder, ty: Node) -> Option<Vec<Segment>> {
-    match ty.kind() {
+    match ty.kind_str() {
         "type_identifier" | "namespace_identifier" | "identifier" => Some(vec![b.seg(ty)]),
         "struct_specifier" | "union_specifier" | "enum_specifier" | "class_specifier" => {
             ty.field("name").and_then(|n| type_path_of(b, n))
@@ -104,10 +104,10 @@ fn qualified_path(b: &Builder, node: Node) -> Option<Vec<Segment>> {
     let mut segs = Vec::new();
     let mut cur = node;
     for _ in 0..super::MAX_TYPE_NESTING * 8 {
-        match cur.kind() {
+        match cur.kind_str() {
             "qualified_identifier" => {
                 if let Some(scope) = cur.field("scope") {
-                    match scope.kind() {
+                    match scope.kind_str() {
                         "namespace_identifier" | "type_identifier" | "identifier" => segs.push(b.seg(scope)),
                         "template_type" => segs.push(b.seg(scope.field("name")?)),
                         _ => return None,
@@ -136,7 +136,7 @@ fn declared_name(declarator: Node) -> Option<(Node, bool)> {
     let mut cur = declarator;
     let mut function = false;
     for _ in 0..super::MAX_TYPE_NESTING {
-        match cur.kind() {
+        match cur.kind_str() {
             "identifier"
             | "field_identifier"
             | "type_identifier"
@@ -147,7 +147,7 @@ fn declared_name(declarator: Node) -> Option<(Node, bool)> {
             "function_declarator" => {
                 // `(*f)(int)` is a pointer to a function: a variable, not a function.
                 let inner = cur.field("declarator")?;
-                function = inner.kind() != "parenthesized_declarator";
+                function = inner.kind_str() != "parenthesized_declarator";
                 cur = inner;
             }
             "pointer_declarator"
@@ -165,14 +165,15 @@ fn declared_name(declarator: Node) -> Option<(Node, bool)> {
 }
 
 fn is_declarator(n: &Node) -> bool {
-    n.kind().ends_with("declarator") || matches!(n.kind(), "identifier" | "field_identifier" | "qualified_identifier")
+    n.kind_str().ends_with("declarator")
+        || matches!(n.kind_str(), "identifier" | "field_identifier" | "qualified_identifier")
 }
 
 /// The function declarator inside a declarator, if any (for its parameters).
 fn function_declarator(declarator: Node) -> Option<Node> {
     let mut cur = declarator;
     for _ in 0..super::MAX_TYPE_NESTING {
-        if cur.kind() == "function_declarator" {
+        if cur.kind_str() == "function_declarator" {
             return Some(cur);
         }
         cur = cur.field("declarator")?;
@@ -182,7 +183,7 @@ fn function_declarator(declarator: Node) -> Option<Node> {
 
 /// Whether a declaration has `static` (or, for `extern`, says so) among its storage classes.
 fn storage(b: &Builder, node: Node, class: &str) -> bool {
-    named_children(node).iter().any(|c| c.kind() == "storage_class_specifier" && b.text(*c) == class)
+    named_children(node).iter().any(|c| c.kind_str() == "storage_class_specifier" && b.text(*c) == class)
 }
 
 impl<'s> ChainWalker<'s> for Walker<'_, 's> {
@@ -196,7 +197,7 @@ impl Walk for Walker<'_, '_> {
         if !self.b.descend() {
             return;
         }
-        match node.kind() {
+        match node.kind_str() {
             "comment"
             | "string_literal"
             | "raw_string_literal"
@@ -247,7 +248,7 @@ impl Walk for Walker<'_, '_> {
             }
             "preproc_defined" => {
                 for c in named_children(node) {
-                    if c.kind() == "identifier" {
+                    if c.kind_str() == "identifier" {
                         let seg = self.b.seg(c);
                         self.b.add_ref(vec![seg], false, false);
                     }
@@ -292,7 +293,7 @@ impl Walk for Walker<'_, '_> {
                     for p in named_children(params) {
                         let name = p
                             .field("name")
-                            .or_else(|| named_children(p).into_iter().find(|c| c.kind() == "type_identifier"));
+                            .or_else(|| named_children(p).into_iter().find(|c| c.kind_str() == "type_identifier"));
                         if let Some(n) = name {
                             let text = self.b.text(n).to_string();
                             self.tparams.push(text);
@@ -332,14 +333,14 @@ impl Walk for Walker<'_, '_> {
             "call_expression" => {
                 let function = node.field("function");
                 match function {
-                    Some(f) if f.kind() == "qualified_identifier" => {
+                    Some(f) if f.kind_str() == "qualified_identifier" => {
                         if let Some(path) = qualified_path(self.b, f) {
                             self.b.add_ref(path, true, false);
                         }
                         self.qualified_extras(f);
                         self.walk_opt(node.field("arguments"));
                     }
-                    Some(f) if f.kind() == "primitive_type" => self.walk_opt(node.field("arguments")),
+                    Some(f) if f.kind_str() == "primitive_type" => self.walk_opt(node.field("arguments")),
                     _ => super::chain::drive(self, node, false, &CHAIN),
                 }
             }
@@ -382,7 +383,7 @@ impl Walk for Walker<'_, '_> {
             "field_initializer" => {
                 // `: r_(r)` in a constructor: the member of the class, then its arguments.
                 for c in named_children(node) {
-                    if c.kind() == "field_identifier" {
+                    if c.kind_str() == "field_identifier" {
                         let seg = self.b.seg(c);
                         self.b.add_ref(vec![seg], false, false);
                     } else {
@@ -392,7 +393,7 @@ impl Walk for Walker<'_, '_> {
             }
             "labeled_statement" => {
                 for c in named_children(node) {
-                    if c.kind() != "statement_identifier" {
+                    if c.kind_str() != "statement_identifier" {
                         self.walk(c);
                     }
                 }
@@ -430,9 +431,9 @@ impl<'s> Walker<'_, 's> {
         let mut cur = Some(node);
         for _ in 0..super::MAX_TYPE_NESTING * 8 {
             let Some(n) = cur else { break };
-            match n.kind() {
+            match n.kind_str() {
                 "qualified_identifier" => {
-                    if let Some(s) = n.field("scope").filter(|s| s.kind() == "template_type") {
+                    if let Some(s) = n.field("scope").filter(|s| s.kind_str() == "template_type") {
                         self.walk_opt(s.field("arguments"));
                     }
                     cur = n.field("name");
@@ -451,7 +452,7 @@ impl<'s> Walker<'_, 's> {
     fn include(&mut self, node: Node) {
         let Some(path) = node.field("path") else { return };
         let text = self.b.text(path);
-        let module = match path.kind() {
+        let module = match path.kind_str() {
             "string_literal" => text.trim_matches('"').to_string(),
             // `<x.h>`: kept in brackets, so the resolver looks only in the include directories.
             "system_lib_string" => text.to_string(),
@@ -463,7 +464,9 @@ impl<'s> Walker<'_, 's> {
 
     /// `using namespace a::b;` (a glob import of the namespace) or `using a::b::x;` (a named import).
     fn using(&mut self, node: Node) {
-        let Some(target) = named_children(node).into_iter().find(|c| !c.kind().ends_with("comment")) else { return };
+        let Some(target) = named_children(node).into_iter().find(|c| !c.kind_str().ends_with("comment")) else {
+            return;
+        };
         let path = self.namespace_path(target);
         if path.is_empty() {
             return;
@@ -481,7 +484,7 @@ impl<'s> Walker<'_, 's> {
 
     /// The path a namespace name or `nested_namespace_specifier` writes.
     fn namespace_path(&self, node: Node) -> Vec<Segment> {
-        match node.kind() {
+        match node.kind_str() {
             "nested_namespace_specifier" => named_children(node).into_iter().map(|c| self.b.seg(c)).collect(),
             "qualified_identifier" => qualified_path(self.b, node).unwrap_or_default(),
             "identifier" | "namespace_identifier" | "type_identifier" => vec![self.b.seg(node)],
@@ -498,7 +501,7 @@ impl<'s> Walker<'_, 's> {
             return;
         };
         // `namespace a::b { … }` is `namespace a { namespace b { … } }`.
-        let names: Vec<Node> = match name.kind() {
+        let names: Vec<Node> = match name.kind_str() {
             "nested_namespace_specifier" => named_children(name),
             _ => vec![name],
         };
@@ -524,17 +527,17 @@ impl<'s> Walker<'_, 's> {
             }
             return;
         };
-        let kind = match node.kind() {
+        let kind = match node.kind_str() {
             "class_specifier" => SymbolKind::Class,
             _ => SymbolKind::Struct,
         };
-        let public_default = node.kind() != "class_specifier";
+        let public_default = node.kind_str() != "class_specifier";
         let idx = match name {
-            Some(n) if n.kind() == "type_identifier" => {
+            Some(n) if n.kind_str() == "type_identifier" => {
                 let exported = self.exported(node);
                 self.b.add_symbol(node, n, kind, exported)
             }
-            Some(n) if n.kind() == "qualified_identifier" => {
+            Some(n) if n.kind_str() == "qualified_identifier" => {
                 // `struct a::B { … }`: defined out of its namespace; named by its last segment.
                 let Some(path) = qualified_path(self.b, n) else { return };
                 let (last, pos) = path.last().cloned().expect("a path has a segment");
@@ -552,7 +555,7 @@ impl<'s> Walker<'_, 's> {
 
     fn record_body(&mut self, idx: u32, node: Node, body: Node, public_default: bool) {
         for c in named_children(node) {
-            if c.kind() == "base_class_clause" {
+            if c.kind_str() == "base_class_clause" {
                 for base in named_children(c) {
                     if let Some(path) = self.checked_type_path(base) {
                         let pos = path.last().map(|s| s.1).unwrap_or_default();
@@ -565,7 +568,7 @@ impl<'s> Walker<'_, 's> {
         }
         self.within(idx, Some(public_default), false, |w| {
             for member in named_children(body) {
-                if member.kind() == "access_specifier" {
+                if member.kind_str() == "access_specifier" {
                     w.class_access = Some(w.b.text(member).trim_end_matches(':').trim() == "public");
                 } else {
                     w.walk(member);
@@ -584,13 +587,15 @@ impl<'s> Walker<'_, 's> {
         let scoped = has_token(node, "class") || has_token(node, "struct");
         let exported = self.exported(node);
         let idx = match name {
-            Some(n) if n.kind() == "type_identifier" => Some(self.b.add_symbol(node, n, SymbolKind::Enum, exported)),
+            Some(n) if n.kind_str() == "type_identifier" => {
+                Some(self.b.add_symbol(node, n, SymbolKind::Enum, exported))
+            }
             _ => None,
         };
         let enum_name = name.map(|n| self.b.text(n).to_string());
         let add = |w: &mut Walker<'_, 's>| {
             for e in named_children(body) {
-                if e.kind() != "enumerator" {
+                if e.kind_str() != "enumerator" {
                     w.walk(e);
                     continue;
                 }
@@ -613,19 +618,19 @@ impl<'s> Walker<'_, 's> {
         let declarators: Vec<Node> = node.children_by_field_name("declarator", &mut cursor).collect();
         // `typedef struct { … } name;`: the anonymous struct is named by the typedef.
         if let Some(t) = ty.filter(|t| {
-            matches!(t.kind(), "struct_specifier" | "union_specifier" | "enum_specifier")
+            matches!(t.kind_str(), "struct_specifier" | "union_specifier" | "enum_specifier")
                 && t.field("name").is_none()
                 && t.field("body").is_some()
         }) {
-            if let Some(&d) = declarators.first().filter(|d| d.kind() == "type_identifier") {
+            if let Some(&d) = declarators.first().filter(|d| d.kind_str() == "type_identifier") {
                 let exported = self.exported(node);
-                if t.kind() == "enum_specifier" {
+                if t.kind_str() == "enum_specifier" {
                     let idx = self.b.add_symbol(node, d, SymbolKind::Enum, exported);
                     let _ = idx;
                     let body = t.field("body").expect("checked");
                     let name = self.b.text(d).to_string();
                     for e in named_children(body) {
-                        if let Some(n) = e.field("name").filter(|_| e.kind() == "enumerator") {
+                        if let Some(n) = e.field("name").filter(|_| e.kind_str() == "enumerator") {
                             let i = self.b.add_symbol(e, n, SymbolKind::Constant, exported);
                             self.b.symbol_mut(i).returns = Some(vec![name.clone()]);
                             self.walk_opt(e.field("value"));
@@ -651,7 +656,7 @@ impl<'s> Walker<'_, 's> {
     /// One name a typedef declares: a type whose `returns` is what it names (followed for members).
     fn typedef_name(&mut self, node: Node, declarator: Node, target: Option<Vec<String>>) {
         let Some((name, function)) = declared_name(declarator) else { return };
-        if name.kind() != "type_identifier" {
+        if name.kind_str() != "type_identifier" {
             return;
         }
         let exported = self.exported(node);
@@ -680,7 +685,7 @@ impl<'s> Walker<'_, 's> {
         };
         let returns = ty.and_then(|t| self.type_names(t));
         let in_class = self.class_access.is_some();
-        let (idx, qualified) = match name.kind() {
+        let (idx, qualified) = match name.kind_str() {
             "qualified_identifier" => {
                 // `double geo::Circle::area() const { … }`: a member of the type its scope names.
                 let Some(path) = qualified_path(self.b, name) else {
@@ -717,7 +722,7 @@ impl<'s> Walker<'_, 's> {
                 w.walk_opt(f.field("parameters"));
             }
             for c in named_children(node) {
-                if c.kind() == "field_initializer_list" {
+                if c.kind_str() == "field_initializer_list" {
                     w.walk(c);
                 }
             }
@@ -745,9 +750,9 @@ impl<'s> Walker<'_, 's> {
         let constructs = self.in_function
             && self.b.language == crate::lang::Language::Cpp
             && declarators.iter().any(|d| {
-                d.kind() == "init_declarator"
+                d.kind_str() == "init_declarator"
                     && !has_token(*d, "=")
-                    && d.field("value").is_some_and(|v| matches!(v.kind(), "argument_list" | "initializer_list"))
+                    && d.field("value").is_some_and(|v| matches!(v.kind_str(), "argument_list" | "initializer_list"))
             });
         match (&path, ty) {
             (Some(p), Some(t)) if constructs => {
@@ -757,7 +762,7 @@ impl<'s> Walker<'_, 's> {
             _ => self.walk_opt(ty),
         }
         for d in declarators {
-            let value = if d.kind() == "init_declarator" { d.field("value") } else { None };
+            let value = if d.kind_str() == "init_declarator" { d.field("value") } else { None };
             let Some((name, _)) = declared_name(d) else {
                 self.walk(d);
                 continue;
@@ -773,7 +778,7 @@ impl<'s> Walker<'_, 's> {
                     _ => LocalOrigin::Unknown,
                 };
                 self.local(name, origin);
-            } else if matches!(name.kind(), "identifier" | "field_identifier") {
+            } else if matches!(name.kind_str(), "identifier" | "field_identifier") {
                 let kind = if self.class_access.is_some() { SymbolKind::Field } else { SymbolKind::Variable };
                 let exported = self.exported(node);
                 let idx = self.b.add_symbol(node, name, kind, exported);
@@ -810,7 +815,7 @@ impl<'s> Walker<'_, 's> {
     fn prototype(&mut self, node: Node, declarator: Node) {
         let ty = node.field("type");
         let Some((name, _)) = declared_name(declarator) else { return };
-        if !matches!(name.kind(), "identifier" | "field_identifier") {
+        if !matches!(name.kind_str(), "identifier" | "field_identifier") {
             self.walk_opt(ty);
             return;
         }
@@ -837,7 +842,7 @@ impl<'s> Walker<'_, 's> {
         let Some(params) = declarator.field("parameters") else { return };
         for p in named_children(params) {
             let Some(ty) = p.field("type") else { continue };
-            let called = p.field("declarator").is_some_and(|d| d.kind() == "abstract_function_declarator");
+            let called = p.field("declarator").is_some_and(|d| d.kind_str() == "abstract_function_declarator");
             match self.checked_type_path(ty) {
                 Some(path) => {
                     self.b.add_ref(path, called, false);
@@ -853,7 +858,7 @@ impl<'s> Walker<'_, 's> {
         let mut cur = Some(declarator);
         for _ in 0..super::MAX_TYPE_NESTING {
             let Some(d) = cur else { break };
-            if d.kind() == "array_declarator" {
+            if d.kind_str() == "array_declarator" {
                 self.walk_opt(d.field("size"));
             }
             cur = d.field("declarator");
@@ -878,7 +883,7 @@ impl<'s> Walker<'_, 's> {
     // ----- locals -----
 
     fn local(&mut self, name: Node, origin: LocalOrigin) {
-        if name.kind() == "identifier" {
+        if name.kind_str() == "identifier" {
             let text = self.b.text(name).to_string();
             self.b.add_local(&text, origin);
         }
@@ -893,14 +898,14 @@ impl<'s> Walker<'_, 's> {
 
     /// The origin of an `auto` local from its initialiser.
     fn value_origin(&self, value: Node) -> LocalOrigin {
-        match value.kind() {
+        match value.kind_str() {
             "new_expression" => value
                 .field("type")
                 .and_then(|t| self.checked_type_path(t))
                 .map_or(LocalOrigin::Unknown, |p| LocalOrigin::Constructed(p.into_iter().map(|s| s.0).collect())),
             "call_expression" => {
                 let Some(f) = value.field("function") else { return LocalOrigin::Unknown };
-                let path = match f.kind() {
+                let path = match f.kind_str() {
                     "qualified_identifier" => qualified_path(self.b, f),
                     _ => CHAIN.names(self.b, f),
                 };
@@ -928,7 +933,7 @@ impl<'s> Walker<'_, 's> {
 
     /// The template arguments of a type (`std::vector<Order>`'s `Order`).
     fn type_extras(&mut self, ty: Node) {
-        match ty.kind() {
+        match ty.kind_str() {
             "template_type" => self.walk_opt(ty.field("arguments")),
             "qualified_identifier" => self.qualified_extras(ty),
             _ => {}

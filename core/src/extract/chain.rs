@@ -3,7 +3,7 @@
 //! (`reference`). The loop never recurses, so a chain of 100,000 segments costs 100,000 steps and
 //! no stack: a crafted file can't overflow the stack through a long chain.
 
-use super::Field;
+use super::{Field, Kind};
 use tree_sitter::Node;
 
 use super::{texts, Builder, Segment, Walk};
@@ -115,7 +115,7 @@ impl ChainSyntax {
         // Whether the step read last (the one nearest the head, so far) is a path's `::`.
         let mut path_head = false;
         let head = loop {
-            let kind = cur.kind();
+            let kind = cur.kind_str();
             if let Some(origin) = self.typed_head.filter(|_| !frames.is_empty()).and_then(|typed| typed(b, cur)) {
                 break Head::Typed(cur, origin);
             }
@@ -131,7 +131,7 @@ impl ChainSyntax {
                     }
                     break Head::Opaque(cur);
                 };
-                if !self.silent_names.contains(&name.kind()) {
+                if !self.silent_names.contains(&name.kind_str()) {
                     frames.push(Frame::Name(name));
                 }
                 path_head = m.path;
@@ -158,7 +158,7 @@ impl ChainSyntax {
                 let Some(operand) = cur.named_child(0) else { break Head::Opaque(cur) };
                 path_head = false;
                 let index = cur.named_child(cur.named_child_count().saturating_sub(1) as u32);
-                if index.is_some_and(|i| self.slices.contains(&(kind, i.kind()))) {
+                if index.is_some_and(|i| self.slices.contains(&(kind, i.kind_str()))) {
                     frames.push(Frame::Slice(cur));
                 } else {
                     frames.push(Frame::Op(name, cur));
@@ -283,7 +283,7 @@ impl ChainSyntax {
             }
             Frame::Through(node) => {
                 for &(kind, f) in self.extras {
-                    if node.kind() == kind {
+                    if node.kind_str() == kind {
                         if let Some(part) = node.field(f) {
                             w.walk(part);
                         }

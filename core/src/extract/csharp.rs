@@ -7,7 +7,7 @@
 //! object creation, locals (declared, `var` from the initialiser, `foreach`, patterns, `out var`,
 //! `catch`), lambdas. Type parameters are no types of the project.
 
-use super::Field;
+use super::{Field, Kind};
 use tree_sitter::Node;
 
 use super::chain::ChainWalker;
@@ -60,8 +60,8 @@ const CHAIN: ChainSyntax = ChainSyntax {
 
 /// `((Order)x).Total()`, `(x as Order).Total()`: the type a cast at the head of a chain declares.
 fn head_type(b: &Builder, node: Node) -> Option<LocalOrigin> {
-    let inner = if node.kind() == "parenthesized_expression" { node.named_child(0)? } else { node };
-    let ty = match inner.kind() {
+    let inner = if node.kind_str() == "parenthesized_expression" { node.named_child(0)? } else { node };
+    let ty = match inner.kind_str() {
         "cast_expression" | "object_creation_expression" => inner.field("type")?,
         "as_expression" => inner.field("right")?,
         _ => return None,
@@ -74,20 +74,20 @@ fn type_path(b: &Builder, ty: Node) -> Option<Vec<Segment>> {
     let mut out = Vec::new();
     let mut cur = ty;
     for _ in 0..super::MAX_TYPE_NESTING * 4 {
-        match cur.kind() {
+        match cur.kind_str() {
             "identifier" => {
                 out.push(b.seg(cur));
                 break;
             }
             "generic_name" => {
-                let name = named_children(cur).into_iter().find(|c| c.kind() == "identifier")?;
+                let name = named_children(cur).into_iter().find(|c| c.kind_str() == "identifier")?;
                 out.push(b.seg(name));
                 break;
             }
             "qualified_name" => {
                 let name = cur.field("name")?;
-                let name = if name.kind() == "generic_name" {
-                    named_children(name).into_iter().find(|c| c.kind() == "identifier")?
+                let name = if name.kind_str() == "generic_name" {
+                    named_children(name).into_iter().find(|c| c.kind_str() == "identifier")?
                 } else {
                     name
                 };
@@ -108,7 +108,7 @@ fn type_path(b: &Builder, ty: Node) -> Option<Vec<Segment>> {
 }
 
 fn modifiers(b: &Builder, node: Node) -> Vec<String> {
-    named_children(node).into_iter().filter(|c| c.kind() == "modifier").map(|c| b.text(c).to_string()).collect()
+    named_children(node).into_iter().filter(|c| c.kind_str() == "modifier").map(|c| b.text(c).to_string()).collect()
 }
 
 impl<'s> ChainWalker<'s> for Walker<'_, 's> {
@@ -122,7 +122,7 @@ impl Walk for Walker<'_, '_> {
         if !self.b.descend() {
             return;
         }
-        match node.kind() {
+        match node.kind_str() {
             "comment"
             | "string_literal"
             | "verbatim_string_literal"
@@ -214,7 +214,7 @@ impl Walk for Walker<'_, '_> {
                     self.b.add_ref(path, false, false);
                 }
                 for c in named_children(node) {
-                    if c.kind() == "attribute_argument_list" {
+                    if c.kind_str() == "attribute_argument_list" {
                         self.walk(c);
                     }
                 }
@@ -226,9 +226,9 @@ impl Walk for Walker<'_, '_> {
                 let ty = node.field("type");
                 self.walk_opt(node.field("right"));
                 self.walk_opt(ty);
-                if let Some(left) = node.field("left").filter(|l| l.kind() == "identifier") {
+                if let Some(left) = node.field("left").filter(|l| l.kind_str() == "identifier") {
                     let origin = match ty {
-                        Some(t) if t.kind() != "implicit_type" => self.declared_origin(t),
+                        Some(t) if t.kind_str() != "implicit_type" => self.declared_origin(t),
                         _ => LocalOrigin::Unknown,
                     };
                     self.local(left, origin);
@@ -238,9 +238,9 @@ impl Walk for Walker<'_, '_> {
             "catch_declaration" | "declaration_pattern" | "declaration_expression" => {
                 let ty = node.field("type");
                 self.walk_opt(ty);
-                if let Some(name) = node.field("name").filter(|n| n.kind() == "identifier") {
+                if let Some(name) = node.field("name").filter(|n| n.kind_str() == "identifier") {
                     let origin = match ty {
-                        Some(t) if t.kind() != "implicit_type" => self.declared_origin(t),
+                        Some(t) if t.kind_str() != "implicit_type" => self.declared_origin(t),
                         _ => LocalOrigin::Unknown,
                     };
                     self.local(name, origin);
@@ -248,7 +248,7 @@ impl Walk for Walker<'_, '_> {
             }
             "lambda_expression" | "anonymous_method_expression" => {
                 match node.field("parameters") {
-                    Some(p) if p.kind() == "implicit_parameter" => self.local(p, LocalOrigin::Unknown),
+                    Some(p) if p.kind_str() == "implicit_parameter" => self.local(p, LocalOrigin::Unknown),
                     Some(p) => self.walk(p),
                     None => {}
                 }
@@ -310,7 +310,7 @@ impl<'s> Walker<'_, 's> {
     /// The compilation unit: a file-scoped `namespace A.B;` holds every declaration after it.
     fn top_level(&mut self, root: Node) {
         let children = named_children(root);
-        let at = children.iter().position(|c| c.kind() == "file_scoped_namespace_declaration");
+        let at = children.iter().position(|c| c.kind_str() == "file_scoped_namespace_declaration");
         let Some(at) = at else {
             for c in children {
                 self.walk(c);
@@ -339,7 +339,7 @@ impl<'s> Walker<'_, 's> {
 
     /// The segments of a name as written (`A.B.C`), for namespaces and usings.
     fn name_path(&self, node: Node) -> Vec<Segment> {
-        match node.kind() {
+        match node.kind_str() {
             "identifier" => vec![self.b.seg(node)],
             "qualified_name" => {
                 let mut out = node.field("qualifier").map(|q| self.name_path(q)).unwrap_or_default();
@@ -350,7 +350,7 @@ impl<'s> Walker<'_, 's> {
             }
             "generic_name" => named_children(node)
                 .into_iter()
-                .find(|c| c.kind() == "identifier")
+                .find(|c| c.kind_str() == "identifier")
                 .map(|n| vec![self.b.seg(n)])
                 .unwrap_or_default(),
             _ => Vec::new(),
@@ -359,14 +359,14 @@ impl<'s> Walker<'_, 's> {
 
     /// A chain of members and calls; `a?.b` is rewritten as the member `b` of `a`.
     fn chain(&mut self, node: Node) {
-        if node.kind() == "conditional_access_expression" {
+        if node.kind_str() == "conditional_access_expression" {
             // `a?.B()`: the binding's name is a member of the condition.
             let cond = node.field("condition");
-            let binding = named_children(node).into_iter().find(|c| c.kind() == "member_binding_expression");
+            let binding = named_children(node).into_iter().find(|c| c.kind_str() == "member_binding_expression");
             let head = cond.and_then(|c| CHAIN.names(self.b, c));
             if let (Some(mut segs), Some(name)) = (head, binding.and_then(|b| b.field("name"))) {
                 segs.push(self.b.seg(name));
-                let called = node.parent().is_some_and(|p| p.kind() == "invocation_expression");
+                let called = node.parent().is_some_and(|p| p.kind_str() == "invocation_expression");
                 self.b.add_ref(segs, called, false);
             } else {
                 self.walk_opt(cond);
@@ -377,8 +377,8 @@ impl<'s> Walker<'_, 's> {
             }
             return;
         }
-        if node.kind() == "invocation_expression"
-            && node.field("function").is_some_and(|f| f.kind() == "conditional_access_expression")
+        if node.kind_str() == "invocation_expression"
+            && node.field("function").is_some_and(|f| f.kind_str() == "conditional_access_expression")
         {
             self.walk_opt(node.field("function"));
             self.walk_opt(node.field("arguments"));
@@ -390,8 +390,8 @@ impl<'s> Walker<'_, 's> {
     /// `new Line { Amount = 3 }`: each key is a member of the created type.
     fn initializer(&mut self, init: Node, created: Option<Vec<String>>) {
         for c in named_children(init) {
-            let key = (c.kind() == "assignment_expression").then(|| c.field("left")).flatten();
-            match (key.filter(|k| k.kind() == "identifier"), &created) {
+            let key = (c.kind_str() == "assignment_expression").then(|| c.field("left")).flatten();
+            match (key.filter(|k| k.kind_str() == "identifier"), &created) {
                 (Some(k), Some(ty)) => {
                     let receiver = Receiver {
                         base: ReceiverBase::Value(LocalOrigin::Constructed(ty.clone())),
@@ -430,7 +430,7 @@ impl<'s> Walker<'_, 's> {
     fn type_decl(&mut self, node: Node, kind: SymbolKind) {
         let Some(name) = node.field("name") else { return self.walk_children(node) };
         for c in named_children(node) {
-            if c.kind() == "attribute_list" {
+            if c.kind_str() == "attribute_list" {
                 self.walk(c);
             }
         }
@@ -440,16 +440,16 @@ impl<'s> Walker<'_, 's> {
         self.within(idx, false, |w| {
             let saved = w.tparams.len();
             for c in named_children(node) {
-                if c.kind() == "type_parameter_list" {
+                if c.kind_str() == "type_parameter_list" {
                     w.walk(c);
                 }
             }
             for c in named_children(node) {
-                match c.kind() {
+                match c.kind_str() {
                     "base_list" => {
                         for base in named_children(c) {
                             // `record R(int X) : Base(X)`: the base with its arguments.
-                            let ty = if base.kind() == "primary_constructor_base_type" {
+                            let ty = if base.kind_str() == "primary_constructor_base_type" {
                                 base.named_child(0).unwrap_or(base)
                             } else {
                                 base
@@ -489,11 +489,11 @@ impl<'s> Walker<'_, 's> {
     fn method(&mut self, node: Node) {
         let Some(name) = node.field("name") else { return self.walk_children(node) };
         for c in named_children(node) {
-            if c.kind() == "attribute_list" {
+            if c.kind_str() == "attribute_list" {
                 self.walk(c);
             }
         }
-        let local = node.kind() == "local_function_statement";
+        let local = node.kind_str() == "local_function_statement";
         let kind = if local { SymbolKind::Function } else { SymbolKind::Method };
         let exported = !local && self.exported(node);
         let idx = self.b.add_symbol(node, name, kind, exported);
@@ -501,7 +501,7 @@ impl<'s> Walker<'_, 's> {
         self.within(idx, false, |w| {
             let saved = w.tparams.len();
             for c in named_children(node) {
-                if matches!(c.kind(), "type_parameter_list" | "type_parameter_constraints_clause") {
+                if matches!(c.kind_str(), "type_parameter_list" | "type_parameter_constraints_clause") {
                     w.walk(c);
                 }
             }
@@ -512,7 +512,7 @@ impl<'s> Walker<'_, 's> {
             }
             if let Some(params) = node.field("parameters") {
                 // `static int Twice(this Order o)`: an extension method of `Order`.
-                let first = named_children(params).into_iter().find(|p| p.kind() == "parameter");
+                let first = named_children(params).into_iter().find(|p| p.kind_str() == "parameter");
                 if let Some(p) = first.filter(|p| is_static && has_modifier(w.b, *p, "this")) {
                     let extended = p.field("type").and_then(|t| w.checked_type_path(t)).map(|p| texts(&p));
                     w.b.symbol_mut(idx).extension_of = extended;
@@ -520,7 +520,7 @@ impl<'s> Walker<'_, 's> {
                 w.walk(params);
             }
             for c in named_children(node) {
-                if c.kind() == "constructor_initializer" {
+                if c.kind_str() == "constructor_initializer" {
                     w.walk(c);
                 }
             }
@@ -531,19 +531,19 @@ impl<'s> Walker<'_, 's> {
 
     fn field_decl(&mut self, node: Node) {
         for c in named_children(node) {
-            if c.kind() == "attribute_list" {
+            if c.kind_str() == "attribute_list" {
                 self.walk(c);
             }
         }
         let exported = self.exported(node);
-        let Some(decl) = named_children(node).into_iter().find(|c| c.kind() == "variable_declaration") else {
+        let Some(decl) = named_children(node).into_iter().find(|c| c.kind_str() == "variable_declaration") else {
             return;
         };
         let ty = decl.field("type");
         let returns = ty.and_then(|t| self.checked_type_path(t)).map(|p| texts(&p));
         self.walk_opt(ty);
         for d in named_children(decl) {
-            if d.kind() != "variable_declarator" {
+            if d.kind_str() != "variable_declarator" {
                 continue;
             }
             if let Some(name) = d.field("name") {
@@ -560,11 +560,11 @@ impl<'s> Walker<'_, 's> {
         let ty = node.field("type");
         self.walk_opt(ty);
         let declared = match ty {
-            Some(t) if t.kind() != "implicit_type" => Some(self.declared_origin(t)),
+            Some(t) if t.kind_str() != "implicit_type" => Some(self.declared_origin(t)),
             _ => None,
         };
         for d in named_children(node) {
-            if d.kind() != "variable_declarator" {
+            if d.kind_str() != "variable_declarator" {
                 continue;
             }
             let value = named_children(d).into_iter().nth(1);
@@ -582,7 +582,7 @@ impl<'s> Walker<'_, 's> {
 
     fn param(&mut self, node: Node) {
         for c in named_children(node) {
-            if c.kind() == "attribute_list" {
+            if c.kind_str() == "attribute_list" {
                 self.walk(c);
             }
         }
@@ -593,7 +593,7 @@ impl<'s> Walker<'_, 's> {
             self.local(name, origin);
         }
         for c in named_children(node) {
-            if c.kind() == "equals_value_clause" {
+            if c.kind_str() == "equals_value_clause" {
                 self.walk(c);
             }
         }
@@ -609,7 +609,7 @@ impl<'s> Walker<'_, 's> {
     }
 
     fn value_origin(&self, value: Node) -> LocalOrigin {
-        match value.kind() {
+        match value.kind_str() {
             "object_creation_expression" => value
                 .field("type")
                 .and_then(|t| self.checked_type_path(t))
@@ -641,7 +641,7 @@ impl<'s> Walker<'_, 's> {
             return;
         }
         for c in named_children(ty) {
-            match c.kind() {
+            match c.kind_str() {
                 "type_argument_list" => self.walk_children(c),
                 "generic_name" | "qualified_name" | "nullable_type" | "array_type" => self.type_extras(c),
                 "array_rank_specifier" => self.walk_children(c),

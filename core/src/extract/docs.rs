@@ -4,6 +4,8 @@
 
 use tree_sitter::Node;
 
+use super::Kind;
+
 use crate::lang::Language;
 
 /// A doc keeps at most this many lines (then ` …`).
@@ -92,8 +94,8 @@ pub(crate) fn of_docstring(literal: &str) -> Option<String> {
 /// The docstring opening a Python block (a function's or class's body, or a module).
 pub(crate) fn docstring_node(block: Node) -> Option<Node> {
     let first = block.named_child(0)?;
-    let string = if first.kind() == "expression_statement" { first.named_child(0)? } else { first };
-    (string.kind() == "string").then_some(string)
+    let string = if first.kind_str() == "expression_statement" { first.named_child(0)? } else { first };
+    (string.kind_str() == "string").then_some(string)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! Locals: receivers, parameters, named results, type parameters, `:=` / `var` / `const` names in
 //! bodies, range and type-switch and select-case bindings.
 
-use super::Field;
+use super::{Field, Kind};
 use tree_sitter::Node;
 
 use super::{has_token, named_children, Builder, ChainSyntax, Member};
@@ -54,7 +54,7 @@ fn is_exported(name: &str) -> bool {
 }
 
 fn is_top_level(node: Node) -> bool {
-    node.parent().is_none_or(|p| p.kind() == "source_file")
+    node.parent().is_none_or(|p| p.kind_str() == "source_file")
 }
 
 /// Walks any node: declarations, statements, expressions and types.
@@ -62,7 +62,7 @@ fn walk(b: &mut Builder, node: Node) {
     if !b.descend() {
         return;
     }
-    match node.kind() {
+    match node.kind_str() {
         "comment"
         | "interpreted_string_literal"
         | "raw_string_literal"
@@ -74,7 +74,7 @@ fn walk(b: &mut Builder, node: Node) {
         | "dot"
         | "escape_sequence" => {}
         "package_clause" => {
-            if let Some(name) = named_children(node).into_iter().find(|c| c.kind() == "package_identifier") {
+            if let Some(name) = named_children(node).into_iter().find(|c| c.kind_str() == "package_identifier") {
                 b.facts.package = Some(b.text(name).to_string());
             }
         }
@@ -84,9 +84,9 @@ fn walk(b: &mut Builder, node: Node) {
         "type_declaration" => {
             let top = is_top_level(node);
             let specs = named_children(node);
-            let single = specs.iter().filter(|s| matches!(s.kind(), "type_spec" | "type_alias")).count() == 1;
+            let single = specs.iter().filter(|s| matches!(s.kind_str(), "type_spec" | "type_alias")).count() == 1;
             for spec in specs {
-                if matches!(spec.kind(), "type_spec" | "type_alias") {
+                if matches!(spec.kind_str(), "type_spec" | "type_alias") {
                     type_spec(b, spec, if single { node } else { spec }, top);
                 }
             }
@@ -99,14 +99,14 @@ fn walk(b: &mut Builder, node: Node) {
             // `for i, it := range c.Items`: the second name is an element, typed as the ranged
             // value is (a slice's type is its element's, see `type_path`); the first is an index
             // or a map key.
-            let element = match (node.kind(), node.field("right")) {
+            let element = match (node.kind_str(), node.field("right")) {
                 ("range_clause", Some(right)) => expr_origin(b, right),
                 _ => LocalOrigin::Unknown,
             };
             for child in named_children(node) {
                 if declares && Some(child) == left {
                     let names: Vec<Node> =
-                        named_children(child).into_iter().filter(|n| n.kind() == "identifier").collect();
+                        named_children(child).into_iter().filter(|n| n.kind_str() == "identifier").collect();
                     for (i, name) in names.iter().enumerate() {
                         let origin = if i == 1 { element.clone() } else { LocalOrigin::Unknown };
                         local(b, *name, origin);
@@ -121,7 +121,7 @@ fn walk(b: &mut Builder, node: Node) {
             for child in named_children(node) {
                 if Some(child) == alias {
                     for name in named_children(child) {
-                        if name.kind() == "identifier" {
+                        if name.kind_str() == "identifier" {
                             local(b, name, LocalOrigin::Unknown);
                         }
                     }
@@ -170,11 +170,11 @@ fn walk(b: &mut Builder, node: Node) {
             }
             // `Item{Name: n}`: the keys are the fields of the named struct type.
             let fields_of = ty
-                .filter(|t| matches!(t.kind(), "type_identifier" | "qualified_type" | "generic_type"))
+                .filter(|t| matches!(t.kind_str(), "type_identifier" | "qualified_type" | "generic_type"))
                 .and_then(|t| type_path(b, t))
                 .map(|p| Receiver { base: ReceiverBase::Value(LocalOrigin::Constructed(p)), members: Vec::new() });
             if let Some(body) = node.field("body") {
-                literal_value(b, body, ty.is_some_and(|t| t.kind() == "map_type"), fields_of.as_ref());
+                literal_value(b, body, ty.is_some_and(|t| t.kind_str() == "map_type"), fields_of.as_ref());
             }
         }
         "literal_value" => literal_value(b, node, false, None),
@@ -221,9 +221,11 @@ fn local(b: &mut Builder, name: Node, origin: LocalOrigin) {
 fn import_declaration(b: &mut Builder, node: Node) {
     let mut specs = Vec::new();
     for child in named_children(node) {
-        match child.kind() {
+        match child.kind_str() {
             "import_spec" => specs.push(child),
-            "import_spec_list" => specs.extend(named_children(child).into_iter().filter(|c| c.kind() == "import_spec")),
+            "import_spec_list" => {
+                specs.extend(named_children(child).into_iter().filter(|c| c.kind_str() == "import_spec"));
+            }
             _ => {}
         }
     }
@@ -234,10 +236,10 @@ fn import_declaration(b: &mut Builder, node: Node) {
         let module = b.text(path).trim_matches(|c| c == '"' || c == '`').to_string();
         let pos = b.pos(spec);
         match spec.field("name") {
-            Some(name) if name.kind() == "blank_identifier" => {
+            Some(name) if name.kind_str() == "blank_identifier" => {
                 b.add_import(module, ImportKind::SideEffect, Vec::new(), pos, false);
             }
-            Some(name) if name.kind() == "dot" => {
+            Some(name) if name.kind_str() == "dot" => {
                 b.add_import(module, ImportKind::Glob, Vec::new(), pos, false);
             }
             Some(name) => {
@@ -291,21 +293,21 @@ fn method_declaration(b: &mut Builder, node: Node) {
     // The receiver: `(c *Cart)`, `(Cart)`, `(l *List[T])`.
     let receiver = node
         .field("receiver")
-        .and_then(|r| named_children(r).into_iter().find(|c| c.kind() == "parameter_declaration"));
+        .and_then(|r| named_children(r).into_iter().find(|c| c.kind_str() == "parameter_declaration"));
     let recv_name = receiver.and_then(|r| r.field("name"));
     let mut recv_type = receiver.and_then(|r| r.field("type"));
     while let Some(t) = recv_type {
-        if matches!(t.kind(), "pointer_type" | "parenthesized_type") {
+        if matches!(t.kind_str(), "pointer_type" | "parenthesized_type") {
             recv_type = named_children(t).into_iter().next();
         } else {
             break;
         }
     }
     let (recv_base, recv_args) = match recv_type {
-        Some(t) if t.kind() == "generic_type" => (t.field("type"), t.field("type_arguments")),
+        Some(t) if t.kind_str() == "generic_type" => (t.field("type"), t.field("type_arguments")),
         other => (other, None),
     };
-    let recv_base = recv_base.filter(|t| t.kind() == "type_identifier");
+    let recv_base = recv_base.filter(|t| t.kind_str() == "type_identifier");
     if let Some(base) = recv_base {
         b.symbol_mut(idx).impl_of = Some(vec![b.text(base).to_string()]);
     }
@@ -327,7 +329,7 @@ fn method_declaration(b: &mut Builder, node: Node) {
         if let Some(args) = recv_args {
             for elem in named_children(args) {
                 for t in named_children(elem) {
-                    if t.kind() == "type_identifier" {
+                    if t.kind_str() == "type_identifier" {
                         local(b, t, LocalOrigin::Unknown);
                     }
                 }
@@ -346,7 +348,7 @@ fn method_declaration(b: &mut Builder, node: Node) {
 /// `[T any, U comparable]`: the names are locals of the declaration, the constraints are types.
 fn type_parameters(b: &mut Builder, list: Node) {
     for decl in named_children(list) {
-        if decl.kind() != "type_parameter_declaration" {
+        if decl.kind_str() != "type_parameter_declaration" {
             continue;
         }
         let mut cursor = decl.walk();
@@ -363,7 +365,7 @@ fn type_parameters(b: &mut Builder, list: Node) {
 /// A parameter list: the types are references; with `locals`, the names are locals.
 fn parameters(b: &mut Builder, list: Node, locals: bool) {
     for decl in named_children(list) {
-        match decl.kind() {
+        match decl.kind_str() {
             "parameter_declaration" | "variadic_parameter_declaration" => {
                 let ty = decl.field("type");
                 if let Some(t) = ty {
@@ -387,7 +389,7 @@ fn parameters(b: &mut Builder, list: Node, locals: bool) {
 /// The `result` of a function, method, method element or function literal.
 fn result(b: &mut Builder, node: Node, locals: bool) {
     if let Some(res) = node.field("result") {
-        if res.kind() == "parameter_list" {
+        if res.kind_str() == "parameter_list" {
             parameters(b, res, locals);
         } else {
             walk(b, res);
@@ -398,10 +400,10 @@ fn result(b: &mut Builder, node: Node, locals: bool) {
 /// The declared return type (the first result), as a path.
 fn returns(b: &Builder, node: Node) -> Option<Vec<String>> {
     let res = node.field("result")?;
-    let ty = if res.kind() == "parameter_list" {
+    let ty = if res.kind_str() == "parameter_list" {
         named_children(res)
             .into_iter()
-            .find(|c| matches!(c.kind(), "parameter_declaration" | "variadic_parameter_declaration"))?
+            .find(|c| matches!(c.kind_str(), "parameter_declaration" | "variadic_parameter_declaration"))?
             .field("type")?
     } else {
         res
@@ -419,7 +421,7 @@ fn declared(b: &Builder, ty: Node) -> LocalOrigin {
 fn type_path(b: &Builder, ty: Node) -> Option<Vec<String>> {
     let mut node = ty;
     loop {
-        match node.kind() {
+        match node.kind_str() {
             "pointer_type" | "parenthesized_type" | "parenthesized_expression" => {
                 node = named_children(node).into_iter().next()?;
             }
@@ -444,7 +446,7 @@ fn type_path(b: &Builder, ty: Node) -> Option<Vec<String>> {
 
 /// The segments of a named type: `Cart` or `cart.Cart` (none for a predeclared type).
 fn type_segs(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
-    match node.kind() {
+    match node.kind_str() {
         "type_identifier" => {
             let name = b.text(node);
             (!is_predeclared(name)).then(|| vec![b.seg(node)])
@@ -460,7 +462,7 @@ fn type_segs(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
 
 /// The segments of a named type, possibly instantiated: `Cart`, `cart.Cart`, `List[int]`.
 fn named_type_segs(b: &Builder, node: Node) -> Option<Vec<(String, Pos)>> {
-    if node.kind() == "generic_type" {
+    if node.kind_str() == "generic_type" {
         type_segs(b, node.field("type")?)
     } else {
         type_segs(b, node)
@@ -496,21 +498,20 @@ fn ref_chain(b: &mut Builder, node: Node, call: bool) {
 }
 
 fn is_type_node(node: Node) -> bool {
-    node.kind().ends_with("_type") || node.kind() == "type_identifier"
+    node.kind_str().ends_with("_type") || node.kind_str() == "type_identifier"
 }
 
 fn call_expression(b: &mut Builder, node: Node) {
     if let Some(function) = node.field("function") {
-        match function.kind() {
+        match function.kind_str() {
             "identifier" | "selector_expression" => ref_chain(b, function, true),
             // `F[int](x)` read as an index: a generic call when the index is clearly a type.
             "index_expression"
-                if function
-                    .field("index")
-                    .is_some_and(|i| is_type_node(i) || (i.kind() == "identifier" && is_predeclared(b.text(i))))
-                    && function
-                        .field("operand")
-                        .is_some_and(|o| matches!(o.kind(), "identifier" | "selector_expression")) =>
+                if function.field("index").is_some_and(|i| {
+                    is_type_node(i) || (i.kind_str() == "identifier" && is_predeclared(b.text(i)))
+                }) && function
+                    .field("operand")
+                    .is_some_and(|o| matches!(o.kind_str(), "identifier" | "selector_expression")) =>
             {
                 if let Some(operand) = function.field("operand") {
                     ref_chain(b, operand, true);
@@ -536,13 +537,13 @@ fn call_expression(b: &mut Builder, node: Node) {
 fn expr_origin(b: &Builder, expr: Node) -> LocalOrigin {
     let mut e = expr;
     loop {
-        match e.kind() {
+        match e.kind_str() {
             "parenthesized_expression" => match named_children(e).into_iter().next() {
                 Some(inner) => e = inner,
                 None => return LocalOrigin::Unknown,
             },
             "unary_expression" => match e.field("operand") {
-                Some(operand) if operand.kind() == "composite_literal" && has_token(e, "&") => e = operand,
+                Some(operand) if operand.kind_str() == "composite_literal" && has_token(e, "&") => e = operand,
                 _ => return LocalOrigin::Unknown,
             },
             "composite_literal" => {
@@ -561,14 +562,14 @@ fn expr_origin(b: &Builder, expr: Node) -> LocalOrigin {
                 let Some(function) = e.field("function") else {
                     return LocalOrigin::Unknown;
                 };
-                let function = match function.kind() {
+                let function = match function.kind_str() {
                     "index_expression" => match function.field("operand") {
                         Some(o) => o,
                         None => return LocalOrigin::Unknown,
                     },
                     _ => function,
                 };
-                if !matches!(function.kind(), "identifier" | "selector_expression") {
+                if !matches!(function.kind_str(), "identifier" | "selector_expression") {
                     return LocalOrigin::Unknown;
                 }
                 let Some(segs) = CHAIN.names(b, function) else {
@@ -620,7 +621,7 @@ fn short_var_declaration(b: &mut Builder, node: Node) {
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
-        .filter(|c| c.kind() != "comment")
+        .filter(|c| c.kind_str() != "comment")
         .collect();
     for v in &values {
         walk(b, *v);
@@ -630,11 +631,11 @@ fn short_var_declaration(b: &mut Builder, node: Node) {
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
-        .filter(|c| c.kind() != "comment")
+        .filter(|c| c.kind_str() != "comment")
         .collect();
     let origins = origins(b, names.len(), &values);
     for (name, origin) in names.into_iter().zip(origins) {
-        if name.kind() == "identifier" {
+        if name.kind_str() == "identifier" {
             local(b, name, origin);
         } else {
             walk(b, name);
@@ -647,9 +648,9 @@ fn value_declaration(b: &mut Builder, node: Node) {
     let top = is_top_level(node);
     let mut specs = Vec::new();
     for child in named_children(node) {
-        match child.kind() {
+        match child.kind_str() {
             "const_spec" | "var_spec" => specs.push(child),
-            "var_spec_list" => specs.extend(named_children(child).into_iter().filter(|c| c.kind() == "var_spec")),
+            "var_spec_list" => specs.extend(named_children(child).into_iter().filter(|c| c.kind_str() == "var_spec")),
             _ => {}
         }
     }
@@ -657,17 +658,17 @@ fn value_declaration(b: &mut Builder, node: Node) {
     for spec in specs {
         let mut cursor = spec.walk();
         let names: Vec<Node> =
-            spec.children_by_field_name("name", &mut cursor).filter(|n| n.kind() == "identifier").collect();
+            spec.children_by_field_name("name", &mut cursor).filter(|n| n.kind_str() == "identifier").collect();
         let ty = spec.field("type");
         let values: Vec<Node> = spec
             .field("value")
             .map(named_children)
             .unwrap_or_default()
             .into_iter()
-            .filter(|c| c.kind() != "comment")
+            .filter(|c| c.kind_str() != "comment")
             .collect();
         if top {
-            let kind = if spec.kind() == "const_spec" { SymbolKind::Constant } else { SymbolKind::Variable };
+            let kind = if spec.kind_str() == "const_spec" { SymbolKind::Constant } else { SymbolKind::Variable };
             let decl = if single && names.len() == 1 { node } else { spec };
             let mut indices = Vec::new();
             for name in &names {
@@ -712,7 +713,7 @@ fn type_spec(b: &mut Builder, spec: Node, decl: Node, top: bool) {
         return;
     };
     let ty = spec.field("type");
-    let kind = match ty.map(|t| t.kind()) {
+    let kind = match ty.map(|t| t.kind_str()) {
         Some("struct_type") => SymbolKind::Struct,
         Some("interface_type") => SymbolKind::Interface,
         _ => SymbolKind::Type,
@@ -742,11 +743,11 @@ fn embed(b: &mut Builder, owner: u32, ty: Node) {
 }
 
 fn struct_body(b: &mut Builder, owner: u32, struct_type: Node) {
-    let Some(list) = named_children(struct_type).into_iter().find(|c| c.kind() == "field_declaration_list") else {
+    let Some(list) = named_children(struct_type).into_iter().find(|c| c.kind_str() == "field_declaration_list") else {
         return;
     };
     for field in named_children(list) {
-        if field.kind() != "field_declaration" {
+        if field.kind_str() != "field_declaration" {
             continue;
         }
         let mut cursor = field.walk();
@@ -774,7 +775,7 @@ fn struct_body(b: &mut Builder, owner: u32, struct_type: Node) {
 
 fn interface_body(b: &mut Builder, owner: u32, iface: Node) {
     for elem in named_children(iface) {
-        match elem.kind() {
+        match elem.kind_str() {
             "method_elem" => {
                 let Some(name) = elem.field("name") else {
                     continue;
@@ -808,12 +809,12 @@ fn interface_body(b: &mut Builder, owner: u32, iface: Node) {
 /// With `fields_of` (the literal's struct type is named) such a key is a use of that field.
 fn literal_value(b: &mut Builder, node: Node, is_map: bool, fields_of: Option<&Receiver>) {
     for elem in named_children(node) {
-        match elem.kind() {
+        match elem.kind_str() {
             "keyed_element" => {
                 if let Some(key) = elem.field("key") {
                     let inner = named_children(key);
                     match inner.as_slice() {
-                        [k] if !is_map && k.kind() == "identifier" => {
+                        [k] if !is_map && k.kind_str() == "identifier" => {
                             if let Some(r) = fields_of {
                                 b.add_member_ref(b.seg(*k), false, r.clone());
                             }

@@ -5,7 +5,7 @@
 //! Type parameters (`<T>` of a class or method) are tracked while their declaration is walked: a use
 //! of `T` is not a reference to a type and gives no declared type to a local or a return.
 
-use super::Field;
+use super::{Field, Kind};
 use tree_sitter::Node;
 
 use super::chain::ChainWalker;
@@ -41,24 +41,24 @@ fn is_annotation(kind: &str) -> bool {
 
 /// `var x = ...`: the grammar writes the inferred type as a `type_identifier` "var".
 fn is_var(b: &Builder, ty: Node) -> bool {
-    ty.kind() == "type_identifier" && b.text(ty) == "var"
+    ty.kind_str() == "type_identifier" && b.text(ty) == "var"
 }
 
 /// Whether the declaration has a `public` modifier.
 fn is_public(node: Node) -> bool {
-    named_children(node).into_iter().any(|c| c.kind() == "modifiers" && has_token(c, "public"))
+    named_children(node).into_iter().any(|c| c.kind_str() == "modifiers" && has_token(c, "public"))
 }
 
 /// Where a declaration's signature starts: after its annotations, so `@Override` on the line above
 /// does not become the signature.
 fn signature_start(node: Node) -> usize {
     for c in children(node) {
-        match c.kind() {
+        match c.kind_str() {
             "line_comment" | "block_comment" => {}
             "annotation" | "marker_annotation" => {}
             "modifiers" => {
                 if let Some(m) =
-                    children(c).into_iter().find(|m| !is_annotation(m.kind()) && !m.kind().ends_with("comment"))
+                    children(c).into_iter().find(|m| !is_annotation(m.kind_str()) && !m.kind_str().ends_with("comment"))
                 {
                     return m.start_byte();
                 }
@@ -94,9 +94,11 @@ const CHAIN: ChainSyntax = ChainSyntax {
 
 /// The type of the value a construction makes (`new Order(…).total()`).
 fn head_type(b: &Builder, node: Node) -> Option<LocalOrigin> {
-    let inner = if node.kind() == "parenthesized_expression" { node.named_child(0)? } else { node };
+    let inner = if node.kind_str() == "parenthesized_expression" { node.named_child(0)? } else { node };
     // An anonymous class's own members may override the type's: not this rule.
-    if inner.kind() != "object_creation_expression" || named_children(inner).iter().any(|c| c.kind() == "class_body") {
+    if inner.kind_str() != "object_creation_expression"
+        || named_children(inner).iter().any(|c| c.kind_str() == "class_body")
+    {
         return None;
     }
     type_path(b, Walker::field(inner, "type")?).map(|p| LocalOrigin::Declared(texts(&p)))
@@ -108,13 +110,14 @@ fn type_path(b: &Builder, ty: Node) -> Option<Vec<Seg>> {
     let mut segs = Vec::new();
     let mut cur = ty;
     loop {
-        match cur.kind() {
+        match cur.kind_str() {
             "type_identifier" | "identifier" => {
                 segs.push(b.seg(cur));
                 break;
             }
             "scoped_type_identifier" => {
-                let parts: Vec<Node> = named_children(cur).into_iter().filter(|c| !is_annotation(c.kind())).collect();
+                let parts: Vec<Node> =
+                    named_children(cur).into_iter().filter(|c| !is_annotation(c.kind_str())).collect();
                 let Some(last) = parts.last() else { break };
                 segs.push(b.seg(*last));
                 if parts.len() < 2 {
@@ -133,7 +136,7 @@ fn type_path(b: &Builder, ty: Node) -> Option<Vec<Seg>> {
                 cur = scope;
             }
             "generic_type" => {
-                let Some(base) = named_children(cur).into_iter().find(|c| c.kind() != "type_arguments") else {
+                let Some(base) = named_children(cur).into_iter().find(|c| c.kind_str() != "type_arguments") else {
                     break;
                 };
                 cur = base;
@@ -145,7 +148,7 @@ fn type_path(b: &Builder, ty: Node) -> Option<Vec<Seg>> {
                 cur = element;
             }
             "annotated_type" => {
-                let Some(inner) = named_children(cur).into_iter().rfind(|c| !is_annotation(c.kind())) else {
+                let Some(inner) = named_children(cur).into_iter().rfind(|c| !is_annotation(c.kind_str())) else {
                     break;
                 };
                 cur = inner;
@@ -171,7 +174,7 @@ impl Walk for Walker<'_, '_> {
         if !self.b.descend() {
             return;
         }
-        match node.kind() {
+        match node.kind_str() {
             "line_comment" | "block_comment" | "string_literal" | "character_literal" | "module_declaration"
             | "this" | "super" | "break_statement" | "continue_statement" | "underscore_pattern" => {}
             "package_declaration" => self.package(node),
@@ -191,7 +194,7 @@ impl Walk for Walker<'_, '_> {
             "receiver_parameter" => {
                 // `void m(Outer this)`: only the type is a use.
                 for c in named_children(node) {
-                    if c.kind() != "identifier" && c.kind() != "this" {
+                    if c.kind_str() != "identifier" && c.kind_str() != "this" {
                         self.walk(c);
                     }
                 }
@@ -213,7 +216,7 @@ impl Walk for Walker<'_, '_> {
             "type_pattern" | "record_pattern_component" => self.pattern_binding(node),
             "record_pattern" => {
                 for c in named_children(node) {
-                    match c.kind() {
+                    match c.kind_str() {
                         "identifier" => {
                             let seg = self.b.seg(c);
                             self.b.add_ref(vec![seg], false, false);
@@ -224,7 +227,7 @@ impl Walk for Walker<'_, '_> {
             }
             "labeled_statement" => {
                 for c in named_children(node) {
-                    if c.kind() != "identifier" {
+                    if c.kind_str() != "identifier" {
                         self.walk(c);
                     }
                 }
@@ -283,7 +286,7 @@ impl<'s> Walker<'_, 's> {
     /// Walks the modifiers and annotations written directly on a declaration.
     fn walk_modifiers(&mut self, node: Node) {
         for c in named_children(node) {
-            if c.kind() == "modifiers" || is_annotation(c.kind()) {
+            if c.kind_str() == "modifiers" || is_annotation(c.kind_str()) {
                 self.walk(c);
             }
         }
@@ -293,7 +296,7 @@ impl<'s> Walker<'_, 's> {
 
     fn package(&mut self, node: Node) {
         for c in named_children(node) {
-            match c.kind() {
+            match c.kind_str() {
                 "identifier" | "scoped_identifier" => {
                     if let Some(path) = type_path(self.b, c) {
                         self.b.facts.package = Some(texts(&path).join("."));
@@ -306,14 +309,14 @@ impl<'s> Walker<'_, 's> {
 
     fn import(&mut self, node: Node) {
         let kids = named_children(node);
-        let Some(path_node) = kids.iter().find(|c| matches!(c.kind(), "identifier" | "scoped_identifier")) else {
+        let Some(path_node) = kids.iter().find(|c| matches!(c.kind_str(), "identifier" | "scoped_identifier")) else {
             return;
         };
         let Some(mut path) = type_path(self.b, *path_node) else {
             return;
         };
         let pos = self.b.pos(node);
-        if kids.iter().any(|c| c.kind() == "asterisk") {
+        if kids.iter().any(|c| c.kind_str() == "asterisk") {
             self.b.add_import(texts(&path).join("."), ImportKind::Glob, Vec::new(), pos, false);
         } else if let Some((name, name_pos)) = path.pop() {
             let item = ImportItem { alias: name.clone(), name, pos: name_pos };
@@ -355,20 +358,20 @@ impl<'s> Walker<'_, 's> {
             let saved = w.tparams.len();
             w.walk_opt(Self::field(node, "type_parameters"));
             for c in named_children(node) {
-                match c.kind() {
+                match c.kind_str() {
                     "superclass" => {
                         for ty in named_children(c) {
                             w.relate(idx, TypeRelKind::Extends, ty);
                         }
                     }
                     "super_interfaces" | "extends_interfaces" => {
-                        let rel = if c.kind() == "extends_interfaces" {
+                        let rel = if c.kind_str() == "extends_interfaces" {
                             TypeRelKind::Extends
                         } else {
                             TypeRelKind::Implements
                         };
                         for list in named_children(c) {
-                            if list.kind() == "type_list" {
+                            if list.kind_str() == "type_list" {
                                 for ty in named_children(list) {
                                     w.relate(idx, rel, ty);
                                 }
@@ -379,7 +382,7 @@ impl<'s> Walker<'_, 's> {
                     _ => {}
                 }
             }
-            if node.kind() == "record_declaration" {
+            if node.kind_str() == "record_declaration" {
                 if let Some(params) = Self::field(node, "parameters") {
                     w.record_components(params);
                 }
@@ -411,7 +414,7 @@ impl<'s> Walker<'_, 's> {
             if let Some(t) = ty {
                 self.type_ref(t);
             }
-            if let Some(name) = name.filter(|n| n.kind() == "identifier") {
+            if let Some(name) = name.filter(|n| n.kind_str() == "identifier") {
                 let idx = self.add_symbol(p, name, SymbolKind::Field, true);
                 self.b.symbol_mut(idx).returns = returns.map(|r| texts(&r));
             }
@@ -438,7 +441,7 @@ impl<'s> Walker<'_, 's> {
             w.walk_opt(Self::field(node, "parameters"));
             w.walk_opt(Self::field(node, "dimensions"));
             for c in named_children(node) {
-                if c.kind() == "throws" {
+                if c.kind_str() == "throws" {
                     w.walk(c);
                 }
             }
@@ -460,7 +463,7 @@ impl<'s> Walker<'_, 's> {
         let mut cursor = node.walk();
         let declarators: Vec<Node> = node.children_by_field_name("declarator", &mut cursor).collect();
         for d in declarators {
-            if let Some(name) = Self::field(d, "name").filter(|n| n.kind() == "identifier") {
+            if let Some(name) = Self::field(d, "name").filter(|n| n.kind_str() == "identifier") {
                 let idx = self.add_symbol(node, name, SymbolKind::Field, exported);
                 self.b.symbol_mut(idx).returns.clone_from(&returns);
             }
@@ -492,14 +495,14 @@ impl<'s> Walker<'_, 's> {
     fn type_params(&mut self, node: Node) {
         let params = named_children(node);
         for p in &params {
-            if let Some(name) = named_children(*p).into_iter().find(|c| c.kind() == "type_identifier") {
+            if let Some(name) = named_children(*p).into_iter().find(|c| c.kind_str() == "type_identifier") {
                 let name = self.b.text(name).to_string();
                 self.tparams.push(name);
             }
         }
         for p in params {
             for c in named_children(p) {
-                if c.kind() != "type_identifier" {
+                if c.kind_str() != "type_identifier" {
                     self.walk(c);
                 }
             }
@@ -509,7 +512,7 @@ impl<'s> Walker<'_, 's> {
     // ----- locals -----
 
     fn local(&mut self, name: Node, origin: LocalOrigin) {
-        if name.kind() == "identifier" {
+        if name.kind_str() == "identifier" {
             let text = self.b.text(name).to_string();
             self.b.add_local(&text, origin);
         }
@@ -528,7 +531,7 @@ impl<'s> Walker<'_, 's> {
 
     /// The origin of a `var` initialised by `value`.
     fn value_origin(&self, value: Node) -> LocalOrigin {
-        match value.kind() {
+        match value.kind_str() {
             "object_creation_expression" => Self::field(value, "type")
                 .and_then(|t| self.checked_type_path(t))
                 .map_or(LocalOrigin::Unknown, |p| LocalOrigin::Constructed(texts(&p))),
@@ -578,9 +581,9 @@ impl<'s> Walker<'_, 's> {
         self.walk_modifiers(node);
         let (ty, name) = param_parts(node);
         let origin = match ty {
-            Some(t) if node.kind() == "catch_formal_parameter" => {
+            Some(t) if node.kind_str() == "catch_formal_parameter" => {
                 // `catch (A | B e)`: a single caught type is the parameter's type.
-                let types: Vec<Node> = named_children(t).into_iter().filter(|c| is_type_node(c.kind())).collect();
+                let types: Vec<Node> = named_children(t).into_iter().filter(|c| is_type_node(c.kind_str())).collect();
                 for c in &types {
                     self.type_ref(*c);
                 }
@@ -603,7 +606,7 @@ impl<'s> Walker<'_, 's> {
 
     fn lambda(&mut self, node: Node) {
         if let Some(params) = Self::field(node, "parameters") {
-            match params.kind() {
+            match params.kind_str() {
                 "identifier" => self.local(params, LocalOrigin::Unknown),
                 "inferred_parameters" => {
                     for p in named_children(params) {
@@ -654,7 +657,7 @@ impl<'s> Walker<'_, 's> {
     fn pattern_binding(&mut self, node: Node) {
         let kids = named_children(node);
         match kids.as_slice() {
-            [ty, name] if name.kind() == "identifier" => {
+            [ty, name] if name.kind_str() == "identifier" => {
                 self.type_ref(*ty);
                 let origin = self.declared_origin(*ty);
                 self.local(*name, origin);
@@ -677,7 +680,7 @@ impl<'s> Walker<'_, 's> {
                     self.b.add_ref(path, true, false);
                 }
                 self.type_extras(c);
-            } else if c.kind() == "class_body" {
+            } else if c.kind_str() == "class_body" {
                 // An anonymous class: its members belong to no interface.
                 let iface = std::mem::replace(&mut self.iface, false);
                 self.walk(c);
@@ -694,8 +697,8 @@ impl<'s> Walker<'_, 's> {
         let Some(&recv) = kids.first() else {
             return;
         };
-        let method = kids.last().filter(|m| kids.len() > 1 && m.kind() == "identifier").copied();
-        let (head, mut segs, opaque) = if is_type_node(recv.kind()) || recv.kind().ends_with("_type") {
+        let method = kids.last().filter(|m| kids.len() > 1 && m.kind_str() == "identifier").copied();
+        let (head, mut segs, opaque) = if is_type_node(recv.kind_str()) || recv.kind_str().ends_with("_type") {
             let path = self.checked_type_path(recv);
             self.type_extras(recv);
             let opaque = path.is_none();
@@ -708,7 +711,7 @@ impl<'s> Walker<'_, 's> {
         };
         self.walk_opt(head);
         for c in &kids {
-            if c.kind() == "type_arguments" {
+            if c.kind_str() == "type_arguments" {
                 self.walk(*c);
             }
         }
@@ -738,7 +741,7 @@ impl<'s> Walker<'_, 's> {
             return;
         }
         for c in named_children(ty) {
-            match c.kind() {
+            match c.kind_str() {
                 "type_arguments" | "annotation" | "marker_annotation" | "dimensions" => self.walk(c),
                 "generic_type" | "scoped_type_identifier" | "array_type" | "annotated_type" => self.type_extras(c),
                 _ => {}
@@ -762,15 +765,15 @@ impl<'s> Walker<'_, 's> {
 
 /// The type and name nodes of a formal, spread or catch parameter.
 fn param_parts(node: Node) -> (Option<Node>, Option<Node>) {
-    match node.kind() {
+    match node.kind_str() {
         "spread_parameter" => {
             let kids = named_children(node);
-            let ty = kids.iter().find(|c| is_type_node(c.kind()) || c.kind().ends_with("_type")).copied();
-            let name = kids.iter().find(|c| c.kind() == "variable_declarator").and_then(|d| d.field("name"));
+            let ty = kids.iter().find(|c| is_type_node(c.kind_str()) || c.kind_str().ends_with("_type")).copied();
+            let name = kids.iter().find(|c| c.kind_str() == "variable_declarator").and_then(|d| d.field("name"));
             (ty, name)
         }
         "catch_formal_parameter" => {
-            let ty = named_children(node).into_iter().find(|c| c.kind() == "catch_type");
+            let ty = named_children(node).into_iter().find(|c| c.kind_str() == "catch_type");
             (ty, node.field("name"))
         }
         _ => (node.field("type"), node.field("name")),

@@ -2,7 +2,7 @@
 //! re-exports, `CommonJS` `require`, classes, interfaces, functions (including `const f = () => …`),
 //! member chains, `new` expressions, type annotations and local bindings.
 
-use super::Field;
+use super::{Field, Kind};
 use tree_sitter::Node;
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
@@ -29,7 +29,7 @@ fn statement(b: &mut Builder, node: Node, exported: bool) {
     if !b.descend() {
         return;
     }
-    match node.kind() {
+    match node.kind_str() {
         "import_statement" => import_statement(b, node),
         "export_statement" => export_statement(b, node),
         "function_declaration" | "generator_function_declaration" | "function_signature" => {
@@ -52,9 +52,12 @@ fn statement(b: &mut Builder, node: Node, exported: bool) {
                 if let Some(body) = node.field("body") {
                     b.within(idx, |b| {
                         for member in named_children(body) {
-                            let name =
-                                if member.kind() == "enum_assignment" { member.field("name") } else { Some(member) };
-                            if let Some(name) = name.filter(|n| n.kind() == "property_identifier") {
+                            let name = if member.kind_str() == "enum_assignment" {
+                                member.field("name")
+                            } else {
+                                Some(member)
+                            };
+                            if let Some(name) = name.filter(|n| n.kind_str() == "property_identifier") {
                                 b.add_symbol(member, name, SymbolKind::Constant, exported);
                             }
                         }
@@ -62,7 +65,7 @@ fn statement(b: &mut Builder, node: Node, exported: bool) {
                 }
             }
         }
-        "internal_module" | "module" => match node.field("name").filter(|n| n.kind() == "identifier") {
+        "internal_module" | "module" => match node.field("name").filter(|n| n.kind_str() == "identifier") {
             Some(name) => {
                 let idx = b.add_symbol(node, name, SymbolKind::Module, exported);
                 if let Some(body) = node.field("body") {
@@ -83,10 +86,10 @@ fn import_statement(b: &mut Builder, node: Node) {
     let Some(source) = node.field("source") else { return };
     let module = string_value(b, source);
     let pos = b.pos(node);
-    let Some(clause) = named_children(node).into_iter().find(|c| c.kind() == "import_clause") else {
+    let Some(clause) = named_children(node).into_iter().find(|c| c.kind_str() == "import_clause") else {
         // `import x = require("y")` carries an import_require_clause; plain `import "y"` binds nothing.
-        if let Some(req) = named_children(node).into_iter().find(|c| c.kind() == "import_require_clause") {
-            if let Some(id) = named_children(req).into_iter().find(|c| c.kind() == "identifier") {
+        if let Some(req) = named_children(node).into_iter().find(|c| c.kind_str() == "import_require_clause") {
+            if let Some(id) = named_children(req).into_iter().find(|c| c.kind_str() == "identifier") {
                 let item = ImportItem { name: String::new(), alias: b.text(id).to_string(), pos: b.pos(id) };
                 b.add_import(module, ImportKind::Namespace, vec![item], pos, false);
                 return;
@@ -96,13 +99,13 @@ fn import_statement(b: &mut Builder, node: Node) {
         return;
     };
     for part in named_children(clause) {
-        match part.kind() {
+        match part.kind_str() {
             "identifier" => {
                 let item = ImportItem { name: "default".into(), alias: b.text(part).to_string(), pos: b.pos(part) };
                 b.add_import(module.clone(), ImportKind::Default, vec![item], pos, false);
             }
             "namespace_import" => {
-                if let Some(id) = named_children(part).into_iter().find(|c| c.kind() == "identifier") {
+                if let Some(id) = named_children(part).into_iter().find(|c| c.kind_str() == "identifier") {
                     let item = ImportItem { name: String::new(), alias: b.text(id).to_string(), pos: b.pos(id) };
                     b.add_import(module.clone(), ImportKind::Namespace, vec![item], pos, false);
                 }
@@ -120,7 +123,7 @@ fn import_statement(b: &mut Builder, node: Node) {
 fn specifiers(b: &Builder, clause: Node, kind: &str) -> Vec<ImportItem> {
     named_children(clause)
         .into_iter()
-        .filter(|s| s.kind() == kind)
+        .filter(|s| s.kind_str() == kind)
         .filter_map(|s| {
             let name = s.field("name")?;
             let alias = s.field("alias").unwrap_or(name);
@@ -134,10 +137,10 @@ fn export_statement(b: &mut Builder, node: Node) {
     if let Some(source) = node.field("source") {
         let module = string_value(b, source);
         let children = named_children(node);
-        if let Some(clause) = children.iter().find(|c| c.kind() == "export_clause") {
+        if let Some(clause) = children.iter().find(|c| c.kind_str() == "export_clause") {
             let items = specifiers(b, *clause, "export_specifier");
             b.add_import(module, ImportKind::Named, items, pos, true);
-        } else if let Some(ns) = children.iter().find(|c| c.kind() == "namespace_export") {
+        } else if let Some(ns) = children.iter().find(|c| c.kind_str() == "namespace_export") {
             if let Some(id) = named_children(*ns).into_iter().last() {
                 let item = ImportItem { name: String::new(), alias: unquote(b.text(id)), pos: b.pos(id) };
                 b.add_import(module, ImportKind::Namespace, vec![item], pos, true);
@@ -161,13 +164,13 @@ fn export_statement(b: &mut Builder, node: Node) {
     if let Some(value) = node.field("value") {
         // `export default function () {}` / `export default class {}` have no name; `export default X`
         // exports a local name.
-        if value.kind() == "identifier" {
+        if value.kind_str() == "identifier" {
             let name = b.text(value).to_string();
             b.facts.export_names.push((name, "default".into()));
             b.add_ref(vec![b.seg(value)], false, false);
-        } else if matches!(value.kind(), "function_expression" | "class" | "arrow_function") {
+        } else if matches!(value.kind_str(), "function_expression" | "class" | "arrow_function") {
             let before = b.facts.symbols.len();
-            match value.kind() {
+            match value.kind_str() {
                 "class" => class(b, value, true),
                 _ => function(b, value, value.field("name"), SymbolKind::Function, true),
             }
@@ -179,7 +182,7 @@ fn export_statement(b: &mut Builder, node: Node) {
         }
         return;
     }
-    for clause in named_children(node).into_iter().filter(|c| c.kind() == "export_clause") {
+    for clause in named_children(node).into_iter().filter(|c| c.kind_str() == "export_clause") {
         for item in specifiers(b, clause, "export_specifier") {
             b.facts.export_names.push((item.name.clone(), item.alias.clone()));
             b.add_ref(vec![(item.name, item.pos)], false, false);
@@ -226,13 +229,13 @@ fn function(b: &mut Builder, node: Node, name: Option<Node>, kind: SymbolKind, e
 fn declared_params(b: &Builder, params: Node) -> Vec<Param> {
     named_children(params)
         .into_iter()
-        .filter(|p| matches!(p.kind(), "required_parameter" | "optional_parameter"))
-        .filter(|p| p.field("pattern").is_none_or(|n| n.kind() != "this"))
+        .filter(|p| matches!(p.kind_str(), "required_parameter" | "optional_parameter"))
+        .filter(|p| p.field("pattern").is_none_or(|n| n.kind_str() != "this"))
         .map(|p| {
             let ty = p.field("type");
-            let inner = ty.and_then(|t| if t.kind() == "type_annotation" { t.named_child(0) } else { Some(t) });
+            let inner = ty.and_then(|t| if t.kind_str() == "type_annotation" { t.named_child(0) } else { Some(t) });
             let callback = match inner {
-                Some(f) if f.kind() == "function_type" => f
+                Some(f) if f.kind_str() == "function_type" => f
                     .field("parameters")
                     .map(|ps| declared_params(b, ps).into_iter().map(|p| p.ty).collect())
                     .unwrap_or_default(),
@@ -251,10 +254,10 @@ fn parameter_properties(b: &mut Builder, ctor: Node) {
     for p in named_children(params) {
         let modifiers = named_children(p)
             .into_iter()
-            .filter(|c| matches!(c.kind(), "accessibility_modifier" | "override_modifier"))
+            .filter(|c| matches!(c.kind_str(), "accessibility_modifier" | "override_modifier"))
             .count()
             + usize::from(super::has_token(p, "readonly"));
-        let Some(name) = p.field("pattern").filter(|n| n.kind() == "identifier") else { continue };
+        let Some(name) = p.field("pattern").filter(|n| n.kind_str() == "identifier") else { continue };
         if modifiers == 0 {
             continue;
         }
@@ -268,19 +271,19 @@ fn parameter_properties(b: &mut Builder, ctor: Node) {
 /// Whether the declaration written just before `node` (through `export`) is an overload signature
 /// of the same name: `function f(a: A): X;` then `function f(a: any) { … }`.
 fn after_signature(b: &Builder, node: Node, name: &str) -> bool {
-    let outer = node.parent().filter(|p| p.kind() == "export_statement").unwrap_or(node);
+    let outer = node.parent().filter(|p| p.kind_str() == "export_statement").unwrap_or(node);
     let mut prev = outer.prev_named_sibling();
-    while let Some(p) = prev.filter(|p| p.kind() == "comment" || p.kind() == "decorator") {
+    while let Some(p) = prev.filter(|p| p.kind_str() == "comment" || p.kind_str() == "decorator") {
         prev = p.prev_named_sibling();
     }
     let Some(mut prev) = prev else { return false };
-    if prev.kind() == "export_statement" {
+    if prev.kind_str() == "export_statement" {
         match prev.field("declaration") {
             Some(d) => prev = d,
             None => return false,
         }
     }
-    matches!(prev.kind(), "function_signature" | "method_signature" | "abstract_method_signature")
+    matches!(prev.kind_str(), "function_signature" | "method_signature" | "abstract_method_signature")
         && prev.field("name").is_some_and(|n| b.text(n) == name)
 }
 
@@ -288,7 +291,7 @@ fn after_signature(b: &Builder, node: Node, name: &str) -> bool {
 /// (`const c: Config = { … }`) names members of that type.
 fn initialiser(b: &mut Builder, value: Node, ty: Option<Node>) {
     match ty.and_then(|t| type_path(b, t)) {
-        Some(ty) if value.kind() == "object" => object_literal(b, value, Some(declared_receiver(ty))),
+        Some(ty) if value.kind_str() == "object" => object_literal(b, value, Some(declared_receiver(ty))),
         _ => expr(b, value),
     }
 }
@@ -305,23 +308,23 @@ fn object_literal(b: &mut Builder, node: Node, receiver: Option<Receiver>) {
         return;
     }
     for child in named_children(node) {
-        let key = match child.kind() {
-            "pair" => child.field("key").filter(|k| k.kind() == "property_identifier"),
+        let key = match child.kind_str() {
+            "pair" => child.field("key").filter(|k| k.kind_str() == "property_identifier"),
             "shorthand_property_identifier" => Some(child),
-            "method_definition" => child.field("name").filter(|k| k.kind() == "property_identifier"),
+            "method_definition" => child.field("name").filter(|k| k.kind_str() == "property_identifier"),
             _ => None,
         };
         if let (Some(key), Some(receiver)) = (key, &receiver) {
             b.add_member_ref(b.seg(key), false, receiver.clone());
         }
-        match child.kind() {
+        match child.kind_str() {
             "pair" => {
-                if let Some(k) = child.field("key").filter(|k| k.kind() == "computed_property_name") {
+                if let Some(k) = child.field("key").filter(|k| k.kind_str() == "computed_property_name") {
                     expr(b, k);
                 }
                 let Some(value) = child.field("value") else { continue };
                 match (key, &receiver) {
-                    (Some(key), Some(r)) if value.kind() == "object" => {
+                    (Some(key), Some(r)) if value.kind_str() == "object" => {
                         let mut inner = r.clone();
                         inner.members.push(b.text(key).to_string());
                         object_literal(b, value, Some(inner));
@@ -347,20 +350,20 @@ fn call_arguments(b: &mut Builder, call: Node, args: Node) {
 /// The arguments of a call of `callee` (or of `new callee`, `construct`): an object literal or a
 /// callback is typed by the callee's declared parameter.
 fn arguments(b: &mut Builder, args: Node, callee: Option<Node>, construct: bool) {
-    let args: Vec<Node> = named_children(args).into_iter().filter(|a| a.kind() != "comment").collect();
+    let args: Vec<Node> = named_children(args).into_iter().filter(|a| a.kind_str() != "comment").collect();
     // The callee's chain only when an argument needs it: reading it walks the chain below, once
     // per call of a long chain (`a.b().c()…`) would be quadratic.
-    let typed = |a: &Node| matches!(a.kind(), "object" | "arrow_function" | "function_expression" | "function");
+    let typed = |a: &Node| matches!(a.kind_str(), "object" | "arrow_function" | "function_expression" | "function");
     let callee = if args.iter().any(typed) { callee.and_then(|f| CHAIN.called_names(b, f)) } else { None };
     for (i, arg) in args.into_iter().enumerate() {
         match &callee {
-            Some((segments, calls_at)) if arg.kind() == "object" => {
+            Some((segments, calls_at)) if arg.kind_str() == "object" => {
                 let callee = segments.iter().map(|s| s.0.clone()).collect();
                 let base = ReceiverBase::Argument { callee, calls_at: calls_at.clone(), construct, arg: i as u32 };
                 object_literal(b, arg, Some(Receiver { base, members: Vec::new() }));
             }
             Some((segments, calls_at))
-                if matches!(arg.kind(), "arrow_function" | "function_expression" | "function") =>
+                if matches!(arg.kind_str(), "arrow_function" | "function_expression" | "function") =>
             {
                 let callee: Vec<String> = segments.iter().map(|s| s.0.clone()).collect();
                 let origin = |param: u32| LocalOrigin::Callback {
@@ -404,7 +407,7 @@ fn callback_body(b: &mut Builder, node: Node, untyped: &dyn Fn(u32) -> LocalOrig
 }
 
 fn block(b: &mut Builder, body: Node) {
-    if body.kind() == "statement_block" {
+    if body.kind_str() == "statement_block" {
         for child in named_children(body) {
             statement(b, child, false);
         }
@@ -417,8 +420,8 @@ fn parameters(b: &mut Builder, params: Node, untyped: &dyn Fn(u32) -> LocalOrigi
     let mut index = 0;
     for p in named_children(params) {
         let i = index;
-        if matches!(p.kind(), "required_parameter" | "optional_parameter") {
-            if p.field("pattern").is_some_and(|n| n.kind() == "this") {
+        if matches!(p.kind_str(), "required_parameter" | "optional_parameter") {
+            if p.field("pattern").is_some_and(|n| n.kind_str() == "this") {
                 // `function (this: SchedulerAction<T>)`: `this` inside has the declared type.
                 if let Some(t) = p.field("type") {
                     if let Some(path) = type_path(b, t) {
@@ -430,13 +433,13 @@ fn parameters(b: &mut Builder, params: Node, untyped: &dyn Fn(u32) -> LocalOrigi
             }
             index += 1;
         }
-        match p.kind() {
+        match p.kind_str() {
             "required_parameter" | "optional_parameter" => {
                 let pattern = p.field("pattern");
                 let ty = p.field("type");
                 let origin = match ty {
                     Some(t) => type_path(b, t).map_or(LocalOrigin::Unknown, LocalOrigin::Declared),
-                    None if pattern.is_some_and(|n| n.kind() == "identifier") => untyped(i),
+                    None if pattern.is_some_and(|n| n.kind_str() == "identifier") => untyped(i),
                     None => LocalOrigin::Unknown,
                 };
                 if let Some(pattern) = pattern {
@@ -461,19 +464,19 @@ fn parameters(b: &mut Builder, params: Node, untyped: &dyn Fn(u32) -> LocalOrigi
 /// keys of an object pattern over a value of known origin are members of it (references, and the
 /// origins of the names they bind).
 fn bind_pattern(b: &mut Builder, pattern: Node, origin: LocalOrigin) {
-    match pattern.kind() {
+    match pattern.kind_str() {
         "object_pattern" if origin != LocalOrigin::Unknown => {
             if !b.descend() {
                 return;
             }
             let receiver = Receiver { base: ReceiverBase::Value(origin.clone()), members: Vec::new() };
             for child in named_children(pattern) {
-                let key = match child.kind() {
+                let key = match child.kind_str() {
                     "shorthand_property_identifier_pattern" => Some(child),
                     "object_assignment_pattern" => {
-                        child.field("left").filter(|l| l.kind() == "shorthand_property_identifier_pattern")
+                        child.field("left").filter(|l| l.kind_str() == "shorthand_property_identifier_pattern")
                     }
-                    "pair_pattern" => child.field("key").filter(|k| k.kind() == "property_identifier"),
+                    "pair_pattern" => child.field("key").filter(|k| k.kind_str() == "property_identifier"),
                     _ => None,
                 };
                 let Some(key) = key else {
@@ -482,7 +485,7 @@ fn bind_pattern(b: &mut Builder, pattern: Node, origin: LocalOrigin) {
                 };
                 b.add_member_ref(b.seg(key), false, receiver.clone());
                 let member = LocalOrigin::Member(Box::new(origin.clone()), b.text(key).to_string());
-                match child.kind() {
+                match child.kind_str() {
                     "pair_pattern" => {
                         if let Some(value) = child.field("value") {
                             bind_pattern(b, value, member);
@@ -532,7 +535,7 @@ fn declaration(b: &mut Builder, node: Node, exported: bool) {
     let at_file_level =
         !b.in_function_body() && b.enclosing().is_none_or(|s| b.facts.symbols[s as usize].kind == SymbolKind::Module);
     let is_const = super::has_token(node, "const");
-    for decl in named_children(node).into_iter().filter(|d| d.kind() == "variable_declarator") {
+    for decl in named_children(node).into_iter().filter(|d| d.kind_str() == "variable_declarator") {
         let Some(name) = decl.field("name") else { continue };
         let value = decl.field("value");
         let ty = decl.field("type");
@@ -540,8 +543,9 @@ fn declaration(b: &mut Builder, node: Node, exported: bool) {
             require_binding(b, name, require);
             continue;
         }
-        let is_fn = value.is_some_and(|v| matches!(v.kind(), "arrow_function" | "function_expression" | "function"));
-        if at_file_level && name.kind() == "identifier" {
+        let is_fn =
+            value.is_some_and(|v| matches!(v.kind_str(), "arrow_function" | "function_expression" | "function"));
+        if at_file_level && name.kind_str() == "identifier" {
             if is_fn {
                 let value = value.expect("checked above");
                 let idx = b.add_symbol(decl, name, SymbolKind::Function, exported);
@@ -587,13 +591,13 @@ fn local_origin(b: &Builder, ty: Option<Node>, value: Option<Node>) -> LocalOrig
         return LocalOrigin::Declared(path);
     }
     let Some(mut value) = value else { return LocalOrigin::Unknown };
-    if value.kind() == "await_expression" {
+    if value.kind_str() == "await_expression" {
         match value.named_child(0) {
             Some(inner) => value = inner,
             None => return LocalOrigin::Unknown,
         }
     }
-    match value.kind() {
+    match value.kind_str() {
         "new_expression" => value
             .field("constructor")
             .and_then(|c| chain(b, c))
@@ -611,9 +615,9 @@ fn local_origin(b: &Builder, ty: Option<Node>, value: Option<Node>) -> LocalOrig
         "subscript_expression" | "non_null_expression" => CHAIN.called_origin(b, value).unwrap_or(LocalOrigin::Unknown),
         // `[new Subject<T>()]`: an array of what every element constructs (its inferred type).
         "array" => {
-            let elements: Vec<Node> = named_children(value).into_iter().filter(|c| c.kind() != "comment").collect();
+            let elements: Vec<Node> = named_children(value).into_iter().filter(|c| c.kind_str() != "comment").collect();
             let mut constructed = elements.iter().map(|e| {
-                let ctor = e.field("constructor").filter(|_| e.kind() == "new_expression")?;
+                let ctor = e.field("constructor").filter(|_| e.kind_str() == "new_expression")?;
                 chain(b, ctor).map(texts)
             });
             match constructed.next().flatten() {
@@ -626,9 +630,9 @@ fn local_origin(b: &Builder, ty: Option<Node>, value: Option<Node>) -> LocalOrig
         // `{ async: true, ...init }`: a spread last overrides every key before it, so the members
         // the value shares with `init` are `init`'s (keys only the literal has resolve to nothing).
         "object" => {
-            let last = named_children(value).into_iter().rev().find(|c| c.kind() != "comment");
-            match last.filter(|l| l.kind() == "spread_element").and_then(|l| l.named_child(0)) {
-                Some(spread) if matches!(spread.kind(), "identifier" | "member_expression") => chain(b, spread)
+            let last = named_children(value).into_iter().rev().find(|c| c.kind_str() != "comment");
+            match last.filter(|l| l.kind_str() == "spread_element").and_then(|l| l.named_child(0)) {
+                Some(spread) if matches!(spread.kind_str(), "identifier" | "member_expression") => chain(b, spread)
                     .map_or(LocalOrigin::Unknown, |segs| LocalOrigin::CallChain(texts(segs), Vec::new())),
                 _ => LocalOrigin::Unknown,
             }
@@ -646,22 +650,22 @@ fn constructed_type(b: &Builder, value: Node) -> Option<Vec<String>> {
 
 /// `require("./x")` → the module string.
 fn require_call(b: &Builder, value: Node) -> Option<String> {
-    if value.kind() != "call_expression" {
+    if value.kind_str() != "call_expression" {
         return None;
     }
     let func = value.field("function")?;
-    if func.kind() != "identifier" || b.text(func) != "require" {
+    if func.kind_str() != "identifier" || b.text(func) != "require" {
         return None;
     }
     let args = value.field("arguments")?;
     let first = args.named_child(0)?;
-    (first.kind() == "string").then(|| string_value(b, first))
+    (first.kind_str() == "string").then(|| string_value(b, first))
 }
 
 /// `const x = require("m")` (namespace) or `const { a, b: c } = require("m")` (named).
 fn require_binding(b: &mut Builder, name: Node, module: String) {
     let pos = b.pos(name);
-    match name.kind() {
+    match name.kind_str() {
         "identifier" => {
             let item = ImportItem { name: String::new(), alias: b.text(name).to_string(), pos };
             b.add_import(module, ImportKind::Namespace, vec![item], pos, false);
@@ -669,7 +673,7 @@ fn require_binding(b: &mut Builder, name: Node, module: String) {
         "object_pattern" => {
             let mut items = Vec::new();
             for prop in named_children(name) {
-                match prop.kind() {
+                match prop.kind_str() {
                     "shorthand_property_identifier_pattern" => items.push(ImportItem {
                         name: b.text(prop).into(),
                         alias: b.text(prop).into(),
@@ -696,7 +700,7 @@ fn class(b: &mut Builder, node: Node, exported: bool) {
     };
     let idx = b.add_symbol(node, name, SymbolKind::Class, exported);
     for part in named_children(node) {
-        match part.kind() {
+        match part.kind_str() {
             "class_heritage" => heritage(b, idx, part),
             "type_parameters" | "decorator" => expr(b, part),
             _ => {}
@@ -709,8 +713,9 @@ fn class(b: &mut Builder, node: Node, exported: bool) {
 
 fn heritage(b: &mut Builder, class: u32, node: Node) {
     for clause in named_children(node) {
-        let kind = if clause.kind() == "implements_clause" { TypeRelKind::Implements } else { TypeRelKind::Extends };
-        if clause.kind() != "extends_clause" && clause.kind() != "implements_clause" {
+        let kind =
+            if clause.kind_str() == "implements_clause" { TypeRelKind::Implements } else { TypeRelKind::Extends };
+        if clause.kind_str() != "extends_clause" && clause.kind_str() != "implements_clause" {
             // The JavaScript grammar puts the superclass expression directly under class_heritage.
             relation_to(b, class, clause, TypeRelKind::Extends);
             continue;
@@ -722,7 +727,7 @@ fn heritage(b: &mut Builder, class: u32, node: Node) {
 }
 
 fn relation_to(b: &mut Builder, class: u32, target: Node, kind: TypeRelKind) {
-    let base = if target.kind() == "generic_type" { target.field("name").unwrap_or(target) } else { target };
+    let base = if target.kind_str() == "generic_type" { target.field("name").unwrap_or(target) } else { target };
     if let Some(segs) = chain(b, base).or_else(|| type_segments(b, base)) {
         let pos = segs.last().map(|s| s.1).unwrap_or_default();
         b.add_relation(class, kind, texts(segs), pos);
@@ -734,7 +739,7 @@ fn class_body(b: &mut Builder, body: Node, exported: bool) {
     for member in named_children(body) {
         let private = member_is_private(b, member);
         let member_exported = exported && !private;
-        match member.kind() {
+        match member.kind_str() {
             "method_definition" | "method_signature" | "abstract_method_signature" => {
                 let name = member.field("name");
                 function(b, member, name, SymbolKind::Method, member_exported);
@@ -744,7 +749,8 @@ fn class_body(b: &mut Builder, body: Node, exported: bool) {
                     continue;
                 };
                 let value = member.field("value");
-                if let Some(value) = value.filter(|v| matches!(v.kind(), "arrow_function" | "function_expression")) {
+                if let Some(value) = value.filter(|v| matches!(v.kind_str(), "arrow_function" | "function_expression"))
+                {
                     let idx = b.add_symbol(member, name, SymbolKind::Method, member_exported);
                     b.within(idx, |b| function_body(b, value));
                     continue;
@@ -767,16 +773,16 @@ fn class_body(b: &mut Builder, body: Node, exported: bool) {
 }
 
 fn member_is_private(b: &Builder, member: Node) -> bool {
-    let name_private = member.field("name").is_some_and(|n| n.kind() == "private_property_identifier");
+    let name_private = member.field("name").is_some_and(|n| n.kind_str() == "private_property_identifier");
     name_private
-        || named_children(member).iter().any(|c| c.kind() == "accessibility_modifier" && b.text(*c) != "public")
+        || named_children(member).iter().any(|c| c.kind_str() == "accessibility_modifier" && b.text(*c) != "public")
 }
 
 fn interface(b: &mut Builder, node: Node, exported: bool) {
     let Some(name) = node.field("name") else { return };
     let idx = b.add_symbol(node, name, SymbolKind::Interface, exported);
     for part in named_children(node) {
-        if part.kind() == "extends_type_clause" {
+        if part.kind_str() == "extends_type_clause" {
             for target in named_children(part) {
                 relation_to(b, idx, target, TypeRelKind::Extends);
             }
@@ -817,31 +823,31 @@ const CHAIN: ChainSyntax = ChainSyntax {
 /// an expression (`h => h.item`, `(h: Holder) => h.item()`): the function, the name, the expression.
 fn arrow_argument<'t>(_: &Builder, call: Node<'t>) -> Option<(Node<'t>, Node<'t>, Node<'t>)> {
     let args = call.field("arguments")?;
-    let arrow = args.named_child(0).filter(|a| args.named_child_count() == 1 && a.kind() == "arrow_function")?;
+    let arrow = args.named_child(0).filter(|a| args.named_child_count() == 1 && a.kind_str() == "arrow_function")?;
     let name = if let Some(p) = arrow.field("parameter") {
         p
     } else {
         let params = arrow.field("parameters")?;
         let param = params.named_child(0).filter(|_| params.named_child_count() == 1)?;
-        match param.kind() {
+        match param.kind_str() {
             "identifier" => param,
             "required_parameter" => param.field("pattern")?,
             _ => return None,
         }
     };
-    let body = arrow.field("body").filter(|b| b.kind() != "statement_block")?;
-    (name.kind() == "identifier").then_some((arrow, name, body))
+    let body = arrow.field("body").filter(|b| b.kind_str() != "statement_block")?;
+    (name.kind_str() == "identifier").then_some((arrow, name, body))
 }
 
 /// A value of the type a cast declares (`x as T`, `x satisfies T`, `<T>x`) or of the class a
 /// `new` constructs.
 fn head_type(b: &Builder, node: Node) -> Option<LocalOrigin> {
-    let path = match node.kind() {
+    let path = match node.kind_str() {
         "as_expression" | "satisfies_expression" => type_path(b, *named_children(node).get(1)?),
         "new_expression" => chain(b, node.field("constructor")?).map(|p| p.into_iter().map(|s| s.0).collect()),
         "type_assertion" => {
             let ty = node.named_child(0)?;
-            type_path(b, if ty.kind() == "type_arguments" { ty.named_child(0)? } else { ty })
+            type_path(b, if ty.kind_str() == "type_arguments" { ty.named_child(0)? } else { ty })
         }
         _ => None,
     };
@@ -855,7 +861,7 @@ fn chain(b: &Builder, node: Node) -> Option<Vec<Segment>> {
 }
 
 fn type_segments(b: &Builder, node: Node) -> Option<Vec<Segment>> {
-    match node.kind() {
+    match node.kind_str() {
         "generic_type" => chain(b, node.field("name")?),
         _ => chain(b, node),
     }
@@ -884,7 +890,7 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
         return None;
     }
     let inner = |n: Node| type_path_within(b, n, depth + 1);
-    match node.kind() {
+    match node.kind_str() {
         "type_annotation" | "parenthesized_type" => inner(node.named_child(0)?),
         "type_identifier" | "nested_type_identifier" => chain(b, node).map(texts),
         "generic_type" => {
@@ -909,9 +915,9 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
         "object_type" => Some(record_path(
             named_children(node)
                 .into_iter()
-                .filter(|p| p.kind() == "property_signature")
+                .filter(|p| p.kind_str() == "property_signature")
                 .filter_map(|p| {
-                    let name = p.field("name").filter(|n| n.kind() == "property_identifier")?;
+                    let name = p.field("name").filter(|n| n.kind_str() == "property_identifier")?;
                     let ty = p.field("type").and_then(|t| t.named_child(0)).and_then(inner).unwrap_or_default();
                     Some((b.text(name).to_string(), ty))
                 })
@@ -930,20 +936,20 @@ fn return_type(b: &Builder, func: Node) -> Option<Vec<String>> {
     }
     let object = |n: Option<Node>| {
         let n = match n {
-            Some(p) if p.kind() == "parenthesized_expression" => p.named_child(0),
+            Some(p) if p.kind_str() == "parenthesized_expression" => p.named_child(0),
             n => n,
         };
-        n.is_some_and(|n| n.kind() == "object")
+        n.is_some_and(|n| n.kind_str() == "object")
     };
     let body = func.field("body")?;
-    if body.kind() != "statement_block" {
+    if body.kind_str() != "statement_block" {
         return object(Some(body)).then(|| vec![IN_PLACE.to_string()]);
     }
     // The `return`s of the body, not of the functions and classes inside it.
     let mut returns = 0;
     let mut pending = vec![body];
     while let Some(n) = pending.pop() {
-        match n.kind() {
+        match n.kind_str() {
             "return_statement" if !object(n.named_child(0)) => return None,
             "return_statement" => returns += 1,
             "arrow_function"
@@ -967,7 +973,7 @@ fn expr(b: &mut Builder, node: Node) {
     if !b.descend() {
         return;
     }
-    match node.kind() {
+    match node.kind_str() {
         "identifier" | "type_identifier" | "this" | "super" | "shorthand_property_identifier" => {
             b.add_ref(vec![b.seg(node)], false, false);
         }
@@ -978,7 +984,7 @@ fn expr(b: &mut Builder, node: Node) {
                     // A bare `require("x")` outside a declaration is still a dependency.
                     let module = require_call(b, node).expect("checked");
                     b.add_import(module, ImportKind::SideEffect, Vec::new(), b.pos(node), false);
-                } else if matches!(func.kind(), "identifier" | "member_expression") {
+                } else if matches!(func.kind_str(), "identifier" | "member_expression") {
                     reference(b, func, true);
                 } else {
                     expr(b, func);
@@ -1041,8 +1047,8 @@ fn expr(b: &mut Builder, node: Node) {
         "object" => object_literal(b, node, None),
         // `x = { … }`, `this.options = { … }`: the keys are members of what the target holds.
         "assignment_expression"
-            if node.field("right").is_some_and(|r| r.kind() == "object")
-                && node.field("left").is_some_and(|l| matches!(l.kind(), "identifier" | "member_expression")) =>
+            if node.field("right").is_some_and(|r| r.kind_str() == "object")
+                && node.field("left").is_some_and(|l| matches!(l.kind_str(), "identifier" | "member_expression")) =>
         {
             let (left, right) = (node.field("left").expect("checked"), node.field("right").expect("checked"));
             expr(b, left);
@@ -1058,7 +1064,7 @@ fn expr(b: &mut Builder, node: Node) {
             // `return { … }` from a function with a declared return type: the keys are its members.
             let declared = b.enclosing().and_then(|f| b.facts.symbols[f as usize].returns.clone());
             for child in named_children(node) {
-                match (&declared, child.kind()) {
+                match (&declared, child.kind_str()) {
                     (Some(ty), "object") => object_literal(b, child, Some(declared_receiver(ty.clone()))),
                     _ => expr(b, child),
                 }
@@ -1069,7 +1075,7 @@ fn expr(b: &mut Builder, node: Node) {
             let parts = named_children(node);
             let ty = parts.get(1).and_then(|t| type_path(b, *t));
             for (i, part) in parts.into_iter().enumerate() {
-                match (&ty, i, part.kind()) {
+                match (&ty, i, part.kind_str()) {
                     (Some(ty), 0, "object") => object_literal(b, part, Some(declared_receiver(ty.clone()))),
                     _ => expr(b, part),
                 }
@@ -1082,7 +1088,7 @@ fn expr(b: &mut Builder, node: Node) {
                     reference(b, name, false);
                 }
             }
-            for attr in named_children(node).into_iter().filter(|c| c.kind() == "jsx_attribute") {
+            for attr in named_children(node).into_iter().filter(|c| c.kind_str() == "jsx_attribute") {
                 for value in named_children(attr).into_iter().skip(1) {
                     expr(b, value);
                 }
@@ -1098,8 +1104,8 @@ fn expr(b: &mut Builder, node: Node) {
         | "predefined_type"
         | "literal_type"
         | "statement_identifier" => {
-            if node.kind() == "template_string" {
-                for sub in named_children(node).into_iter().filter(|c| c.kind() == "template_substitution") {
+            if node.kind_str() == "template_string" {
+                for sub in named_children(node).into_iter().filter(|c| c.kind_str() == "template_substitution") {
                     expr(b, sub);
                 }
             }

@@ -10,7 +10,7 @@
 //! class), member chains (`a.b()`, `a?.b`, `this.x`, `super.f()`), types. Locals: parameters,
 //! `val`/`var` in bodies (declared type, or the call that initialises them), `for` variables.
 
-use super::Field;
+use super::{Field, Kind};
 use tree_sitter::Node;
 
 use super::{has_token, named_children, texts, Builder, Segment, Walk};
@@ -32,12 +32,12 @@ impl Walk for Walker<'_, '_> {
         if !self.b.descend() {
             return;
         }
-        match node.kind() {
+        match node.kind_str() {
             "line_comment" | "block_comment" | "string_content" | "number_literal" | "float_literal"
             | "character_literal" | "boolean_literal" | "null" | "modifiers" | "label" | "escape_sequence"
             | "this_expression" | "super_expression" => {}
             "package_header" => {
-                if let Some(q) = named_children(node).into_iter().find(|c| c.kind() == "qualified_identifier") {
+                if let Some(q) = named_children(node).into_iter().find(|c| c.kind_str() == "qualified_identifier") {
                     self.b.facts.package = Some(texts(&self.qualified(q)).join("."));
                 }
             }
@@ -47,7 +47,7 @@ impl Walk for Walker<'_, '_> {
                 // Its members are the enclosing class's (`Order.empty()`).
                 let saved = std::mem::replace(&mut self.class, true);
                 for c in named_children(node) {
-                    if c.kind() == "class_body" {
+                    if c.kind_str() == "class_body" {
                         self.walk_children(c);
                     }
                 }
@@ -56,7 +56,7 @@ impl Walk for Walker<'_, '_> {
             "function_declaration" => self.function(node),
             "secondary_constructor" => {
                 for c in named_children(node) {
-                    if c.kind() == "function_value_parameters" {
+                    if c.kind_str() == "function_value_parameters" {
                         self.parameters(c);
                     } else {
                         self.walk(c);
@@ -66,8 +66,8 @@ impl Walk for Walker<'_, '_> {
             "property_declaration" => self.property(node),
             "for_statement" => {
                 for c in named_children(node) {
-                    if c.kind() == "variable_declaration" {
-                        if let Some(n) = named_children(c).into_iter().find(|x| x.kind() == "identifier") {
+                    if c.kind_str() == "variable_declaration" {
+                        if let Some(n) = named_children(c).into_iter().find(|x| x.kind_str() == "identifier") {
                             let text = self.b.text(n).to_string();
                             let origin = self.declared(c);
                             self.b.add_local(&text, origin);
@@ -79,9 +79,9 @@ impl Walk for Walker<'_, '_> {
             }
             "lambda_literal" => {
                 for c in named_children(node) {
-                    if c.kind() == "lambda_parameters" {
+                    if c.kind_str() == "lambda_parameters" {
                         for p in named_children(c) {
-                            if let Some(n) = named_children(p).into_iter().find(|x| x.kind() == "identifier") {
+                            if let Some(n) = named_children(p).into_iter().find(|x| x.kind_str() == "identifier") {
                                 let text = self.b.text(n).to_string();
                                 self.b.add_local(&text, LocalOrigin::Unknown);
                             }
@@ -98,7 +98,7 @@ impl Walk for Walker<'_, '_> {
                     self.b.add_ref(path, false, false);
                 }
                 for c in named_children(node) {
-                    if c.kind() == "type_arguments" {
+                    if c.kind_str() == "type_arguments" {
                         self.walk(c);
                     }
                 }
@@ -110,7 +110,7 @@ impl Walk for Walker<'_, '_> {
             // `f(x = 1)`: the name is a parameter of the callee.
             "value_argument" => {
                 let kids = named_children(node);
-                let named = kids.len() > 1 && kids[0].kind() == "identifier";
+                let named = kids.len() > 1 && kids[0].kind_str() == "identifier";
                 for (i, c) in kids.into_iter().enumerate() {
                     if !(named && i == 0) {
                         self.walk(c);
@@ -133,28 +133,33 @@ impl Walker<'_, '_> {
 
     fn exported(&self, node: Node) -> bool {
         !named_children(node).iter().any(|m| {
-            m.kind() == "modifiers"
+            m.kind_str() == "modifiers"
                 && named_children(*m).iter().any(|v| {
-                    v.kind() == "visibility_modifier" && matches!(self.b.text(*v), "private" | "internal" | "protected")
+                    v.kind_str() == "visibility_modifier"
+                        && matches!(self.b.text(*v), "private" | "internal" | "protected")
                 })
         })
     }
 
     fn qualified(&self, node: Node) -> Vec<Segment> {
-        match node.kind() {
+        match node.kind_str() {
             "identifier" => vec![self.b.seg(node)],
-            _ => named_children(node).into_iter().filter(|c| c.kind() == "identifier").map(|c| self.b.seg(c)).collect(),
+            _ => named_children(node)
+                .into_iter()
+                .filter(|c| c.kind_str() == "identifier")
+                .map(|c| self.b.seg(c))
+                .collect(),
         }
     }
 
     /// `a.b.C<T>` as [a, b, C].
     fn user_type(&self, node: Node) -> Vec<Segment> {
-        named_children(node).into_iter().filter(|c| c.kind() == "identifier").map(|c| self.b.seg(c)).collect()
+        named_children(node).into_iter().filter(|c| c.kind_str() == "identifier").map(|c| self.b.seg(c)).collect()
     }
 
     /// The one class a type names (`Order`, `Order?`, `a.Order<T>`), as a path.
     fn type_path(&self, ty: Node) -> Option<Vec<String>> {
-        match ty.kind() {
+        match ty.kind_str() {
             "user_type" => Some(texts(&self.user_type(ty))).filter(|p| !p.is_empty()),
             "nullable_type" | "parenthesized_type" => named_children(ty).into_iter().find_map(|c| self.type_path(c)),
             _ => None,
@@ -171,7 +176,8 @@ impl Walker<'_, '_> {
 
     fn import(&mut self, node: Node) {
         let kids = named_children(node);
-        let Some(q) = kids.iter().find(|c| c.kind() == "qualified_identifier" || c.kind() == "identifier") else {
+        let Some(q) = kids.iter().find(|c| c.kind_str() == "qualified_identifier" || c.kind_str() == "identifier")
+        else {
             return;
         };
         let mut path = self.qualified(*q);
@@ -181,7 +187,7 @@ impl Walker<'_, '_> {
             return;
         }
         let alias =
-            kids.iter().rev().find(|c| c.kind() == "identifier" && *c != q).map(|a| self.b.text(*a).to_string());
+            kids.iter().rev().find(|c| c.kind_str() == "identifier" && *c != q).map(|a| self.b.text(*a).to_string());
         let Some((name, name_pos)) = path.pop() else { return };
         let item = ImportItem { alias: alias.unwrap_or_else(|| name.clone()), name, pos: name_pos };
         self.b.add_import(texts(&path).join("."), ImportKind::Named, vec![item], pos, false);
@@ -191,7 +197,7 @@ impl Walker<'_, '_> {
         let Some(name) = node.field("name") else { return self.walk_children(node) };
         let enum_class = named_children(node)
             .iter()
-            .any(|m| m.kind() == "modifiers" && named_children(*m).iter().any(|c| self.b.text(*c) == "enum"));
+            .any(|m| m.kind_str() == "modifiers" && named_children(*m).iter().any(|c| self.b.text(*c) == "enum"));
         let kind = if has_token(node, "interface") {
             SymbolKind::Interface
         } else if enum_class {
@@ -202,13 +208,13 @@ impl Walker<'_, '_> {
         let exported = self.exported(node);
         let idx = self.b.add_symbol(node, name, kind, exported);
         for c in named_children(node) {
-            if c.kind() != "delegation_specifiers" {
+            if c.kind_str() != "delegation_specifiers" {
                 continue;
             }
             for d in named_children(c) {
-                let ty = named_children(d).into_iter().find_map(|x| match x.kind() {
+                let ty = named_children(d).into_iter().find_map(|x| match x.kind_str() {
                     "user_type" => Some(x),
-                    "constructor_invocation" => named_children(x).into_iter().find(|y| y.kind() == "user_type"),
+                    "constructor_invocation" => named_children(x).into_iter().find(|y| y.kind_str() == "user_type"),
                     _ => None,
                 });
                 if let Some(t) = ty {
@@ -222,13 +228,13 @@ impl Walker<'_, '_> {
         }
         self.within(idx, true, |w| {
             for c in named_children(node) {
-                match c.kind() {
+                match c.kind_str() {
                     "primary_constructor" => w.primary_constructor(c),
                     "class_body" => w.walk_children(c),
                     "enum_class_body" => {
                         for e in named_children(c) {
-                            if e.kind() == "enum_entry" {
-                                if let Some(n) = named_children(e).into_iter().find(|x| x.kind() == "identifier") {
+                            if e.kind_str() == "enum_entry" {
+                                if let Some(n) = named_children(e).into_iter().find(|x| x.kind_str() == "identifier") {
                                     let i = w.b.add_symbol(e, n, SymbolKind::Constant, true);
                                     let enum_name = w.b.facts.symbols[idx as usize].name.clone();
                                     w.b.symbol_mut(i).returns = Some(vec![enum_name]);
@@ -249,16 +255,16 @@ impl Walker<'_, '_> {
 
     /// `class P(val x: Int, y: Int)`: `val`/`var` parameters are properties.
     fn primary_constructor(&mut self, node: Node) {
-        for params in named_children(node).into_iter().filter(|c| c.kind() == "class_parameters") {
+        for params in named_children(node).into_iter().filter(|c| c.kind_str() == "class_parameters") {
             for p in named_children(params) {
                 let kids = named_children(p);
                 let ty = kids.iter().find_map(|c| self.type_path(*c));
                 for c in &kids {
-                    if c.kind() != "identifier" {
+                    if c.kind_str() != "identifier" {
                         self.walk(*c);
                     }
                 }
-                let Some(name) = kids.iter().find(|c| c.kind() == "identifier") else { continue };
+                let Some(name) = kids.iter().find(|c| c.kind_str() == "identifier") else { continue };
                 if has_token(p, "val") || has_token(p, "var") {
                     let exported = self.exported(p);
                     let i = self.b.add_symbol(p, *name, SymbolKind::Field, exported);
@@ -273,9 +279,10 @@ impl Walker<'_, '_> {
             return self.walk_children(node);
         };
         let kids = named_children(node);
-        let params_at = kids.iter().position(|c| c.kind() == "function_value_parameters");
+        let params_at = kids.iter().position(|c| c.kind_str() == "function_value_parameters");
         // `fun Order.total()`: the receiver type is written before the name.
-        let receiver = kids.iter().take_while(|c| Some(**c) != Some(name)).find(|c| c.kind() == "user_type").copied();
+        let receiver =
+            kids.iter().take_while(|c| Some(**c) != Some(name)).find(|c| c.kind_str() == "user_type").copied();
         let returns = params_at.and_then(|i| kids[i + 1..].iter().find_map(|c| self.type_path(*c)));
         let kind = if self.class { SymbolKind::Method } else { SymbolKind::Function };
         let exported = self.exported(node);
@@ -287,7 +294,7 @@ impl Walker<'_, '_> {
         }
         self.within(idx, false, |w| {
             for c in kids {
-                match c.kind() {
+                match c.kind_str() {
                     "function_value_parameters" => w.parameters(c),
                     "identifier" if c == name => {}
                     _ => w.walk(c),
@@ -298,7 +305,7 @@ impl Walker<'_, '_> {
 
     fn parameters(&mut self, node: Node) {
         for p in named_children(node) {
-            if p.kind() != "parameter" {
+            if p.kind_str() != "parameter" {
                 self.walk(p);
                 continue;
             }
@@ -306,11 +313,11 @@ impl Walker<'_, '_> {
             let origin =
                 kids.iter().find_map(|c| self.type_path(*c)).map_or(LocalOrigin::Unknown, LocalOrigin::Declared);
             for c in &kids {
-                if c.kind() != "identifier" {
+                if c.kind_str() != "identifier" {
                     self.walk(*c);
                 }
             }
-            if let Some(n) = kids.iter().find(|c| c.kind() == "identifier") {
+            if let Some(n) = kids.iter().find(|c| c.kind_str() == "identifier") {
                 let text = self.b.text(*n).to_string();
                 self.b.add_local(&text, origin);
             }
@@ -319,11 +326,12 @@ impl Walker<'_, '_> {
 
     fn property(&mut self, node: Node) {
         let kids = named_children(node);
-        let Some(decl) = kids.iter().find(|c| c.kind() == "variable_declaration").copied() else {
+        let Some(decl) = kids.iter().find(|c| c.kind_str() == "variable_declaration").copied() else {
             return self.walk_children(node);
         };
-        let Some(name) = named_children(decl).into_iter().find(|c| c.kind() == "identifier") else { return };
-        let value = kids.iter().copied().find(|c| *c != decl && !matches!(c.kind(), "modifiers" | "type_parameters"));
+        let Some(name) = named_children(decl).into_iter().find(|c| c.kind_str() == "identifier") else { return };
+        let value =
+            kids.iter().copied().find(|c| *c != decl && !matches!(c.kind_str(), "modifiers" | "type_parameters"));
         for c in named_children(decl) {
             if c != name {
                 self.walk(c);
@@ -352,7 +360,7 @@ impl Walker<'_, '_> {
             }
         }
         for c in kids {
-            if c != decl && c.kind() != "modifiers" {
+            if c != decl && c.kind_str() != "modifiers" {
                 self.walk(c);
             }
         }
@@ -372,7 +380,7 @@ impl Walker<'_, '_> {
             if frames.len() > 100_000 {
                 return None;
             }
-            match cur.kind() {
+            match cur.kind_str() {
                 "call_expression" => {
                     called = true;
                     cur = cur.named_child(0)?;
@@ -380,7 +388,7 @@ impl Walker<'_, '_> {
                 "navigation_expression" => {
                     let kids = named_children(cur);
                     let (object, member) = (kids.first()?, kids.last()?);
-                    if kids.len() < 2 || member.kind() != "identifier" {
+                    if kids.len() < 2 || member.kind_str() != "identifier" {
                         return None;
                     }
                     frames.push((self.b.seg(*member), std::mem::take(&mut called)));
@@ -421,10 +429,10 @@ impl Walker<'_, '_> {
                 break;
             }
             let kids = named_children(n);
-            match n.kind() {
+            match n.kind_str() {
                 "call_expression" | "navigation_expression" => {
                     for c in kids.iter().skip(1) {
-                        if c.kind() != "identifier" {
+                        if c.kind_str() != "identifier" {
                             self.walk(*c);
                         }
                     }

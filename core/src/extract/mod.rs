@@ -71,6 +71,54 @@ impl<'t> Field<'t> for Node<'t> {
     }
 }
 
+/// A node's kind, read from a table of each grammar's kind names: tree-sitter's `Node::kind`
+/// measures and UTF-8-checks the name's C string on every call, and the extractors ask for kinds at
+/// nearly every node they visit (some 2% of a cold build).
+pub(crate) trait Kind<'t> {
+    /// What `Node::kind` answers.
+    fn kind_str(&self) -> &'t str;
+}
+
+/// Each grammar's kind names by kind id, made once per process and kept for good (a few thousand
+/// short names over all grammars); each thread keeps the tables it has used.
+type KindNames = Vec<(tree_sitter::Language, &'static [Box<str>])>;
+
+fn kind_names(language: &tree_sitter::Language) -> &'static [Box<str>] {
+    static MADE: std::sync::Mutex<KindNames> = std::sync::Mutex::new(Vec::new());
+    let mut made = MADE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, names)) = made.iter().find(|(l, _)| l == language) {
+        return names;
+    }
+    let names: Box<[Box<str>]> = (0..language.node_kind_count())
+        .map(|id| u16::try_from(id).ok().and_then(|id| language.node_kind_for_id(id)).unwrap_or("").into())
+        .collect();
+    let names: &'static [Box<str>] = Box::leak(names);
+    made.push((language.clone(), names));
+    names
+}
+
+impl<'t> Kind<'t> for Node<'t> {
+    fn kind_str(&self) -> &'t str {
+        thread_local! {
+            static USED: std::cell::RefCell<KindNames> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let language = self.language();
+        let names = USED.with_borrow_mut(|used| {
+            if let Some(&(_, names)) = used.iter().find(|(l, _)| *l == *language) {
+                return names;
+            }
+            let names = kind_names(&language);
+            used.push(((*language).clone(), names));
+            names
+        });
+        // An ERROR node's kind id is past the table.
+        match names.get(usize::from(self.kind_id())) {
+            Some(name) if !name.is_empty() => name,
+            _ => self.kind(),
+        }
+    }
+}
+
 /// Parses with tree-sitter and nothing else (the benchmark floor); returns the tree's node count.
 pub fn parse_only(lang: Language, src: &[u8]) -> u64 {
     let mut parser = Parser::new();
@@ -510,7 +558,7 @@ fn doc_comments(src: &str, siblings: &mut Siblings, decl: Node) -> Vec<Sibling> 
             steps += 1;
             let Some(prev) = at.checked_sub(1).map(|i| children[i]) else {
                 // The first named part of a wrapper: the wrapper's own siblings are looked at.
-                if matches!(p.kind(), "export_statement" | "decorated_definition") {
+                if matches!(p.kind_str(), "export_statement" | "decorated_definition") {
                     node = Sibling::of(p);
                     parent = p.parent();
                     continue 'climb;
@@ -550,7 +598,7 @@ pub(crate) struct Sibling {
 
 impl Sibling {
     fn of(node: Node) -> Sibling {
-        let kind = node.kind();
+        let kind = node.kind_str();
         Sibling {
             comment: kind.contains("comment"),
             attribute: matches!(kind, "attribute_item" | "decorator" | "annotation" | "marker_annotation"),
@@ -629,21 +677,21 @@ fn file_doc(b: &Builder, root: Node) -> Option<String> {
     let mut cursor = root.walk();
     let mut rest = root.named_children(&mut cursor).skip_while(|n| {
         let t = b.text(*n).trim_start();
-        n.kind().contains("comment") && (t.starts_with("#!") || t.starts_with("# -*-"))
+        n.kind_str().contains("comment") && (t.starts_with("#!") || t.starts_with("# -*-"))
     });
     let first = rest.next()?;
-    if b.language == Language::Python && first.kind() == "expression_statement" {
-        if let Some(string) = first.named_child(0).filter(|s| s.kind() == "string") {
+    if b.language == Language::Python && first.kind_str() == "expression_statement" {
+        if let Some(string) = first.named_child(0).filter(|s| s.kind_str() == "string") {
             return docs::of_docstring(b.text(string));
         }
     }
-    if !first.kind().contains("comment") {
+    if !first.kind_str().contains("comment") {
         return None;
     }
     let mut block = vec![first];
     for next in rest {
         let last = block.last().expect("one comment");
-        if !next.kind().contains("comment") || next.start_position().row > last.end_position().row + 1 {
+        if !next.kind_str().contains("comment") || next.start_position().row > last.end_position().row + 1 {
             break;
         }
         block.push(next);
@@ -699,7 +747,7 @@ pub(crate) fn children(node: Node) -> Vec<Node> {
 
 /// Whether `node` has an anonymous child token with text `kind` (e.g. `export`, `static`).
 pub(crate) fn has_token(node: Node, kind: &str) -> bool {
-    children(node).iter().any(|c| !c.is_named() && c.kind() == kind)
+    children(node).iter().any(|c| !c.is_named() && c.kind_str() == kind)
 }
 
 /// What extractor tests compare.

@@ -12,7 +12,7 @@
 //! `$` (no declaration is named so: a variable never resolves to a class or function); `$this` is
 //! the enclosing class's instance.
 
-use super::Field;
+use super::{Field, Kind};
 use tree_sitter::Node;
 
 use super::{has_token, named_children, texts, Builder, Segment, Walk};
@@ -47,7 +47,7 @@ fn name_path(b: &Builder, node: Node) -> (Vec<Segment>, bool) {
         if steps > 4096 {
             break;
         }
-        match n.kind() {
+        match n.kind_str() {
             "name" => out.push(b.seg(n)),
             "qualified_name" | "namespace_name" | "namespace_name_as_prefix" => {
                 let mut kids = named_children(n);
@@ -65,7 +65,7 @@ impl Walk for Walker<'_, '_> {
         if !self.b.descend() {
             return;
         }
-        match node.kind() {
+        match node.kind_str() {
             "comment"
             | "text"
             | "text_interpolation"
@@ -102,7 +102,7 @@ impl Walk for Walker<'_, '_> {
                 let ty = node.field("type");
                 let returns = ty.and_then(|t| self.type_path(t));
                 self.walk_opt(ty);
-                for e in named_children(node).into_iter().filter(|c| c.kind() == "property_element") {
+                for e in named_children(node).into_iter().filter(|c| c.kind_str() == "property_element") {
                     if let Some(name) = e.field("name") {
                         let idx = self.property(node, name);
                         self.b.symbol_mut(idx).returns.clone_from(&returns);
@@ -111,9 +111,9 @@ impl Walk for Walker<'_, '_> {
                 }
             }
             "const_declaration" => {
-                for e in named_children(node).into_iter().filter(|c| c.kind() == "const_element") {
+                for e in named_children(node).into_iter().filter(|c| c.kind_str() == "const_element") {
                     let kids = named_children(e);
-                    if let Some(name) = kids.iter().find(|c| c.kind() == "name") {
+                    if let Some(name) = kids.iter().find(|c| c.kind_str() == "name") {
                         self.b.add_symbol(e, *name, SymbolKind::Constant, true);
                     }
                     for v in kids.into_iter().skip(1) {
@@ -132,7 +132,8 @@ impl Walk for Walker<'_, '_> {
             "use_declaration" => {
                 // `use TraitName;` in a class: the class has the trait's members.
                 if let Some(class) = self.b.enclosing() {
-                    for t in named_children(node).into_iter().filter(|c| matches!(c.kind(), "name" | "qualified_name"))
+                    for t in
+                        named_children(node).into_iter().filter(|c| matches!(c.kind_str(), "name" | "qualified_name"))
                     {
                         let (path, _) = name_path(self.b, t);
                         if let Some(pos) = path.last().map(|s| s.1) {
@@ -148,7 +149,7 @@ impl Walk for Walker<'_, '_> {
                 let right = node.field("right");
                 self.walk_opt(right);
                 match left {
-                    Some(l) if l.kind() == "variable_name" => {
+                    Some(l) if l.kind_str() == "variable_name" => {
                         let origin = right.map_or(LocalOrigin::Unknown, |r| self.value_origin(r));
                         self.local(l, origin);
                     }
@@ -158,13 +159,13 @@ impl Walk for Walker<'_, '_> {
             }
             "foreach_statement" => {
                 for c in named_children(node) {
-                    match c.kind() {
+                    match c.kind_str() {
                         "variable_name" if Some(c) != named_children(node).first().copied() => {
                             self.local(c, LocalOrigin::Unknown);
                         }
                         "pair" => {
                             for v in named_children(c) {
-                                if v.kind() == "variable_name" {
+                                if v.kind_str() == "variable_name" {
                                     self.local(v, LocalOrigin::Unknown);
                                 } else {
                                     self.walk(v);
@@ -177,14 +178,18 @@ impl Walk for Walker<'_, '_> {
             }
             "catch_clause" => {
                 let ty = node.field("type");
-                for t in ty.into_iter().flat_map(named_children).chain(ty.filter(|t| t.kind() != "type_list")) {
+                for t in ty.into_iter().flat_map(named_children).chain(ty.filter(|t| t.kind_str() != "type_list")) {
                     self.type_ref(t);
                 }
                 if let Some(name) = node.field("name") {
                     let origin = ty
-                        .and_then(
-                            |t| if t.kind() == "type_list" { named_children(t).first().copied() } else { Some(t) },
-                        )
+                        .and_then(|t| {
+                            if t.kind_str() == "type_list" {
+                                named_children(t).first().copied()
+                            } else {
+                                Some(t)
+                            }
+                        })
                         .and_then(|t| self.type_path(t))
                         .map_or(LocalOrigin::Unknown, LocalOrigin::Declared);
                     self.local(name, origin);
@@ -206,7 +211,7 @@ impl Walk for Walker<'_, '_> {
             "object_creation_expression" => {
                 let kids = named_children(node);
                 match kids.first() {
-                    Some(t) if matches!(t.kind(), "name" | "qualified_name") => {
+                    Some(t) if matches!(t.kind_str(), "name" | "qualified_name") => {
                         let (path, _) = name_path(self.b, *t);
                         self.b.add_ref(path, true, false);
                         for k in &kids[1..] {
@@ -227,7 +232,7 @@ impl Walk for Walker<'_, '_> {
             }
             "expression_statement" => {
                 let child = node.named_child(0);
-                match child.filter(|c| c.kind().starts_with("require") || c.kind().starts_with("include")) {
+                match child.filter(|c| c.kind_str().starts_with("require") || c.kind_str().starts_with("include")) {
                     Some(inc) => self.include(inc),
                     None => self.walk_children(node),
                 }
@@ -241,7 +246,7 @@ impl Walk for Walker<'_, '_> {
             "anonymous_function" | "arrow_function" => {
                 self.walk_opt(node.field("parameters"));
                 for c in named_children(node) {
-                    if c.kind() == "anonymous_function_use_clause" {
+                    if c.kind_str() == "anonymous_function_use_clause" {
                         self.walk(c);
                     }
                 }
@@ -268,10 +273,10 @@ impl Walker<'_, '_> {
         let mut i = 0;
         while i < children.len() {
             let c = children[i];
-            if c.kind() == "namespace_definition" && c.field("body").is_none() {
+            if c.kind_str() == "namespace_definition" && c.field("body").is_none() {
                 let end = children[i + 1..]
                     .iter()
-                    .position(|n| n.kind() == "namespace_definition")
+                    .position(|n| n.kind_str() == "namespace_definition")
                     .map_or(children.len(), |p| i + 1 + p);
                 let names = c.field("name").map(|n| name_path(self.b, n).0).unwrap_or_default();
                 self.namespace(c, &names, &children[i + 1..end]);
@@ -322,7 +327,7 @@ impl Walker<'_, '_> {
         let mut from_dir = false;
         let mut stack = named_children(node);
         while let Some(n) = stack.pop() {
-            match n.kind() {
+            match n.kind_str() {
                 "string" | "encapsed_string" => {
                     literal = Some(self.b.text(n).trim_matches(|c| c == '\'' || c == '"').to_string());
                 }
@@ -343,16 +348,16 @@ impl Walker<'_, '_> {
         let pos = self.b.pos(node);
         let kids = named_children(node);
         // `use A\B\{C, D as E};`: a prefix and a group.
-        let prefix = kids.iter().find(|c| c.kind() == "namespace_name").map(|p| name_path(self.b, *p).0);
+        let prefix = kids.iter().find(|c| c.kind_str() == "namespace_name").map(|p| name_path(self.b, *p).0);
         let clauses: Vec<Node> = match node.field("body") {
             Some(group) => named_children(group),
-            None => kids.iter().copied().filter(|c| c.kind() == "namespace_use_clause").collect(),
+            None => kids.iter().copied().filter(|c| c.kind_str() == "namespace_use_clause").collect(),
         };
         for clause in clauses {
             let parts = named_children(clause);
             let alias = clause.field("alias");
             let Some(target) =
-                parts.iter().find(|p| Some(**p) != alias && matches!(p.kind(), "name" | "qualified_name"))
+                parts.iter().find(|p| Some(**p) != alias && matches!(p.kind_str(), "name" | "qualified_name"))
             else {
                 continue;
             };
@@ -373,13 +378,13 @@ impl Walker<'_, '_> {
     fn class_like(&mut self, node: Node, kind: SymbolKind) {
         let Some(name) = node.field("name") else { return self.walk_children(node) };
         for c in named_children(node) {
-            if c.kind() == "attribute_list" {
+            if c.kind_str() == "attribute_list" {
                 self.walk(c);
             }
         }
         let idx = self.b.add_symbol(node, name, kind, true);
         for c in named_children(node) {
-            let rel = match c.kind() {
+            let rel = match c.kind_str() {
                 "base_clause" => TypeRelKind::Extends,
                 "class_interface_clause" => {
                     if kind == SymbolKind::Interface {
@@ -408,7 +413,7 @@ impl Walker<'_, '_> {
     fn function(&mut self, node: Node) {
         let Some(name) = node.field("name") else { return self.walk_children(node) };
         for c in named_children(node) {
-            if c.kind() == "attribute_list" {
+            if c.kind_str() == "attribute_list" {
                 self.walk(c);
             }
         }
@@ -421,7 +426,7 @@ impl Walker<'_, '_> {
         let promotes = self.class && self.b.text(name).eq_ignore_ascii_case("__construct");
         if promotes {
             if let Some(params) = node.field("parameters") {
-                for p in named_children(params).into_iter().filter(|p| p.kind() == "property_promotion_parameter") {
+                for p in named_children(params).into_iter().filter(|p| p.kind_str() == "property_promotion_parameter") {
                     if let Some(var) = p.field("name") {
                         let i = self.property(p, var);
                         let returns = p.field("type").and_then(|t| self.type_path(t));
@@ -452,7 +457,7 @@ impl Walker<'_, '_> {
         let mut classes = Vec::new();
         let mut stack = vec![ty];
         while let Some(t) = stack.pop() {
-            match t.kind() {
+            match t.kind_str() {
                 "named_type" => {
                     if let Some(n) = t.named_child(0) {
                         let (path, _) = name_path(self.b, n);
@@ -477,7 +482,7 @@ impl Walker<'_, '_> {
     fn type_ref(&mut self, ty: Node) {
         let mut stack = vec![ty];
         while let Some(t) = stack.pop() {
-            match t.kind() {
+            match t.kind_str() {
                 "named_type" => {
                     if let Some(n) = t.named_child(0) {
                         let (path, _) = name_path(self.b, n);
@@ -504,9 +509,9 @@ impl Walker<'_, '_> {
 
     /// The origin of a variable from what is assigned to it.
     fn value_origin(&self, value: Node) -> LocalOrigin {
-        match value.kind() {
+        match value.kind_str() {
             "object_creation_expression" => match value.named_child(0) {
-                Some(t) if matches!(t.kind(), "name" | "qualified_name") => {
+                Some(t) if matches!(t.kind_str(), "name" | "qualified_name") => {
                     LocalOrigin::Constructed(texts(&name_path(self.b, t).0))
                 }
                 _ => LocalOrigin::Unknown,
@@ -536,7 +541,7 @@ impl Walker<'_, '_> {
             if frames.len() > 100_000 {
                 return None;
             }
-            match cur.kind() {
+            match cur.kind_str() {
                 "member_access_expression"
                 | "nullsafe_member_access_expression"
                 | "scoped_property_access_expression" => {
@@ -557,7 +562,7 @@ impl Walker<'_, '_> {
                 }
                 "function_call_expression" => {
                     let f = cur.field("function")?;
-                    if !matches!(f.kind(), "name" | "qualified_name") {
+                    if !matches!(f.kind_str(), "name" | "qualified_name") {
                         return None;
                     }
                     // The function's name is called: a frame of its own.
@@ -572,7 +577,7 @@ impl Walker<'_, '_> {
                 }
                 "name" | "qualified_name" => break (None, name_path(self.b, cur).0),
                 "object_creation_expression" if !frames.is_empty() => {
-                    let class = cur.named_child(0).filter(|t| matches!(t.kind(), "name" | "qualified_name"))?;
+                    let class = cur.named_child(0).filter(|t| matches!(t.kind_str(), "name" | "qualified_name"))?;
                     break (Some((texts(&name_path(self.b, class).0), cur)), Vec::new());
                 }
                 "parenthesized_expression" => cur = cur.named_child(0)?,
@@ -638,8 +643,8 @@ impl Walker<'_, '_> {
             cur = n
                 .field("object")
                 .or_else(|| n.field("scope"))
-                .filter(|o| !matches!(o.kind(), "variable_name" | "name" | "qualified_name" | "relative_scope"));
-            if n.kind() == "function_call_expression" {
+                .filter(|o| !matches!(o.kind_str(), "variable_name" | "name" | "qualified_name" | "relative_scope"));
+            if n.kind_str() == "function_call_expression" {
                 break;
             }
         }
@@ -648,12 +653,12 @@ impl Walker<'_, '_> {
 
 /// Whether a declaration (or its modifiers) has the keyword `kw`.
 fn has_token_deep(b: &Builder, node: Node, kw: &str) -> bool {
-    named_children(node).iter().any(|c| c.kind() == "visibility_modifier" && b.text(*c).eq_ignore_ascii_case(kw))
+    named_children(node).iter().any(|c| c.kind_str() == "visibility_modifier" && b.text(*c).eq_ignore_ascii_case(kw))
 }
 
 fn has_visibility(b: &Builder, node: Node) -> bool {
     let _ = b;
-    named_children(node).iter().any(|c| c.kind() == "visibility_modifier")
+    named_children(node).iter().any(|c| c.kind_str() == "visibility_modifier")
 }
 
 /// A chain as `Walker::read_chain` reads it: the class and `new` expression at its head when it is

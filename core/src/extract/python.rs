@@ -2,7 +2,7 @@
 //! functions and methods, module- and class-level assignments, attribute chains, calls and local
 //! bindings typed by annotations or by the call that initialises them.
 
-use super::Field;
+use super::{Field, Kind};
 use tree_sitter::Node;
 
 use super::{named_children, Builder, ChainSyntax, Member, Segment, MAX_TYPE_NESTING};
@@ -48,14 +48,14 @@ fn statement(b: &mut Builder, node: Node) {
     if !b.descend() {
         return;
     }
-    match node.kind() {
+    match node.kind_str() {
         "import_statement" => import_statement(b, node),
         "import_from_statement" | "future_import_statement" => import_from(b, node),
         "function_definition" => function(b, node, node),
         "class_definition" => class(b, node, node),
         "decorated_definition" => {
             for child in named_children(node) {
-                match child.kind() {
+                match child.kind_str() {
                     "decorator" => expr(b, child),
                     "function_definition" => function(b, node, child),
                     "class_definition" => class(b, node, child),
@@ -65,7 +65,7 @@ fn statement(b: &mut Builder, node: Node) {
         }
         "expression_statement" => {
             for child in named_children(node) {
-                match child.kind() {
+                match child.kind_str() {
                     "assignment" => assignment(b, child),
                     _ => expr(b, child),
                 }
@@ -109,7 +109,7 @@ fn statement(b: &mut Builder, node: Node) {
         }
         "except_clause" => {
             for child in named_children(node) {
-                if child.kind() == "as_pattern" {
+                if child.kind_str() == "as_pattern" {
                     as_pattern(b, child);
                 } else {
                     statement(b, child);
@@ -118,7 +118,7 @@ fn statement(b: &mut Builder, node: Node) {
         }
         "with_item" => {
             for child in named_children(node) {
-                if child.kind() == "as_pattern" {
+                if child.kind_str() == "as_pattern" {
                     as_pattern(b, child);
                 } else {
                     expr(b, child);
@@ -139,7 +139,7 @@ fn as_pattern(b: &mut Builder, node: Node) {
     }
     if let Some(target) = node.field("alias") {
         for id in named_children(target).into_iter().chain(std::iter::once(target)) {
-            if id.kind() == "identifier" {
+            if id.kind_str() == "identifier" {
                 b.add_local(b.text(id), LocalOrigin::Unknown);
             }
         }
@@ -154,7 +154,7 @@ fn dotted(b: &Builder, node: Node) -> String {
 fn import_statement(b: &mut Builder, node: Node) {
     let pos = b.pos(node);
     for name in named_children(node) {
-        match name.kind() {
+        match name.kind_str() {
             "dotted_name" => {
                 let module = dotted(b, name);
                 let top = module.split('.').next().unwrap_or("").to_string();
@@ -185,7 +185,7 @@ fn import_from(b: &mut Builder, node: Node) {
         if Some(child.id()) == module_id {
             continue;
         }
-        match child.kind() {
+        match child.kind_str() {
             "dotted_name" => {
                 let name = dotted(b, child);
                 items.push(ImportItem { name: name.clone(), alias: name, pos: b.pos(child) });
@@ -216,7 +216,7 @@ fn function(b: &mut Builder, decl: Node, node: Node) {
         && decl != node
         && named_children(decl)
             .into_iter()
-            .filter(|d| d.kind() == "decorator")
+            .filter(|d| d.kind_str() == "decorator")
             .any(|d| d.named_child(0).is_some_and(|e| PROPERTY_DECORATORS.contains(&b.text(e))));
     let kind = match place(b) {
         Place::Class if property => SymbolKind::Field,
@@ -242,10 +242,10 @@ fn function(b: &mut Builder, decl: Node, node: Node) {
 
 fn parameters(b: &mut Builder, params: Node, is_method: bool) {
     for (i, p) in named_children(params).into_iter().enumerate() {
-        let (name, ty, value) = match p.kind() {
+        let (name, ty, value) = match p.kind_str() {
             "identifier" => (Some(p), None, None),
             "typed_parameter" => {
-                (named_children(p).into_iter().find(|c| c.kind() == "identifier"), p.field("type"), None)
+                (named_children(p).into_iter().find(|c| c.kind_str() == "identifier"), p.field("type"), None)
             }
             "default_parameter" | "typed_default_parameter" => (p.field("name"), p.field("type"), p.field("value")),
             "list_splat_pattern" | "dictionary_splat_pattern" => (p.named_child(0), None, None),
@@ -257,7 +257,7 @@ fn parameters(b: &mut Builder, params: Node, is_method: bool) {
         if let Some(value) = value {
             expr(b, value);
         }
-        let Some(name) = name.filter(|n| n.kind() == "identifier") else { continue };
+        let Some(name) = name.filter(|n| n.kind_str() == "identifier") else { continue };
         // `self`/`cls` are resolved to the enclosing class by the resolver, not bound as locals.
         if is_method && i == 0 && matches!(b.text(name), "self" | "cls") {
             continue;
@@ -274,7 +274,7 @@ fn class(b: &mut Builder, decl: Node, node: Node) {
     docstring_if_no_comment(b, idx, node);
     if let Some(bases) = node.field("superclasses") {
         for base in named_children(bases) {
-            if base.kind() == "keyword_argument" {
+            if base.kind_str() == "keyword_argument" {
                 if let Some(value) = base.field("value") {
                     expr(b, value);
                 }
@@ -312,7 +312,7 @@ fn assignment(b: &mut Builder, node: Node) {
         expr(b, ty);
     }
     if let Some(right) = right {
-        if right.kind() == "assignment" {
+        if right.kind_str() == "assignment" {
             // `a = b = c = 1`: each target binds in turn; a long run must not recurse once per `=`.
             if b.descend() {
                 assignment(b, right);
@@ -323,7 +323,7 @@ fn assignment(b: &mut Builder, node: Node) {
         }
     }
     let Some(left) = left else { return };
-    if left.kind() != "identifier" {
+    if left.kind_str() != "identifier" {
         if place(b) == Place::Function {
             if let Some((class, name)) = self_attribute(b, left) {
                 let origin = ty
@@ -344,19 +344,19 @@ fn assignment(b: &mut Builder, node: Node) {
             bind_target(b, left, origin);
         } else {
             // `a, b = …` at module level: the names are still module attributes.
-            for id in named_children(left).into_iter().filter(|c| c.kind() == "identifier") {
+            for id in named_children(left).into_iter().filter(|c| c.kind_str() == "identifier") {
                 let text = b.text(id);
                 let kind = if place(b) == Place::Class { SymbolKind::Field } else { SymbolKind::Variable };
                 let exported = is_public(text) && container_exported(b);
                 b.add_symbol(node, id, kind, exported);
             }
-            if !matches!(left.kind(), "pattern_list" | "tuple_pattern") {
+            if !matches!(left.kind_str(), "pattern_list" | "tuple_pattern") {
                 expr(b, left);
             }
         }
         return;
     }
-    let element = right.filter(|r| r.kind() == "subscript");
+    let element = right.filter(|r| r.kind_str() == "subscript");
     let origin = ty
         .and_then(|t| annotation_path(b, t))
         .map(LocalOrigin::Declared)
@@ -394,10 +394,10 @@ fn assignment(b: &mut Builder, node: Node) {
 
 /// `self.name` written in a method: the class it is an attribute of, and the name's node.
 fn self_attribute<'t>(b: &Builder, target: Node<'t>) -> Option<(u32, Node<'t>)> {
-    if target.kind() != "attribute" {
+    if target.kind_str() != "attribute" {
         return None;
     }
-    target.field("object").filter(|o| o.kind() == "identifier" && b.text(*o) == "self")?;
+    target.field("object").filter(|o| o.kind_str() == "identifier" && b.text(*o) == "self")?;
     let method = &b.facts.symbols[b.enclosing()? as usize];
     let class = method.container.filter(|c| b.facts.symbols[*c as usize].kind == SymbolKind::Class)?;
     (method.kind == SymbolKind::Method).then_some(())?;
@@ -416,23 +416,24 @@ fn element_origin(b: &Builder, iterable: Option<Node>) -> LocalOrigin {
 /// parameter) it copies.
 fn value_origin(b: &Builder, mut value: Node) -> Option<LocalOrigin> {
     // `items[1:]`: the same sequence.
-    let sliced =
-        |v: Node| v.named_child(v.named_child_count().saturating_sub(1) as u32).is_some_and(|i| i.kind() == "slice");
-    while value.kind() == "subscript" && sliced(value) {
+    let sliced = |v: Node| {
+        v.named_child(v.named_child_count().saturating_sub(1) as u32).is_some_and(|i| i.kind_str() == "slice")
+    };
+    while value.kind_str() == "subscript" && sliced(value) {
         value = value.field("value")?;
     }
-    if value.kind() == "subscript" {
+    if value.kind_str() == "subscript" {
         // `self.items[0]`, `options[key]`: an element of a sequence, a value of a dict.
         return CHAIN.called_origin(b, value);
     }
     if let Some(either) = or_origin(b, value) {
         return Some(either);
     }
-    if value.kind() == "attribute" {
+    if value.kind_str() == "attribute" {
         // `self.items`, `order.lines`: the same value.
         return chain(b, value).map(|s| LocalOrigin::CallChain(s.into_iter().map(|s| s.0).collect(), Vec::new()));
     }
-    if value.kind() == "identifier" {
+    if value.kind_str() == "identifier" {
         let name = b.text(value);
         let scope = b.enclosing();
         return b
@@ -450,7 +451,7 @@ fn value_origin(b: &Builder, mut value: Node) -> Option<LocalOrigin> {
 /// `questioner or MigrationQuestioner()`: either side, typed by the first whose type is known
 /// (a falsy default replaced by a value of the type).
 fn or_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
-    let is_or = |v: Node| v.kind() == "boolean_operator" && v.field("operator").is_some_and(|o| b.text(o) == "or");
+    let is_or = |v: Node| v.kind_str() == "boolean_operator" && v.field("operator").is_some_and(|o| b.text(o) == "or");
     if !is_or(value) {
         return None;
     }
@@ -472,13 +473,13 @@ fn or_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
 }
 
 fn call_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
-    let value = if value.kind() == "await" { value.named_child(0)? } else { value };
-    if value.kind() != "call" {
+    let value = if value.kind_str() == "await" { value.named_child(0)? } else { value };
+    if value.kind_str() != "call" {
         return None;
     }
     let function = value.field("function")?;
     let segs: Vec<String> = chain(b, function)?.into_iter().map(|s| s.0).collect();
-    if function.kind() == "attribute" && segs.len() > 1 {
+    if function.kind_str() == "attribute" && segs.len() > 1 {
         // A method call (`d.items()`): the chain through it, so that a standard method of a
         // sequence or a dict gives what it gives.
         let last = (segs.len() - 1) as u32;
@@ -488,7 +489,7 @@ fn call_origin(b: &Builder, value: Node) -> Option<LocalOrigin> {
 }
 
 fn bind_target(b: &mut Builder, target: Node, origin: LocalOrigin) {
-    match target.kind() {
+    match target.kind_str() {
         "identifier" => b.add_local(b.text(target), origin),
         "pattern_list" | "tuple_pattern" | "list_pattern" | "list_splat_pattern" | "parenthesized_expression" => {
             if !b.descend() {
@@ -496,10 +497,11 @@ fn bind_target(b: &mut Builder, target: Node, origin: LocalOrigin) {
             }
             // `a, b = pair()`, `for k, v in d.items()`: each name binds its element of the tuple
             // (up to a starred name, after which positions are unknown).
-            let elements = matches!(target.kind(), "pattern_list" | "tuple_pattern") && origin != LocalOrigin::Unknown;
+            let elements =
+                matches!(target.kind_str(), "pattern_list" | "tuple_pattern") && origin != LocalOrigin::Unknown;
             let mut starred = false;
             for (i, child) in named_children(target).into_iter().enumerate() {
-                starred |= child.kind() == "list_splat_pattern";
+                starred |= child.kind_str() == "list_splat_pattern";
                 let part = if elements && !starred {
                     LocalOrigin::TupleElement(Box::new(origin.clone()), i as u32)
                 } else {
@@ -523,7 +525,7 @@ fn annotation_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<S
         return None;
     }
     let inner = |n: Node| annotation_path_within(b, n, depth + 1);
-    match node.kind() {
+    match node.kind_str() {
         "type" => inner(node.named_child(0)?),
         "identifier" | "attribute" => {
             let segs: Vec<String> = chain(b, node)?.into_iter().map(|s| s.0).collect();
@@ -541,7 +543,7 @@ fn annotation_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<S
             let args = || -> Vec<Node> {
                 let mut all: Vec<Node> = named_children(node).into_iter().skip(1).collect();
                 if let [one] = all.as_slice() {
-                    if one.kind() == "type_parameter" {
+                    if one.kind_str() == "type_parameter" {
                         all = named_children(*one);
                     }
                 }
@@ -629,12 +631,12 @@ fn reference(b: &mut Builder, node: Node, call: bool) {
 /// `isinstance(x, T)` on a local `x` of the current scope: its name, `T` as a path, and the
 /// origin of its latest binding before (restored after the narrowed block).
 fn isinstance_narrowing(b: &Builder, condition: Node) -> Option<(String, Vec<String>, LocalOrigin)> {
-    if condition.kind() != "call" || condition.field("function").map(|f| b.text(f)) != Some("isinstance") {
+    if condition.kind_str() != "call" || condition.field("function").map(|f| b.text(f)) != Some("isinstance") {
         return None;
     }
     let args = named_children(condition.field("arguments")?);
     let [value, ty] = args.as_slice() else { return None };
-    if value.kind() != "identifier" || !matches!(ty.kind(), "identifier" | "attribute") {
+    if value.kind_str() != "identifier" || !matches!(ty.kind_str(), "identifier" | "attribute") {
         return None;
     }
     let name = b.text(*value).to_string();
@@ -648,12 +650,12 @@ fn expr(b: &mut Builder, node: Node) {
     if !b.descend() {
         return;
     }
-    match node.kind() {
+    match node.kind_str() {
         "identifier" => b.add_ref(vec![b.seg(node)], false, false),
         "attribute" => reference(b, node, false),
         "call" => {
             if let Some(func) = node.field("function") {
-                if matches!(func.kind(), "identifier" | "attribute") {
+                if matches!(func.kind_str(), "identifier" | "attribute") {
                     reference(b, func, true);
                 } else {
                     expr(b, func);
@@ -671,7 +673,7 @@ fn expr(b: &mut Builder, node: Node) {
         "lambda" => {
             if let Some(params) = node.field("parameters") {
                 for p in named_children(params) {
-                    if p.kind() == "identifier" {
+                    if p.kind_str() == "identifier" {
                         b.add_local(b.text(p), LocalOrigin::Unknown);
                     }
                 }
@@ -693,13 +695,13 @@ fn expr(b: &mut Builder, node: Node) {
         "list_comprehension" | "set_comprehension" | "dictionary_comprehension" | "generator_expression" => {
             let parts = named_children(node);
             let (clauses, body): (Vec<Node>, Vec<Node>) =
-                parts.into_iter().partition(|c| matches!(c.kind(), "for_in_clause" | "if_clause"));
+                parts.into_iter().partition(|c| matches!(c.kind_str(), "for_in_clause" | "if_clause"));
             for c in clauses.into_iter().chain(body) {
                 expr(b, c);
             }
         }
         "string" if interpolated(b.text(node)) => {
-            for child in named_children(node).into_iter().filter(|c| c.kind() == "interpolation") {
+            for child in named_children(node).into_iter().filter(|c| c.kind_str() == "interpolation") {
                 expr(b, child);
             }
         }

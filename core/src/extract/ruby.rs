@@ -11,7 +11,7 @@
 //! instance of it), `self.x`, `@x`. Dynamic dispatch (`send`, `public_send`, `method_missing`) is a
 //! call of a method named so: never found, so unresolved and counted.
 
-use super::Field;
+use super::{Field, Kind};
 use tree_sitter::Node;
 
 use super::{named_children, texts, Builder, Segment, Walk};
@@ -40,7 +40,7 @@ impl Walk for Walker<'_, '_> {
         if !self.b.descend() {
             return;
         }
-        match node.kind() {
+        match node.kind_str() {
             "comment" | "string_content" | "integer" | "float" | "true" | "false" | "nil" | "simple_symbol"
             | "hash_key_symbol" | "escape_sequence" | "heredoc_beginning" | "heredoc_content" | "heredoc_end"
             | "regex" | "character" | "uninterpreted" | "global_variable" | "class_variable" | "self" => {}
@@ -98,7 +98,7 @@ impl Walker<'_, '_> {
         let mut out = Vec::new();
         let mut cur = node;
         for _ in 0..4096 {
-            match cur.kind() {
+            match cur.kind_str() {
                 "constant" => {
                     out.push(self.b.seg(cur));
                     break;
@@ -156,7 +156,7 @@ impl Walker<'_, '_> {
         let idx = self.b.add_symbol(node, name, kind, true);
         let returns = self.returns(node);
         self.b.symbol_mut(idx).returns = returns;
-        self.b.symbol_mut(idx).singleton = node.kind() == "singleton_method" || self.singleton;
+        self.b.symbol_mut(idx).singleton = node.kind_str() == "singleton_method" || self.singleton;
         let class = self.class;
         self.within(idx, class, true, |w| {
             w.walk_opt(node.field("parameters"));
@@ -168,10 +168,10 @@ impl Walker<'_, '_> {
     /// instance of it), `X.new(…)` (an instance of `X`).
     fn returns(&self, node: Node) -> Option<Vec<String>> {
         let body = node.field("body")?;
-        let last = if body.kind() == "body_statement" { named_children(body).into_iter().last()? } else { body };
+        let last = if body.kind_str() == "body_statement" { named_children(body).into_iter().last()? } else { body };
         let class = self.class.map(|c| self.b.facts.symbols[c as usize].name.clone());
-        match last.kind() {
-            "self" if node.kind() == "method" => class.map(|c| vec![c]),
+        match last.kind_str() {
+            "self" if node.kind_str() == "method" => class.map(|c| vec![c]),
             "call" if last.field("method").is_some_and(|m| self.b.text(m) == "new") => match last.field("receiver") {
                 None => class.map(|c| vec![c]),
                 Some(r) => self.const_path(r).map(|p| texts(&p)),
@@ -182,8 +182,8 @@ impl Walker<'_, '_> {
 
     fn parameters(&mut self, node: Node) {
         for p in named_children(node) {
-            let name = if p.kind() == "identifier" { Some(p) } else { p.field("name") };
-            if let Some(n) = name.filter(|n| n.kind() == "identifier") {
+            let name = if p.kind_str() == "identifier" { Some(p) } else { p.field("name") };
+            if let Some(n) = name.filter(|n| n.kind_str() == "identifier") {
                 let text = self.b.text(n).to_string();
                 self.add_local(&text, LocalOrigin::Unknown);
             }
@@ -197,7 +197,7 @@ impl Walker<'_, '_> {
         self.walk_opt(right);
         let origin = right.map_or(LocalOrigin::Unknown, |r| self.value_origin(r));
         let Some(l) = left else { return };
-        match l.kind() {
+        match l.kind_str() {
             "identifier" => {
                 let text = self.b.text(l).to_string();
                 self.add_local(&text, origin);
@@ -228,7 +228,7 @@ impl Walker<'_, '_> {
 
     /// What a local is assigned: `X.new(…)` constructs `X`; `X.m` / `m` is a call's result.
     fn value_origin(&self, value: Node) -> LocalOrigin {
-        if value.kind() != "call" {
+        if value.kind_str() != "call" {
             return LocalOrigin::Unknown;
         }
         let Some(method) = value.field("method") else { return LocalOrigin::Unknown };
@@ -262,7 +262,7 @@ impl Walker<'_, '_> {
                 return;
             }
         }
-        if method.is_some_and(|m| m.kind() == "super") {
+        if method.is_some_and(|m| m.kind_str() == "super") {
             self.walk_opt(node.field("arguments"));
             self.walk_opt(node.field("block"));
             return;
@@ -288,7 +288,7 @@ impl Walker<'_, '_> {
         // the class the chain then goes on from).
         let mut cur = Some(node);
         let mut steps = 0;
-        while let Some(n) = cur.filter(|n| n.kind() == "call") {
+        while let Some(n) = cur.filter(|n| n.kind_str() == "call") {
             steps += 1;
             if steps > 100_000 {
                 break;
@@ -315,10 +315,10 @@ impl Walker<'_, '_> {
             if frames.len() > 100_000 {
                 return None;
             }
-            match cur.kind() {
+            match cur.kind_str() {
                 "call" => {
                     let m = cur.field("method")?;
-                    if m.kind() != "identifier" && m.kind() != "constant" {
+                    if m.kind_str() != "identifier" && m.kind_str() != "constant" {
                         return None;
                     }
                     let name = self.b.text(m);
@@ -398,7 +398,7 @@ impl Walker<'_, '_> {
             return false;
         }
         for a in node.field("arguments").map(named_children).unwrap_or_default() {
-            if a.kind() == "simple_symbol" {
+            if a.kind_str() == "simple_symbol" {
                 let text = self.b.text(a).trim_start_matches(':').to_string();
                 let pos = self.b.pos(a);
                 let pos = Pos { line: pos.line, col: pos.col + 1 };
@@ -410,9 +410,9 @@ impl Walker<'_, '_> {
 
     fn require(&mut self, node: Node, how: &str) -> bool {
         let args = node.field("arguments").map(named_children).unwrap_or_default();
-        let Some(path) = args.first().filter(|a| a.kind() == "string") else { return false };
+        let Some(path) = args.first().filter(|a| a.kind_str() == "string") else { return false };
         let parts = named_children(*path);
-        if parts.len() != 1 || parts[0].kind() != "string_content" {
+        if parts.len() != 1 || parts[0].kind_str() != "string_content" {
             return false;
         }
         let text = self.b.text(parts[0]);

@@ -3,7 +3,7 @@
 //! Items written inside macro invocations (`cfg_rt! { pub fn spawn_blocking … }`, as tokio does) are
 //! parsed as items: tree-sitter leaves such bodies as token trees, so they are re-parsed in place.
 
-use super::Field;
+use super::{Field, Kind};
 use std::ops::ControlFlow;
 use tree_sitter::{Node, Parser, Range};
 
@@ -25,11 +25,11 @@ fn items(b: &mut Builder, node: Node) {
     // `#[cfg(…)]` before an item: whether the configuration the index reads leaves it out.
     let mut left_out = false;
     for child in named_children(node) {
-        if child.kind() == "attribute_item" {
+        if child.kind_str() == "attribute_item" {
             left_out |= cfg_predicate(b.text(child)) == Some(false);
             continue;
         }
-        if !matches!(child.kind(), "line_comment" | "block_comment") {
+        if !matches!(child.kind_str(), "line_comment" | "block_comment") {
             b.configured(left_out, |b| item(b, child));
             left_out = false;
         }
@@ -117,7 +117,9 @@ fn cfg_value(text: &mut &str) -> Option<bool> {
 fn tuple_fields(b: &Builder, list: Node, params: &[&str]) -> Vec<Param> {
     named_children(list)
         .into_iter()
-        .filter(|f| !matches!(f.kind(), "attribute_item" | "visibility_modifier" | "line_comment" | "block_comment"))
+        .filter(|f| {
+            !matches!(f.kind_str(), "attribute_item" | "visibility_modifier" | "line_comment" | "block_comment")
+        })
         .map(|t| Param { ty: field_type(b, t, params), callback: Vec::new() })
         .collect()
 }
@@ -125,7 +127,7 @@ fn tuple_fields(b: &Builder, list: Node, params: &[&str]) -> Vec<Param> {
 /// The names of an item's type parameters (`struct Pre<P>`: `P`).
 fn type_parameter_names<'s>(b: &Builder<'s>, item: Node) -> Vec<&'s str> {
     let Some(list) = item.field("type_parameters") else { return Vec::new() };
-    let names = named_children(list).into_iter().filter(|p| p.kind() == "type_parameter");
+    let names = named_children(list).into_iter().filter(|p| p.kind_str() == "type_parameter");
     names.filter_map(|p| p.field("name").or_else(|| p.named_child(0))).map(|n| b.text(n)).collect()
 }
 
@@ -144,7 +146,7 @@ fn field_type(b: &Builder, t: Node, params: &[&str]) -> Option<Vec<String>> {
 
 /// Whether an item is `pub` (its visibility, when written, is its first part).
 fn is_pub(node: Node) -> bool {
-    node.named_child(0).is_some_and(|c| c.kind() == "visibility_modifier")
+    node.named_child(0).is_some_and(|c| c.kind_str() == "visibility_modifier")
 }
 
 fn item(b: &mut Builder, node: Node) {
@@ -152,7 +154,7 @@ fn item(b: &mut Builder, node: Node) {
         return;
     }
     let exported = is_pub(node);
-    match node.kind() {
+    match node.kind_str() {
         "function_item" | "function_signature_item" => function(b, node, exported, &[]),
         "struct_item" | "union_item" => {
             if let Some(name) = node.field("name") {
@@ -160,7 +162,7 @@ fn item(b: &mut Builder, node: Node) {
                 let params = type_parameter_names(b, node);
                 b.within(idx, |b| {
                     for child in named_children(node) {
-                        match child.kind() {
+                        match child.kind_str() {
                             "field_declaration_list" => struct_fields(b, child, None, &params),
                             // `struct Locations(captures::Captures);`: `self.0` is of the first type.
                             "ordered_field_declaration_list" => {
@@ -180,12 +182,13 @@ fn item(b: &mut Builder, node: Node) {
                 let params = type_parameter_names(b, node);
                 if let Some(body) = node.field("body") {
                     b.within(idx, |b| {
-                        for variant in named_children(body).into_iter().filter(|v| v.kind() == "enum_variant") {
+                        for variant in named_children(body).into_iter().filter(|v| v.kind_str() == "enum_variant") {
                             let body = variant.field("body");
                             let v = variant.field("name").map(|vname| {
                                 let v = b.add_symbol(variant, vname, SymbolKind::Constant, exported);
                                 // A tuple variant's field types, for the bindings of `Variant(x)`.
-                                if let Some(fields) = body.filter(|f| f.kind() == "ordered_field_declaration_list") {
+                                if let Some(fields) = body.filter(|f| f.kind_str() == "ordered_field_declaration_list")
+                                {
                                     b.symbol_mut(v).params = tuple_fields(b, fields, &params);
                                 }
                                 v
@@ -193,7 +196,7 @@ fn item(b: &mut Builder, node: Node) {
                             match (v, body) {
                                 // A struct variant's fields are members of the variant, as public
                                 // as the enum (`GroupKind::CaptureName { name, .. }` binds one).
-                                (Some(v), Some(fields)) if fields.kind() == "field_declaration_list" => {
+                                (Some(v), Some(fields)) if fields.kind_str() == "field_declaration_list" => {
                                     b.within(v, |b| struct_fields(b, fields, Some(exported), &params));
                                 }
                                 (_, Some(body)) => ty(b, body),
@@ -276,7 +279,7 @@ fn item(b: &mut Builder, node: Node) {
         }
         "const_item" | "static_item" => {
             if let Some(name) = node.field("name") {
-                let kind = if node.kind() == "const_item" { SymbolKind::Constant } else { SymbolKind::Variable };
+                let kind = if node.kind_str() == "const_item" { SymbolKind::Constant } else { SymbolKind::Variable };
                 let idx = b.add_symbol(node, name, kind, exported);
                 if let Some(t) = node.field("type") {
                     b.symbol_mut(idx).returns = type_path(b, t);
@@ -306,7 +309,7 @@ fn item(b: &mut Builder, node: Node) {
                     let scope = b.enclosing();
                     b.symbol_mut(idx).init = Some(Box::new(Init { origin, scope }));
                 }
-                let rules = named_children(node).into_iter().filter(|r| r.kind() == "macro_rule");
+                let rules = named_children(node).into_iter().filter(|r| r.kind_str() == "macro_rule");
                 let rules = rules.filter_map(|r| r.field("left")).map(|l| macro_rule(b.text(l))).collect();
                 b.facts.macro_rules.push(MacroRules { symbol: idx, rules });
                 symbol = Some(idx);
@@ -324,8 +327,8 @@ fn item(b: &mut Builder, node: Node) {
         // `crate_root!();` where items go writes an argument-less template's items; other
         // `m!(…);` are read as expressions.
         "expression_statement" => named_children(node).into_iter().for_each(|c| {
-            let empty = c.kind() == "macro_invocation"
-                && named_children(c).into_iter().any(|t| t.kind() == "token_tree" && t.named_child_count() == 0);
+            let empty = c.kind_str() == "macro_invocation"
+                && named_children(c).into_iter().any(|t| t.kind_str() == "token_tree" && t.named_child_count() == 0);
             if empty {
                 macro_invocation(b, c, true);
             } else {
@@ -340,7 +343,7 @@ fn item(b: &mut Builder, node: Node) {
 
 fn has_macro_export(b: &Builder, node: Node) -> bool {
     let mut prev = node.prev_named_sibling();
-    while let Some(p) = prev.filter(|p| p.kind() == "attribute_item") {
+    while let Some(p) = prev.filter(|p| p.kind_str() == "attribute_item") {
         if b.text(p).contains("macro_export") {
             return true;
         }
@@ -354,7 +357,7 @@ fn has_macro_export(b: &Builder, node: Node) -> bool {
 fn path_attribute(b: &Builder, node: Node) -> Option<String> {
     let mut prev = node.prev_named_sibling();
     let mut configured = None;
-    while let Some(p) = prev.filter(|p| p.kind() == "attribute_item") {
+    while let Some(p) = prev.filter(|p| p.kind_str() == "attribute_item") {
         let text = b.text(p);
         if let Some(rest) = text.strip_prefix("#[path") {
             let value = rest.split('"').nth(1)?;
@@ -380,7 +383,7 @@ fn configured_path(attribute: &str) -> Option<String> {
 /// The named fields of a struct (each as public as it says) or of an enum's struct variant
 /// (`exported`: as public as the enum).
 fn struct_fields(b: &mut Builder, list: Node, exported: Option<bool>, params: &[&str]) {
-    for field in named_children(list).into_iter().filter(|f| f.kind() == "field_declaration") {
+    for field in named_children(list).into_iter().filter(|f| f.kind_str() == "field_declaration") {
         if let Some(name) = field.field("name") {
             let idx = b.add_symbol(field, name, SymbolKind::Field, exported.unwrap_or_else(|| is_pub(field)));
             if let Some(t) = field.field("type") {
@@ -438,7 +441,7 @@ struct Owner {
 /// An item inside an impl or trait body.
 fn member(b: &mut Builder, node: Node, exported: bool, owner: &Owner) {
     let before = b.facts.symbols.len();
-    match node.kind() {
+    match node.kind_str() {
         "function_item" | "function_signature_item" => {
             // Trait impl members are as public as the trait; inherent ones as their `pub`.
             let exported = exported || is_pub(node) || owner.impl_trait.is_some();
@@ -449,7 +452,7 @@ fn member(b: &mut Builder, node: Node, exported: bool, owner: &Owner) {
         }
         "const_item" | "type_item" | "associated_type" => {
             if let Some(name) = node.field("name") {
-                let kind = if node.kind() == "const_item" { SymbolKind::Constant } else { SymbolKind::Type };
+                let kind = if node.kind_str() == "const_item" { SymbolKind::Constant } else { SymbolKind::Type };
                 let idx = b.add_symbol(node, name, kind, exported || is_pub(node));
                 if let Some(value) = node.field("value").or_else(|| node.field("type")) {
                     b.within(idx, |b| expr(b, value));
@@ -498,7 +501,7 @@ fn function(b: &mut Builder, node: Node, exported: bool, owner_bounds: &[(String
 /// takes no closure with parameters (most functions: their parameters' types are not read).
 fn closure_taking_parameters(b: &Builder, item: Node, bounds: &[(String, Vec<String>)]) -> Option<Vec<Param>> {
     let params: Vec<Node> =
-        named_children(item.field("parameters")?).into_iter().filter(|p| p.kind() == "parameter").collect();
+        named_children(item.field("parameters")?).into_iter().filter(|p| p.kind_str() == "parameter").collect();
     let callbacks: Vec<Vec<Option<Vec<String>>>> = params
         .iter()
         .map(|p| p.field("type").and_then(|t| closure_parameters(b, t, item, bounds)).unwrap_or_default())
@@ -542,7 +545,7 @@ fn function_inside(b: &mut Builder, node: Node, bounds: &[(String, Vec<String>)]
     }
     if let Some(params) = node.field("parameters") {
         for p in named_children(params) {
-            match p.kind() {
+            match p.kind_str() {
                 "parameter" => {
                     let t = p.field("type");
                     let origin = t.and_then(|t| declared(b, t)).map_or(LocalOrigin::Unknown, LocalOrigin::Declared);
@@ -591,7 +594,7 @@ fn function_inside(b: &mut Builder, node: Node, bounds: &[(String, Vec<String>)]
 fn returned_local(b: &mut Builder, first_local: usize, body: Node, returns: Option<Vec<String>>) {
     let Some(mut returns) = returns else { return };
     let Some(mut value) = tail(body) else { return };
-    if value.kind() == "call_expression" {
+    if value.kind_str() == "call_expression" {
         let wrapper = value.field("function").filter(|f| matches!(b.text(*f), "Ok" | "Some"));
         let args = value.field("arguments").filter(|a| a.named_child_count() == 1);
         let (Some(_), Some(arg)) = (wrapper, args.and_then(|a| a.named_child(0))) else { return };
@@ -601,7 +604,7 @@ fn returned_local(b: &mut Builder, first_local: usize, body: Node, returns: Opti
         returns.remove(0);
         value = arg;
     }
-    if value.kind() != "identifier" {
+    if value.kind_str() != "identifier" {
         return;
     }
     // The latest binding of the name still seen at the end (an inner block's closed before).
@@ -632,9 +635,10 @@ fn closure_parameters(
     bounds: &[(String, Vec<String>)],
 ) -> Option<Vec<Option<Vec<String>>>> {
     let function = function_type(b, t, item, 0)?;
-    let params = named_children(function.field("parameters")?).into_iter().filter(|p| !p.kind().ends_with("comment"));
+    let params =
+        named_children(function.field("parameters")?).into_iter().filter(|p| !p.kind_str().ends_with("comment"));
     // `fn(x: u8)` names its parameters; `Fn(u8)` doesn't.
-    let types = params.map(|p| if p.kind() == "parameter" { p.field("type") } else { Some(p) });
+    let types = params.map(|p| if p.kind_str() == "parameter" { p.field("type") } else { Some(p) });
     Some(types.map(|t| t.and_then(|t| bounded_type(b, t, bounds))).collect())
 }
 
@@ -644,7 +648,7 @@ fn function_type<'t>(b: &Builder, t: Node<'t>, item: Node<'t>, depth: usize) -> 
         return None;
     }
     let inner = |n: Node<'t>| function_type(b, n, item, depth + 1);
-    match t.kind() {
+    match t.kind_str() {
         "function_type" => Some(t),
         "reference_type" => inner(t.field("type")?),
         "abstract_type" | "dynamic_type" => inner(t.field("trait").or_else(|| t.named_child(0))?),
@@ -656,8 +660,8 @@ fn function_type<'t>(b: &Builder, t: Node<'t>, item: Node<'t>, depth: usize) -> 
             let declared = params
                 .filter(|tp| tp.field("name").or_else(|| tp.named_child(0)).is_some_and(|n| b.text(n) == name))
                 .filter_map(|tp| tp.field("bounds"));
-            let clause = named_children(item).into_iter().find(|c| c.kind() == "where_clause");
-            let predicates = clause.into_iter().flat_map(named_children).filter(|p| p.kind() == "where_predicate");
+            let clause = named_children(item).into_iter().find(|c| c.kind_str() == "where_clause");
+            let predicates = clause.into_iter().flat_map(named_children).filter(|p| p.kind_str() == "where_predicate");
             let required = predicates
                 .filter(|p| p.field("left").is_some_and(|l| b.text(l) == name))
                 .filter_map(|p| p.field("bounds"));
@@ -671,8 +675,8 @@ fn function_type<'t>(b: &Builder, t: Node<'t>, item: Node<'t>, depth: usize) -> 
 fn tail_closure(block: Node) -> Option<Node> {
     named_children(block)
         .into_iter()
-        .rfind(|c| !c.kind().ends_with("comment"))
-        .filter(|c| c.kind() == "closure_expression")
+        .rfind(|c| !c.kind_str().ends_with("comment"))
+        .filter(|c| c.kind_str() == "closure_expression")
 }
 
 /// The types an item's `<…>` and `where` clause name (its type parameters' bounds).
@@ -680,7 +684,7 @@ fn generics(b: &mut Builder, item: Node) {
     if let Some(tp) = item.field("type_parameters") {
         ty(b, tp);
     }
-    if let Some(clause) = named_children(item).into_iter().find(|c| c.kind() == "where_clause") {
+    if let Some(clause) = named_children(item).into_iter().find(|c| c.kind_str() == "where_clause") {
         ty(b, clause);
     }
 }
@@ -691,7 +695,7 @@ fn type_param_bounds(b: &Builder, item: Node) -> Vec<(String, Vec<String>)> {
     const MARKERS: [&str; 8] = ["Send", "Sync", "Sized", "Unpin", "Copy", "Clone", "Debug", "Default"];
     let mut out = Vec::new();
     let mut add = |name: Node, bounds: Option<Node>| {
-        let paths = bounds.into_iter().flat_map(named_children).filter(|t| t.kind() != "lifetime");
+        let paths = bounds.into_iter().flat_map(named_children).filter(|t| t.kind_str() != "lifetime");
         let first = paths
             .filter_map(|t| type_path(b, t))
             .find(|p| p.last().is_some_and(|last| !MARKERS.contains(&last.as_str())));
@@ -706,9 +710,9 @@ fn type_param_bounds(b: &Builder, item: Node) -> Vec<(String, Vec<String>)> {
             }
         }
     }
-    if let Some(clause) = named_children(item).into_iter().find(|c| c.kind() == "where_clause") {
-        for pred in named_children(clause).into_iter().filter(|p| p.kind() == "where_predicate") {
-            if let Some(left) = pred.field("left").filter(|l| l.kind() == "type_identifier") {
+    if let Some(clause) = named_children(item).into_iter().find(|c| c.kind_str() == "where_clause") {
+        for pred in named_children(clause).into_iter().filter(|p| p.kind_str() == "where_predicate") {
+            if let Some(left) = pred.field("left").filter(|l| l.kind_str() == "type_identifier") {
                 add(left, pred.field("bounds"));
             }
         }
@@ -730,7 +734,7 @@ fn use_tree(b: &Builder, node: Node, prefix: Vec<String>, out: &mut Vec<UseItem>
         return;
     }
     let join = |extra: Vec<String>| -> Vec<String> { prefix.iter().cloned().chain(extra).collect() };
-    match node.kind() {
+    match node.kind_str() {
         "identifier" | "self" | "super" | "crate" | "scoped_identifier" | "metavariable" => {
             let Some(segs) = path_segments(b, node) else { return };
             let pos = segs.last().map(|s| s.1).unwrap_or_default();
@@ -821,17 +825,18 @@ const CHAIN: ChainSyntax = ChainSyntax {
 /// `|h: &Holder| { h.item() }`): the closure, the name, and the expression it gives.
 fn closure_argument<'t>(_: &Builder, call: Node<'t>) -> Option<(Node<'t>, Node<'t>, Node<'t>)> {
     let args = call.field("arguments")?;
-    let closure = args.named_child(0).filter(|a| args.named_child_count() == 1 && a.kind() == "closure_expression")?;
+    let closure =
+        args.named_child(0).filter(|a| args.named_child_count() == 1 && a.kind_str() == "closure_expression")?;
     let params = closure.field("parameters")?;
     let param = params.named_child(0).filter(|_| params.named_child_count() == 1)?;
-    let name = match param.kind() {
+    let name = match param.kind_str() {
         "identifier" => param,
-        "parameter" => param.field("pattern").filter(|p| p.kind() == "identifier")?,
+        "parameter" => param.field("pattern").filter(|p| p.kind_str() == "identifier")?,
         _ => return None,
     };
     let mut body = closure.field("body")?;
-    if body.kind() == "block" {
-        body = body.named_child(0).filter(|e| body.named_child_count() == 1 && !e.kind().ends_with("statement"))?;
+    if body.kind_str() == "block" {
+        body = body.named_child(0).filter(|e| body.named_child_count() == 1 && !e.kind_str().ends_with("statement"))?;
     }
     Some((closure, name, body))
 }
@@ -839,7 +844,7 @@ fn closure_argument<'t>(_: &Builder, call: Node<'t>) -> Option<(Node<'t>, Node<'
 /// Where a chain's head expression's value comes from, as `let` would infer it: `(*self).f()`,
 /// `(x as T).f()`, `Point { .. }.f()`, `Pin::new(&mut x).poll()` (the wrapper derefs to `x`).
 fn head_origin(b: &Builder, node: Node) -> Option<LocalOrigin> {
-    match node.kind() {
+    match node.kind_str() {
         "call_expression" if transparent_argument(b, node).is_none() => return None,
         "parenthesized_expression"
         | "unary_expression"
@@ -861,11 +866,11 @@ const TRANSPARENT_NEW: [(&str, &str); 6] =
 /// `std::pin::Pin::new(…)`, `Box::<T>::new(…)`.
 fn associated_call(call: Node) -> Option<(Node, Node)> {
     let f = call.field("function")?;
-    if f.kind() != "scoped_identifier" {
+    if f.kind_str() != "scoped_identifier" {
         return None;
     }
     let (path, name) = (f.field("path")?, f.field("name")?);
-    let ty = match path.kind() {
+    let ty = match path.kind_str() {
         "scoped_identifier" => path.field("name")?,
         "generic_type" => path.field("type")?,
         _ => path,
@@ -930,11 +935,11 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
         return None;
     }
     let inner = |n: Node| type_path_within(b, n, depth + 1);
-    match node.kind() {
+    match node.kind_str() {
         "reference_type" => inner(node.field("type")?),
         // `*const T`: a pointer to `T` (the impls for pointers are the repository's to give).
         "pointer_type" => {
-            let mutable = named_children(node).iter().any(|c| c.kind() == "mutable_specifier");
+            let mutable = named_children(node).iter().any(|c| c.kind_str() == "mutable_specifier");
             let marker = if mutable { MUT_POINTER } else { POINTER };
             Some(marked(marker, inner(node.field("type")?).unwrap_or_default()))
         }
@@ -945,7 +950,7 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
         // `dyn Trait + Send`, `impl Trait`: a value of the (first) trait.
         "dynamic_type" | "abstract_type" => {
             let t = node.field("trait").or_else(|| node.named_child(0))?;
-            let t = if t.kind() == "trait_bounds" { t.named_child(0)? } else { t };
+            let t = if t.kind_str() == "trait_bounds" { t.named_child(0)? } else { t };
             // `impl Iterator<Item = T>`: a sequence of `T`.
             if let Some(item) = iterator_item(b, t) {
                 return Some(marked(SEQUENCE, inner(item)?));
@@ -957,7 +962,7 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
             // The type arguments, lifetimes left out (`Iter<'a, T>`: `T`).
             let type_args = || {
                 node.field("type_arguments").map_or_else(Vec::new, |args| {
-                    named_children(args).into_iter().filter(|a| a.kind() != "lifetime").collect::<Vec<_>>()
+                    named_children(args).into_iter().filter(|a| a.kind_str() != "lifetime").collect::<Vec<_>>()
                 })
             };
             let first_arg = || type_args().into_iter().next();
@@ -989,7 +994,7 @@ fn type_path_within(b: &Builder, node: Node, depth: usize) -> Option<Vec<String>
 
 /// The `Item` type of an iterator trait (`Iterator<Item = T>` and its kin), when `t` is one.
 fn iterator_item<'t>(b: &Builder, t: Node<'t>) -> Option<Node<'t>> {
-    if t.kind() != "generic_type" {
+    if t.kind_str() != "generic_type" {
         return None;
     }
     let name = t.field("type")?;
@@ -999,7 +1004,8 @@ fn iterator_item<'t>(b: &Builder, t: Node<'t>) -> Option<Node<'t>> {
     }
     let args = t.field("type_arguments")?;
     named_children(args).into_iter().find_map(|a| {
-        (a.kind() == "type_binding" && a.field("name").is_some_and(|n| b.text(n) == "Item")).then(|| a.field("type"))?
+        (a.kind_str() == "type_binding" && a.field("name").is_some_and(|n| b.text(n) == "Item"))
+            .then(|| a.field("type"))?
     })
 }
 
@@ -1096,7 +1102,7 @@ fn ty(b: &mut Builder, node: Node) {
     if !b.descend() {
         return;
     }
-    match node.kind() {
+    match node.kind_str() {
         "type_identifier" | "scoped_type_identifier" | "scoped_identifier" => {
             if let Some(segs) = path_segments(b, node) {
                 b.add_path(segs, false);
@@ -1109,7 +1115,7 @@ fn ty(b: &mut Builder, node: Node) {
             }
             if let Some(args) = node.field("type_arguments") {
                 for arg in named_children(args) {
-                    if arg.kind() != "type_binding" {
+                    if arg.kind_str() != "type_binding" {
                         ty(b, arg);
                         continue;
                     }
@@ -1135,7 +1141,7 @@ fn ty(b: &mut Builder, node: Node) {
         }
         // `where F: FnMut(&Item)`: a type parameter on the left is the item's own name.
         "where_predicate" => {
-            if let Some(left) = node.field("left").filter(|l| l.kind() != "type_identifier") {
+            if let Some(left) = node.field("left").filter(|l| l.kind_str() != "type_identifier") {
                 ty(b, left);
             }
             if let Some(bounds) = node.field("bounds") {
@@ -1152,7 +1158,7 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
     if !b.descend() {
         return;
     }
-    match node.kind() {
+    match node.kind_str() {
         "identifier" => b.add_local(b.text(node), origin),
         "mut_pattern" | "ref_pattern" | "reference_pattern" => {
             if let Some(inner) = named_children(node).into_iter().last() {
@@ -1165,7 +1171,7 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
             if let Some(segs) = path {
                 b.add_path(segs, false);
             }
-            let tuple = node.kind() == "tuple_struct_pattern";
+            let tuple = node.kind_str() == "tuple_struct_pattern";
             if !tuple {
                 // `Point { x, .. }`: each field pattern names a field of that struct.
                 let whole = names.clone().map_or(LocalOrigin::Unknown, LocalOrigin::Constructed);
@@ -1186,8 +1192,9 @@ fn pattern_bind(b: &mut Builder, node: Node, origin: LocalOrigin) {
         "field_pattern" => {
             // `origin` is the struct the pattern takes apart (see `struct_pattern`): the field's
             // name is a use of its field, and what it binds has the field's type.
-            let name =
-                node.field("name").filter(|n| matches!(n.kind(), "field_identifier" | "shorthand_field_identifier"));
+            let name = node
+                .field("name")
+                .filter(|n| matches!(n.kind_str(), "field_identifier" | "shorthand_field_identifier"));
             let member = match (&origin, name) {
                 (LocalOrigin::Constructed(_), Some(name)) => {
                     let receiver = Receiver { base: ReceiverBase::Value(origin.clone()), members: Vec::new() };
@@ -1249,7 +1256,7 @@ fn pattern_elements(node: Node) -> Vec<Node> {
     let ty = node.field("type").map(|t| t.id());
     let mut cursor = node.walk();
     node.children(&mut cursor)
-        .filter(|c| Some(c.id()) != ty && !matches!(c.kind(), "(" | ")" | "," | "line_comment" | "block_comment"))
+        .filter(|c| Some(c.id()) != ty && !matches!(c.kind_str(), "(" | ")" | "," | "line_comment" | "block_comment"))
         .collect()
 }
 
@@ -1262,7 +1269,7 @@ fn match_arm(b: &mut Builder, arm: Node, scrutinee: &LocalOrigin) {
 fn match_arm_scope(b: &mut Builder, arm: Node, scrutinee: &LocalOrigin) {
     if let Some(pattern) = arm.field("pattern") {
         for child in named_children(pattern) {
-            if child.kind() == "condition" || pattern.field("condition").is_some_and(|c| c.id() == child.id()) {
+            if child.kind_str() == "condition" || pattern.field("condition").is_some_and(|c| c.id() == child.id()) {
                 expr(b, child);
             } else {
                 pattern_bind(b, child, scrutinee.clone());
@@ -1297,7 +1304,7 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
         return LocalOrigin::Unknown;
     }
     let inner = |v: Node| local_origin_within(b, v, depth + 1);
-    match value.kind() {
+    match value.kind_str() {
         "await_expression" | "reference_expression" | "parenthesized_expression" => {
             return value.named_children(&mut value.walk()).last().map_or(LocalOrigin::Unknown, inner);
         }
@@ -1308,7 +1315,7 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
             };
         }
         // `&v[1..]`: the same sequence.
-        "index_expression" if value.named_child(1).is_some_and(|i| i.kind() == "range_expression") => {
+        "index_expression" if value.named_child(1).is_some_and(|i| i.kind_str() == "range_expression") => {
             return value.named_child(0).map_or(LocalOrigin::Unknown, inner);
         }
         "index_expression" => {
@@ -1328,10 +1335,10 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
         }
         // `vec![x, …]`, `vec![x; n]`: a sequence of what its first element is.
         "macro_invocation" if macro_name(b, value) == Some("vec") => {
-            let tt = named_children(value).into_iter().find(|c| c.kind() == "token_tree");
+            let tt = named_children(value).into_iter().find(|c| c.kind_str() == "token_tree");
             let tree = tt.and_then(|tt| parse_arguments(b, tt));
             let array = tree.as_ref().and_then(argument_expression);
-            let first = array.filter(|a| a.kind() == "array_expression").and_then(|a| a.named_child(0));
+            let first = array.filter(|a| a.kind_str() == "array_expression").and_then(|a| a.named_child(0));
             return LocalOrigin::Wrapped(SEQUENCE.to_string(), Box::new(first.map_or(LocalOrigin::Unknown, inner)));
         }
         // `mem::replace(&mut x, y)` gives what `y` is, `mem::take(&mut x)` what `x` is.
@@ -1373,14 +1380,16 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
         }
         _ => {}
     }
-    match value.kind() {
+    match value.kind_str() {
         "struct_expression" => value
             .field("name")
             .and_then(|n| path_segments(b, n))
             .map_or(LocalOrigin::Unknown, |s| LocalOrigin::Constructed(s.into_iter().map(|s| s.0).collect())),
         "call_expression" => match value.field("function") {
             // A method call, possibly on the result of others: `rt.handle().clone()`.
-            Some(f) if f.kind() == "field_expression" => CHAIN.called_origin(b, value).unwrap_or(LocalOrigin::Unknown),
+            Some(f) if f.kind_str() == "field_expression" => {
+                CHAIN.called_origin(b, value).unwrap_or(LocalOrigin::Unknown)
+            }
             Some(f) => chain(b, f)
                 .map_or(LocalOrigin::Unknown, |s| LocalOrigin::CallResult(s.into_iter().map(|s| s.0).collect())),
             None => LocalOrigin::Unknown,
@@ -1392,7 +1401,7 @@ fn local_origin_within(b: &Builder, value: Node, depth: usize) -> LocalOrigin {
 /// What a `macro_rules!` of one rule whose transcriber is one expression gives (`($p:expr) => {
 /// Regex::new($p).unwrap() }`), as a local initialised with that expression would be typed.
 fn macro_result(b: &Builder, node: Node) -> Option<LocalOrigin> {
-    let mut rules = named_children(node).into_iter().filter(|r| r.kind() == "macro_rule");
+    let mut rules = named_children(node).into_iter().filter(|r| r.kind_str() == "macro_rule");
     let (Some(rule), None) = (rules.next(), rules.next()) else { return None };
     let tree = parse_arguments(b, rule.field("right")?)?;
     let origin = local_origin(b, argument_expression(&tree)?);
@@ -1401,23 +1410,23 @@ fn macro_result(b: &Builder, node: Node) -> Option<LocalOrigin> {
 
 /// The type a `collect::<T>()` call names.
 fn collected_type(b: &Builder, call: Node) -> Option<Vec<String>> {
-    let generic = call.field("function").filter(|f| f.kind() == "generic_function")?;
-    let method = generic.field("function").filter(|f| f.kind() == "field_expression")?.field("field")?;
+    let generic = call.field("function").filter(|f| f.kind_str() == "generic_function")?;
+    let method = generic.field("function").filter(|f| f.kind_str() == "field_expression")?.field("field")?;
     (b.text(method) == "collect").then_some(())?;
     type_path(b, generic.field("type_arguments")?.named_child(0)?)
 }
 
 /// What a match gives: what its arms that don't diverge give (all of one type), an arm giving back
 /// a name its tuple pattern bound giving the value inside the scrutinee for `Some(x)` / `Ok(x)`
-/// (`match opt { Some(x) => x, None => return }`), a variant's field otherwise (`match *hir.kind()
+/// (`match opt { Some(x) => x, None => return }`), a variant's field otherwise (`match *hir.kind_str()
 /// { HirKind::Alternation(ref alts) => alts, _ => return None }`). An arm whose value starts from
 /// another name its pattern binds is passed over.
 fn match_value(b: &Builder, m: Node, depth: usize) -> LocalOrigin {
     let Some(body) = m.field("body") else { return LocalOrigin::Unknown };
-    let arms = named_children(body).into_iter().filter(|a| a.kind() == "match_arm");
+    let arms = named_children(body).into_iter().filter(|a| a.kind_str() == "match_arm");
     let values = arms.filter_map(|arm| {
         let value = arm.field("value").filter(|v| !diverges(b, *v))?;
-        let value = if value.kind() == "block" { tail(value)? } else { value };
+        let value = if value.kind_str() == "block" { tail(value)? } else { value };
         let pattern = arm.field("pattern")?.named_child(0)?;
         match arm_binding(b, m, pattern, value, depth) {
             Some(origin) => Some(origin),
@@ -1438,16 +1447,16 @@ fn arm_binding(b: &Builder, m: Node, pattern: Node, value: Node, depth: usize) -
     let (value, peels) = peeled(b, value);
     let names = |n: Node| -> Option<Vec<&str>> {
         let elements = pattern_elements(n);
-        let names = elements.iter().map(|e| (e.kind() == "identifier").then(|| b.text(*e)));
+        let names = elements.iter().map(|e| (e.kind_str() == "identifier").then(|| b.text(*e)));
         names.collect::<Option<Vec<_>>>().filter(|names| !names.is_empty())
     };
-    let gives: &dyn Fn(Node) -> bool = match value.kind() {
-        "identifier" => &|p: Node| p.kind() == "identifier" && b.text(p) == b.text(value),
+    let gives: &dyn Fn(Node) -> bool = match value.kind_str() {
+        "identifier" => &|p: Node| p.kind_str() == "identifier" && b.text(p) == b.text(value),
         "tuple_expression" => {
             let rebuilt = names(value)?;
             &move |p: Node| {
                 let elements = pattern_elements(p).into_iter().map(|e| unbound(e).map(|e| b.text(e)));
-                p.kind() == "tuple_pattern" && elements.collect::<Option<Vec<_>>>().as_ref() == Some(&rebuilt)
+                p.kind_str() == "tuple_pattern" && elements.collect::<Option<Vec<_>>>().as_ref() == Some(&rebuilt)
             }
         }
         _ => return None,
@@ -1484,7 +1493,7 @@ enum Peel {
 fn peeled<'t>(b: &Builder, mut value: Node<'t>) -> (Node<'t>, Vec<Peel>) {
     let mut peels = Vec::new();
     loop {
-        let inner = match value.kind() {
+        let inner = match value.kind_str() {
             "reference_expression" => value.field("value"),
             "unary_expression" if b.text(value).starts_with('*') => value.named_child(0),
             "parenthesized_expression" => value.named_child(0),
@@ -1493,7 +1502,7 @@ fn peeled<'t>(b: &Builder, mut value: Node<'t>) -> (Node<'t>, Vec<Peel>) {
                 value.named_child(0)
             }
             "call_expression" => {
-                let method = value.field("function").filter(|f| f.kind() == "field_expression");
+                let method = value.field("function").filter(|f| f.kind_str() == "field_expression");
                 let unwrap =
                     method.filter(|f| f.field("field").is_some_and(|n| matches!(b.text(n), "unwrap" | "expect")));
                 if unwrap.is_some() {
@@ -1502,7 +1511,7 @@ fn peeled<'t>(b: &Builder, mut value: Node<'t>) -> (Node<'t>, Vec<Peel>) {
                 unwrap.and_then(|f| f.field("value"))
             }
             "field_expression" => {
-                let field = value.field("field").filter(|f| f.kind() == "field_identifier");
+                let field = value.field("field").filter(|f| f.kind_str() == "field_identifier");
                 if let Some(f) = field {
                     peels.push(Peel::Field(b.text(f).to_string()));
                 }
@@ -1530,7 +1539,7 @@ fn binding_steps(
     if found(pattern) {
         return Some(Vec::new());
     }
-    if pattern.kind() != "tuple_struct_pattern" || depth > MAX_TYPE_NESTING {
+    if pattern.kind_str() != "tuple_struct_pattern" || depth > MAX_TYPE_NESTING {
         return None;
     }
     let path: Vec<String> = path_segments(b, pattern.field("type")?)?.into_iter().map(|s| s.0).collect();
@@ -1543,7 +1552,7 @@ fn binding_steps(
 
 /// A pattern without its `mut` and `ref`.
 fn unbound(mut pattern: Node) -> Option<Node> {
-    while matches!(pattern.kind(), "mut_pattern" | "ref_pattern") {
+    while matches!(pattern.kind_str(), "mut_pattern" | "ref_pattern") {
         pattern = named_children(pattern).into_iter().last()?;
     }
     Some(pattern)
@@ -1559,7 +1568,7 @@ fn if_value(b: &Builder, e: Node, depth: usize) -> LocalOrigin {
     let bound = |v: &Node| leftmost_name(b, *v).is_some_and(|n| condition.is_some_and(|c| condition_binds(b, c, n)));
     let then = e.field("consequence").filter(|c| !diverges(b, *c)).and_then(tail).filter(|v| !bound(v));
     let otherwise = e.field("alternative").and_then(|a| a.named_child(0)).filter(|x| !diverges(b, *x));
-    let otherwise = otherwise.map(|x| match x.kind() {
+    let otherwise = otherwise.map(|x| match x.kind_str() {
         "if_expression" => if_value(b, x, depth + 1),
         _ => tail(x).map_or(LocalOrigin::Unknown, |v| local_origin_within(b, v, depth + 1)),
     });
@@ -1578,15 +1587,17 @@ fn either(values: Vec<LocalOrigin>) -> LocalOrigin {
 
 /// A block's last expression (`{ …; x }`), when it ends in one.
 fn tail(block: Node) -> Option<Node> {
-    let last = named_children(block).into_iter().rfind(|c| !c.kind().ends_with("comment"))?;
-    (!last.kind().ends_with("_statement") && !last.kind().ends_with("_declaration") && !last.kind().ends_with("_item"))
-        .then_some(last)
+    let last = named_children(block).into_iter().rfind(|c| !c.kind_str().ends_with("comment"))?;
+    (!last.kind_str().ends_with("_statement")
+        && !last.kind_str().ends_with("_declaration")
+        && !last.kind_str().ends_with("_item"))
+    .then_some(last)
 }
 
 /// The name an expression starts from: `x` of `x.f().g`, `&x`, `x?`.
 fn leftmost_name<'s>(b: &Builder<'s>, mut e: Node) -> Option<&'s str> {
     loop {
-        e = match e.kind() {
+        e = match e.kind_str() {
             "identifier" => return Some(b.text(e)),
             "field_expression" => e.field("value")?,
             "call_expression" => e.field("function")?,
@@ -1603,7 +1614,7 @@ fn leftmost_name<'s>(b: &Builder<'s>, mut e: Node) -> Option<&'s str> {
 
 /// Whether the patterns of an `if` condition's `let`s (`if let Some(x) = o && let …`) bind `name`.
 fn condition_binds(b: &Builder, condition: Node, name: &str) -> bool {
-    match condition.kind() {
+    match condition.kind_str() {
         "let_condition" => condition.field("pattern").is_some_and(|p| binds(b, p, name)),
         "let_chain" => named_children(condition).into_iter().any(|c| condition_binds(b, c, name)),
         _ => false,
@@ -1615,7 +1626,7 @@ fn binds(b: &Builder, pattern: Node, name: &str) -> bool {
     let mut cursor = pattern.walk();
     let mut stack = vec![pattern];
     while let Some(n) = stack.pop() {
-        if n.kind() == "identifier" && b.text(n) == name {
+        if n.kind_str() == "identifier" && b.text(n) == name {
             return true;
         }
         stack.extend(n.named_children(&mut cursor));
@@ -1631,12 +1642,12 @@ fn macro_name<'s>(b: &Builder<'s>, call: Node) -> Option<&'s str> {
 /// Whether an expression never gives a value: `return`, `break`, `continue`, `panic!(…)`, or a
 /// block ending in one.
 fn diverges(b: &Builder, e: Node) -> bool {
-    match e.kind() {
+    match e.kind_str() {
         "return_expression" | "break_expression" | "continue_expression" => true,
         "macro_invocation" => matches!(macro_name(b, e), Some("panic" | "unreachable" | "todo" | "unimplemented")),
         "expression_statement" => e.named_child(0).is_some_and(|x| diverges(b, x)),
         "block" => {
-            named_children(e).into_iter().rfind(|c| !c.kind().ends_with("comment")).is_some_and(|x| diverges(b, x))
+            named_children(e).into_iter().rfind(|c| !c.kind_str().ends_with("comment")).is_some_and(|x| diverges(b, x))
         }
         _ => false,
     }
@@ -1646,13 +1657,16 @@ fn expr(b: &mut Builder, node: Node) {
     if !b.descend() {
         return;
     }
-    match node.kind() {
+    match node.kind_str() {
         "identifier" | "self" => b.add_ref(vec![b.seg(node)], false, false),
         "scoped_identifier" | "field_expression" | "generic_function" => reference(b, node, false),
         "type_identifier" | "scoped_type_identifier" | "generic_type" | "reference_type" => ty(b, node),
         "call_expression" => {
             if let Some(func) = node.field("function") {
-                if matches!(func.kind(), "identifier" | "scoped_identifier" | "field_expression" | "generic_function") {
+                if matches!(
+                    func.kind_str(),
+                    "identifier" | "scoped_identifier" | "field_expression" | "generic_function"
+                ) {
                     reference(b, func, true);
                 } else {
                     expr(b, func);
@@ -1676,10 +1690,10 @@ fn expr(b: &mut Builder, node: Node) {
             }
             if let Some(body) = node.field("body") {
                 for field in named_children(body) {
-                    match field.kind() {
+                    match field.kind_str() {
                         "field_initializer" => {
                             if let (Some(name), Some(r)) = (field.field("field"), &receiver) {
-                                if name.kind() == "field_identifier" {
+                                if name.kind_str() == "field_identifier" {
                                     b.add_member_ref(b.seg(name), false, r.clone());
                                 }
                             }
@@ -1716,8 +1730,8 @@ fn expr(b: &mut Builder, node: Node) {
                 // `let (a, b) = (vec![], Vec::new())`: each name is bound by its own expression.
                 (Some(pattern), Some(value))
                     if declared.is_none()
-                        && pattern.kind() == "tuple_pattern"
-                        && value.kind() == "tuple_expression"
+                        && pattern.kind_str() == "tuple_pattern"
+                        && value.kind_str() == "tuple_expression"
                         && pattern_elements(pattern).len() == pattern_elements(value).len() =>
                 {
                     for (p, v) in pattern_elements(pattern).into_iter().zip(pattern_elements(value)) {
@@ -1764,7 +1778,7 @@ fn expr(b: &mut Builder, node: Node) {
             let origin = value.map_or(LocalOrigin::Unknown, |v| local_origin(b, v));
             if let Some(body) = node.field("body") {
                 for arm in named_children(body) {
-                    match arm.kind() {
+                    match arm.kind_str() {
                         "match_arm" => match_arm(b, arm, &origin),
                         _ => expr(b, arm),
                     }
@@ -1810,13 +1824,13 @@ fn call_arguments(b: &mut Builder, call: Node, args: Node) {
     // call of a long chain (`a.b().c()…`) would be quadratic.
     let callee = args
         .iter()
-        .any(|a| a.kind() == "closure_expression")
-        .then(|| call.field("function").filter(|f| matches!(f.kind(), "field_expression" | "identifier")))
+        .any(|a| a.kind_str() == "closure_expression")
+        .then(|| call.field("function").filter(|f| matches!(f.kind_str(), "field_expression" | "identifier")))
         .flatten()
         .and_then(|f| CHAIN.called_names(b, f));
     for (i, arg) in args.into_iter().enumerate() {
         match &callee {
-            Some((segments, calls_at)) if arg.kind() == "closure_expression" => {
+            Some((segments, calls_at)) if arg.kind_str() == "closure_expression" => {
                 let callee: Vec<String> = segments.iter().map(|s| s.0.clone()).collect();
                 let origin = |param: u32| LocalOrigin::Callback {
                     callee: callee.clone(),
@@ -1844,7 +1858,7 @@ fn closure(b: &mut Builder, node: Node, untyped: &dyn Fn(u32) -> LocalOrigin) {
 fn closure_scope(b: &mut Builder, node: Node, untyped: &dyn Fn(u32) -> LocalOrigin) {
     if let Some(params) = node.field("parameters") {
         for (i, p) in named_children(params).into_iter().enumerate() {
-            match p.kind() {
+            match p.kind_str() {
                 "parameter" => {
                     let declared = p.field("type");
                     let origin =
@@ -1904,7 +1918,7 @@ fn holds_items(text: &str) -> bool {
 /// stands for what the macro's invocations give it (`Resolver::bound_paths`, across files).
 fn macro_templates(b: &mut Builder, node: Node, symbol: Option<u32>) {
     let name = node.field("name").map(|n| b.text(n));
-    for (r, rule) in named_children(node).into_iter().filter(|r| r.kind() == "macro_rule").enumerate() {
+    for (r, rule) in named_children(node).into_iter().filter(|r| r.kind_str() == "macro_rule").enumerate() {
         let Some(right) = rule.field("right") else { continue };
         let before = b.facts.refs.len();
         let taken = rule.field("left").and_then(|l| attributes_taken(b.text(l)));
@@ -1949,19 +1963,21 @@ fn macro_templates(b: &mut Builder, node: Node, symbol: Option<u32>) {
 /// invocations deep.
 fn template_parts(b: &mut Builder, parent: Node, depth: usize) {
     for part in named_children(parent) {
-        match part.kind() {
+        match part.kind_str() {
             "function_item" => template_function(b, part, &[]),
             // `impl $name { fn new() … }`: its functions' bodies.
             "impl_item" => {
                 let bounds = type_param_bounds(b, part);
                 let body = part.field("body").map(named_children).unwrap_or_default();
-                for f in body.into_iter().filter(|f| f.kind() == "function_item") {
+                for f in body.into_iter().filter(|f| f.kind_str() == "function_item") {
                     template_function(b, f, &bounds);
                 }
             }
             "let_declaration" | "expression_statement" => expr(b, part),
             "macro_invocation" if depth < MAX_TYPE_NESTING => {
-                let Some(tt) = named_children(part).into_iter().find(|c| c.kind() == "token_tree") else { continue };
+                let Some(tt) = named_children(part).into_iter().find(|c| c.kind_str() == "token_tree") else {
+                    continue;
+                };
                 if !holds_items(skip_comments(b.text(tt).get(1..).unwrap_or(""))) {
                     continue;
                 }
@@ -2039,7 +2055,7 @@ fn invocations(b: &mut Builder, root: Node) {
             continue;
         }
         let Some(id) = root.descendant_for_byte_range(start, bang) else { continue };
-        if id.kind() != "identifier" || id.start_byte() != start || id.end_byte() != bang {
+        if id.kind_str() != "identifier" || id.start_byte() != start || id.end_byte() != bang {
             continue;
         }
         let Some(tt) = invoked_tree(root, src, bang) else { continue };
@@ -2054,7 +2070,7 @@ fn invocations(b: &mut Builder, root: Node) {
         let given = groups.as_ref().map_or(0, Vec::len) as u32;
         for (index, group) in groups.iter().flatten().enumerate() {
             let [one] = group else { continue };
-            let Some(&k) = names.get(&b.pos(*one)).filter(|_| one.kind() == "identifier") else { continue };
+            let Some(&k) = names.get(&b.pos(*one)).filter(|_| one.kind_str() == "identifier") else { continue };
             let argument = MacroArgument { name: name.to_string(), index: index as u32, given };
             b.facts.refs[k].argument = Some(Box::new(argument));
         }
@@ -2124,7 +2140,7 @@ fn invoked_tree<'t>(root: Node<'t>, src: &[u8], bang: usize) -> Option<Node<'t>>
     }
     // The smallest node holding the delimiter and the byte after it is the tree it opens.
     let tt = root.descendant_for_byte_range(open, open + 2)?;
-    (tt.kind() == "token_tree" && tt.start_byte() == open).then_some(tt)
+    (tt.kind_str() == "token_tree" && tt.start_byte() == open).then_some(tt)
 }
 
 /// A token tree's arguments, separated by commas (a trailing one allowed; those between `<` and
@@ -2134,7 +2150,7 @@ fn argument_groups<'t>(tokens: &'t [Node<'t>]) -> Option<Vec<&'t [Node<'t>]>> {
     let mut groups: Vec<&[Node]> = Vec::new();
     let (mut depth, mut from) = (0i64, 0);
     for (i, t) in inner.iter().enumerate() {
-        match t.kind() {
+        match t.kind_str() {
             "<" => depth += 1,
             ">" => depth -= 1,
             ">>" => depth -= 2,
@@ -2163,8 +2179,8 @@ fn argument_path(b: &Builder, group: &[Node]) -> Vec<String> {
     let path = || -> Option<Vec<String>> {
         let mut path = Vec::new();
         for (i, t) in group.iter().enumerate() {
-            let name = matches!(t.kind(), "identifier" | "self" | "super" | "crate" | "metavariable");
-            match (i % 2, t.kind()) {
+            let name = matches!(t.kind_str(), "identifier" | "self" | "super" | "crate" | "metavariable");
+            match (i % 2, t.kind_str()) {
                 (0, _) if name => path.push(b.text(*t).to_string()),
                 (1, "::") => {}
                 _ => return None,
@@ -2216,7 +2232,7 @@ fn macro_body(b: &mut Builder, node: Node, item_level: bool) {
             b.add_macro_path(segs);
         }
     }
-    let Some(tt) = named_children(node).into_iter().find(|c| c.kind() == "token_tree") else { return };
+    let Some(tt) = named_children(node).into_iter().find(|c| c.kind_str() == "token_tree") else { return };
     let inner = skip_comments(b.text(tt).get(1..b.text(tt).len().saturating_sub(1)).unwrap_or(""));
     if item_level && only_attributes(inner) {
         // `crate_root!();`: the items of an argument-less template are this module's, as are
@@ -2241,7 +2257,7 @@ fn macro_body(b: &mut Builder, node: Node, item_level: bool) {
         let mut blocks: Vec<(tree_sitter::Tree, bool)> = Vec::new();
         let (mut condition, mut taken) = (None, false);
         for t in named_children(tt) {
-            if t.kind() != "token_tree" {
+            if t.kind_str() != "token_tree" {
                 continue;
             }
             let text = b.text(t);
@@ -2288,7 +2304,7 @@ fn macro_body(b: &mut Builder, node: Node, item_level: bool) {
 /// exactly as walking their parse would.
 fn plain_tokens(b: &Builder, tt: Node) -> bool {
     let mut cursor = tt.walk();
-    let plain = tt.children(&mut cursor).all(|t| match t.kind() {
+    let plain = tt.children(&mut cursor).all(|t| match t.kind_str() {
         "token_tree" => matches!(b.text(t).as_bytes().first(), Some(b'(' | b'[')) && plain_tokens(b, t),
         "identifier" => !matches!(
             b.text(t),
@@ -2431,13 +2447,13 @@ fn never_an_expression(b: &Builder, tt: Node) -> bool {
                 | ">>"
         ) || (kind == ";" && !braces)
     };
-    let kind = |i: usize| inner.get(i).map_or("", |t| t.kind());
+    let kind = |i: usize| inner.get(i).map_or("", |t| t.kind_str());
     if never_first(kind(0)) || (!braces && kind(0) == "identifier" && kind(1) == ":") {
         return true;
     }
     let mut semicolons = 0;
     for (i, t) in inner.iter().enumerate() {
-        let never = match t.kind() {
+        let never = match t.kind_str() {
             "=>" | "@" => true,
             "#" => !braces && !inner.get(i + 1).is_some_and(|n| b.text(*n).starts_with(['[', '!'])),
             ";" => {
@@ -2638,20 +2654,21 @@ fn token_tree(b: &mut Builder, tt: Node) {
     let mut i = 0;
     while i < tokens.len() {
         let t = tokens[i];
-        match t.kind() {
+        match t.kind_str() {
             "identifier" | "self" | "crate" | "super" => {
                 let mut segs = vec![b.seg(t)];
                 let mut j = i + 1;
                 while j + 1 < tokens.len()
-                    && matches!(tokens[j].kind(), "::" | ".")
-                    && tokens[j + 1].kind() == "identifier"
+                    && matches!(tokens[j].kind_str(), "::" | ".")
+                    && tokens[j + 1].kind_str() == "identifier"
                 {
                     segs.push(b.seg(tokens[j + 1]));
                     j += 2;
                 }
-                let preceded_by_dot = i > 0 && tokens[i - 1].kind() == ".";
-                let is_call = tokens.get(j).is_some_and(|n| n.kind() == "token_tree" && b.text(*n).starts_with('('));
-                let is_macro = tokens.get(j).is_some_and(|n| n.kind() == "!");
+                let preceded_by_dot = i > 0 && tokens[i - 1].kind_str() == ".";
+                let is_call =
+                    tokens.get(j).is_some_and(|n| n.kind_str() == "token_tree" && b.text(*n).starts_with('('));
+                let is_macro = tokens.get(j).is_some_and(|n| n.kind_str() == "!");
                 // Keywords arrive as identifiers inside token trees.
                 let keyword = matches!(
                     b.text(t),
@@ -2679,7 +2696,7 @@ fn token_tree(b: &mut Builder, tt: Node) {
                         | "false"
                 );
                 if !preceded_by_dot && !is_macro && !keyword {
-                    let path_head = tokens.get(i + 1).is_some_and(|n| n.kind() == "::");
+                    let path_head = tokens.get(i + 1).is_some_and(|n| n.kind_str() == "::");
                     b.add_call_chain(segs, Vec::new(), is_call, path_head);
                 }
                 i = j;

@@ -11,7 +11,7 @@
 //! `CREATE PROCEDURE`, which the grammar does not parse, is read from the tokens of the statement it
 //! could not parse: its name only.
 
-use super::Field;
+use super::{Field, Kind};
 use tree_sitter::Node;
 
 use super::{children, named_children, Builder, Segment};
@@ -57,7 +57,7 @@ fn is_query(kind: &str) -> bool {
 impl Walker<'_, '_> {
     /// An identifier, or a quoted one (which the grammar reads as a literal in some places).
     fn is_name(&self, node: Node) -> bool {
-        node.kind() == "identifier" || (node.kind() == "literal" && self.b.text(node).starts_with('"'))
+        node.kind_str() == "identifier" || (node.kind_str() == "literal" && self.b.text(node).starts_with('"'))
     }
 
     fn seg(&self, node: Node) -> Segment {
@@ -66,11 +66,11 @@ impl Walker<'_, '_> {
 
     /// The name node of an `object_reference` (its last part: `schema.name` → `name`).
     fn object_name(node: Node<'_>) -> Option<Node<'_>> {
-        node.field("name").or_else(|| named_children(node).into_iter().rfind(|c| c.kind() == "identifier"))
+        node.field("name").or_else(|| named_children(node).into_iter().rfind(|c| c.kind_str() == "identifier"))
     }
 
     fn top(&mut self, node: Node) {
-        match node.kind() {
+        match node.kind_str() {
             "ERROR" => self.unparsed(node),
             _ => self.walk(node),
         }
@@ -101,7 +101,7 @@ impl Walker<'_, '_> {
             }
         }
         for c in named_children(node) {
-            if c.kind() != "ERROR" {
+            if c.kind_str() != "ERROR" {
                 self.walk(c);
             }
         }
@@ -111,7 +111,7 @@ impl Walker<'_, '_> {
         if !self.b.descend() {
             return;
         }
-        let kind = node.kind();
+        let kind = node.kind_str();
         let opens = is_query(kind);
         if opens {
             let query = self.query_of(node);
@@ -130,13 +130,13 @@ impl Walker<'_, '_> {
                     self.b.add_symbol_named(node, seg.0, seg.1, SymbolKind::Index, true)
                 });
                 self.inside(idx, |w| {
-                    let table = named_children(node).into_iter().find(|c| c.kind() == "object_reference");
+                    let table = named_children(node).into_iter().find(|c| c.kind_str() == "object_reference");
                     let table_name = table.and_then(Self::object_name).map(|n| fold(w.b.text(n)));
                     if let Some(t) = table {
                         w.relation_ref(t, false);
                     }
                     for c in named_children(node) {
-                        if c.kind() == "index_fields" {
+                        if c.kind_str() == "index_fields" {
                             w.columns_of(c, table_name.as_deref());
                         }
                     }
@@ -144,7 +144,7 @@ impl Walker<'_, '_> {
             }
             "create_trigger" => {
                 let refs: Vec<Node> =
-                    named_children(node).into_iter().filter(|c| c.kind() == "object_reference").collect();
+                    named_children(node).into_iter().filter(|c| c.kind_str() == "object_reference").collect();
                 let idx = refs.first().and_then(|r| Self::object_name(*r)).map(|name| {
                     let seg = self.seg(name);
                     self.b.add_symbol_named(node, seg.0, seg.1, SymbolKind::Trigger, true)
@@ -158,14 +158,14 @@ impl Walker<'_, '_> {
                         w.relation_ref(*f, true);
                     }
                     for c in named_children(node) {
-                        if c.kind() != "object_reference" {
+                        if c.kind_str() != "object_reference" {
                             w.walk(c);
                         }
                     }
                 });
             }
             "create_schema" => {
-                if let Some(name) = named_children(node).into_iter().find(|c| c.kind() == "identifier") {
+                if let Some(name) = named_children(node).into_iter().find(|c| c.kind_str() == "identifier") {
                     let seg = self.seg(name);
                     self.b.add_symbol_named(node, seg.0, seg.1, SymbolKind::Module, true);
                 }
@@ -173,14 +173,14 @@ impl Walker<'_, '_> {
             "cte" => {
                 // `w AS (…)`: the name is the query's own; the body is walked.
                 for c in named_children(node) {
-                    if c.kind() != "identifier" {
+                    if c.kind_str() != "identifier" {
                         self.walk(c);
                     }
                 }
             }
             "relation" => {
                 for c in named_children(node) {
-                    match c.kind() {
+                    match c.kind_str() {
                         "object_reference" => self.relation_ref(c, false),
                         "identifier" => {}
                         _ => self.walk(c),
@@ -189,22 +189,23 @@ impl Walker<'_, '_> {
             }
             "invocation" => {
                 for c in named_children(node) {
-                    match c.kind() {
+                    match c.kind_str() {
                         "object_reference" => self.relation_ref(c, true),
                         _ => self.walk(c),
                     }
                 }
             }
             "insert" => {
-                let table = named_children(node).into_iter().find(|c| c.kind() == "object_reference");
+                let table = named_children(node).into_iter().find(|c| c.kind_str() == "object_reference");
                 let table_name = table.and_then(Self::object_name).map(|n| fold(self.b.text(n)));
                 for c in named_children(node) {
-                    match c.kind() {
+                    match c.kind_str() {
                         "object_reference" if Some(c) == table => self.relation_ref(c, false),
                         // `INSERT INTO t (a, b)`: the columns of `t`.
-                        "list" if named_children(c).iter().any(|x| x.kind() == "column") => {
+                        "list" if named_children(c).iter().any(|x| x.kind_str() == "column") => {
                             for col in named_children(c) {
-                                if let Some(id) = named_children(col).into_iter().find(|x| x.kind() == "identifier") {
+                                if let Some(id) = named_children(col).into_iter().find(|x| x.kind_str() == "identifier")
+                                {
                                     self.column_ref(id, table_name.as_deref());
                                 }
                             }
@@ -217,13 +218,13 @@ impl Walker<'_, '_> {
                 // A column of the table being created: declared in `create`; here its type and
                 // constraints (`REFERENCES t (c)`).
                 let refs: Vec<Node> =
-                    named_children(node).into_iter().filter(|c| c.kind() == "object_reference").collect();
+                    named_children(node).into_iter().filter(|c| c.kind_str() == "object_reference").collect();
                 for r in &refs {
                     self.relation_ref(*r, false);
                 }
                 let target = refs.first().and_then(|r| Self::object_name(*r)).map(|n| fold(self.b.text(n)));
                 for c in named_children(node) {
-                    if c.kind() == "identifier" && Some(c) != node.field("name") {
+                    if c.kind_str() == "identifier" && Some(c) != node.field("name") {
                         self.column_ref(c, target.as_deref());
                     }
                 }
@@ -241,7 +242,7 @@ impl Walker<'_, '_> {
             }
             _ => {
                 for c in named_children(node) {
-                    if c.kind() == "ERROR" {
+                    if c.kind_str() == "ERROR" {
                         self.unparsed(c);
                     } else {
                         self.walk(c);
@@ -266,15 +267,15 @@ impl Walker<'_, '_> {
             if steps > 10_000 {
                 break;
             }
-            match n.kind() {
+            match n.kind_str() {
                 k if is_query(k) => {}
                 "cte" => {
-                    if let Some(name) = named_children(n).into_iter().find(|c| c.kind() == "identifier") {
+                    if let Some(name) = named_children(n).into_iter().find(|c| c.kind_str() == "identifier") {
                         q.ctes.push(fold(self.b.text(name)));
                     }
                 }
                 "relation" => {
-                    let object = named_children(n).into_iter().find(|c| c.kind() == "object_reference");
+                    let object = named_children(n).into_iter().find(|c| c.kind_str() == "object_reference");
                     let table = object.and_then(Self::object_name).map(|t| fold(self.b.text(t)));
                     let alias = n.field("alias").map(|a| fold(self.b.text(a)));
                     if let Some(t) = &table {
@@ -284,7 +285,7 @@ impl Walker<'_, '_> {
                     }
                 }
                 // `UPDATE t SET …`, `DELETE FROM t`: the relation is written without a `relation`.
-                "object_reference" if matches!(n.parent().map(|p| p.kind()), Some("from" | "delete")) => {
+                "object_reference" if matches!(n.parent().map(|p| p.kind_str()), Some("from" | "delete")) => {
                     if let Some(t) = Self::object_name(n).map(|t| fold(self.b.text(t))) {
                         q.relations.push((t.clone(), Some(t)));
                     }
@@ -320,7 +321,7 @@ impl Walker<'_, '_> {
     /// `alias.column`, `table.column`, or a bare column.
     fn field(&mut self, node: Node) {
         let Some(name) = node.field("name") else { return };
-        let qualifier = named_children(node).into_iter().find(|c| c.kind() == "object_reference");
+        let qualifier = named_children(node).into_iter().find(|c| c.kind_str() == "object_reference");
         let Some(q) = qualifier.and_then(Self::object_name) else {
             let column = fold(self.b.text(name));
             if self.params.contains(&column) {
@@ -372,7 +373,7 @@ impl Walker<'_, '_> {
 
     /// `CREATE TABLE`/`VIEW`/`TYPE`: the object, its columns as fields, and the query of a view.
     fn create(&mut self, node: Node, kind: SymbolKind) {
-        let Some(object) = named_children(node).into_iter().find(|c| c.kind() == "object_reference") else {
+        let Some(object) = named_children(node).into_iter().find(|c| c.kind_str() == "object_reference") else {
             return self.walk_rest(node, None);
         };
         let Some(name) = Self::object_name(object) else { return };
@@ -382,11 +383,11 @@ impl Walker<'_, '_> {
         self.b.within(idx, |b| {
             let mut w = Walker { b, scopes: std::mem::take(&mut scopes), params: Vec::new() };
             for c in named_children(node) {
-                if c.kind() != "column_definitions" {
+                if c.kind_str() != "column_definitions" {
                     continue;
                 }
                 for col in named_children(c) {
-                    if col.kind() == "column_definition" {
+                    if col.kind_str() == "column_definition" {
                         if let Some(n) = col.field("name") {
                             let s = w.seg(n);
                             w.b.add_symbol_named(col, s.0, s.1, SymbolKind::Field, true);
@@ -416,22 +417,22 @@ impl Walker<'_, '_> {
     /// The children of a statement besides the object it creates.
     fn walk_rest(&mut self, node: Node, object: Option<Node>) {
         for c in named_children(node) {
-            if Some(c) != object && !c.kind().starts_with("keyword_") {
+            if Some(c) != object && !c.kind_str().starts_with("keyword_") {
                 self.walk(c);
             }
         }
     }
 
     fn function(&mut self, node: Node) {
-        let object = named_children(node).into_iter().find(|c| c.kind() == "object_reference");
+        let object = named_children(node).into_iter().find(|c| c.kind_str() == "object_reference");
         let Some(name) = object.and_then(Self::object_name) else { return self.walk_rest(node, None) };
         let seg = self.seg(name);
         let idx = self.b.add_symbol_named(node, seg.0, seg.1, SymbolKind::Function, true);
         let params: Vec<String> = named_children(node)
             .into_iter()
-            .filter(|c| c.kind() == "function_arguments")
+            .filter(|c| c.kind_str() == "function_arguments")
             .flat_map(named_children)
-            .filter_map(|a| children(a).into_iter().find(|c| c.kind() == "identifier"))
+            .filter_map(|a| children(a).into_iter().find(|c| c.kind_str() == "identifier"))
             .map(|n| fold(self.b.text(n)))
             .collect();
         self.b.within(idx, |b| {

@@ -10,7 +10,7 @@
 //! `self.x`, `a?.b`), types. Locals: parameters, `let`/`var` in bodies, `for` variables.
 //! `private` and `fileprivate` declarations are not exported.
 
-use super::Field;
+use super::{Field, Kind};
 use tree_sitter::Node;
 
 use super::{has_token, named_children, texts, Builder, Segment, Walk};
@@ -34,7 +34,7 @@ impl Walk for Walker<'_, '_> {
         if !self.b.descend() {
             return;
         }
-        match node.kind() {
+        match node.kind_str() {
             "comment"
             | "multiline_comment"
             | "line_string_literal"
@@ -51,7 +51,7 @@ impl Walk for Walker<'_, '_> {
             "import_declaration" => {
                 let path: Vec<Segment> = named_children(node)
                     .into_iter()
-                    .filter(|c| c.kind() == "identifier")
+                    .filter(|c| c.kind_str() == "identifier")
                     .flat_map(named_children)
                     .map(|c| self.b.seg(c))
                     .collect();
@@ -78,7 +78,7 @@ impl Walk for Walker<'_, '_> {
             }
             "for_statement" => {
                 for c in named_children(node) {
-                    if c.kind() == "pattern" {
+                    if c.kind_str() == "pattern" {
                         self.pattern_locals(c, LocalOrigin::Unknown);
                     } else {
                         self.walk(c);
@@ -87,9 +87,9 @@ impl Walk for Walker<'_, '_> {
             }
             "lambda_literal" => {
                 for c in named_children(node) {
-                    if c.kind() == "lambda_function_type" {
+                    if c.kind_str() == "lambda_function_type" {
                         for p in named_children(c).into_iter().flat_map(named_children) {
-                            if let Some(n) = p.field("name").filter(|n| n.kind() == "simple_identifier") {
+                            if let Some(n) = p.field("name").filter(|n| n.kind_str() == "simple_identifier") {
                                 let text = self.b.text(n).to_string();
                                 self.b.add_local(&text, LocalOrigin::Unknown);
                             }
@@ -106,7 +106,7 @@ impl Walk for Walker<'_, '_> {
                     self.b.add_ref(path, false, false);
                 }
                 for c in named_children(node) {
-                    if c.kind() == "type_arguments" {
+                    if c.kind_str() == "type_arguments" {
                         self.walk(c);
                     }
                 }
@@ -135,9 +135,9 @@ impl Walker<'_, '_> {
 
     fn exported(&self, node: Node) -> bool {
         !named_children(node).iter().any(|m| {
-            m.kind() == "modifiers"
+            m.kind_str() == "modifiers"
                 && named_children(*m).iter().any(|v| {
-                    v.kind() == "visibility_modifier" && {
+                    v.kind_str() == "visibility_modifier" && {
                         let t = self.b.text(*v);
                         t.starts_with("private") || t.starts_with("fileprivate")
                     }
@@ -146,12 +146,12 @@ impl Walker<'_, '_> {
     }
 
     fn user_type(&self, node: Node) -> Vec<Segment> {
-        named_children(node).into_iter().filter(|c| c.kind() == "type_identifier").map(|c| self.b.seg(c)).collect()
+        named_children(node).into_iter().filter(|c| c.kind_str() == "type_identifier").map(|c| self.b.seg(c)).collect()
     }
 
     /// The one type a type expression names (`Order`, `Order?`, `[Order]`, `Mod.Order`).
     fn type_path(&self, ty: Node) -> Option<Vec<String>> {
-        match ty.kind() {
+        match ty.kind_str() {
             "user_type" => Some(texts(&self.user_type(ty))).filter(|p| !p.is_empty()),
             "optional_type" | "array_type" | "type_annotation" | "implicitly_unwrapped_type" => {
                 named_children(ty).into_iter().find_map(|c| self.type_path(c))
@@ -164,18 +164,18 @@ impl Walker<'_, '_> {
         let Some(name) = node.field("name") else { return self.walk_children(node) };
         let supertypes: Vec<Vec<Segment>> = named_children(node)
             .into_iter()
-            .filter(|c| c.kind() == "inheritance_specifier")
+            .filter(|c| c.kind_str() == "inheritance_specifier")
             .filter_map(|c| c.field("inherits_from"))
             .map(|t| self.user_type(t))
             .filter(|p| !p.is_empty())
             .collect();
-        for c in named_children(node).into_iter().filter(|c| c.kind() == "inheritance_specifier") {
+        for c in named_children(node).into_iter().filter(|c| c.kind_str() == "inheritance_specifier") {
             self.walk(c);
         }
         let body = node.field("body");
         if has_token(node, "extension") {
             // `extension Order: Proto { … }`: members and conformances of `Order`.
-            let path = if name.kind() == "user_type" { self.user_type(name) } else { vec![self.b.seg(name)] };
+            let path = if name.kind_str() == "user_type" { self.user_type(name) } else { vec![self.b.seg(name)] };
             if path.is_empty() {
                 return;
             }
@@ -216,10 +216,10 @@ impl Walker<'_, '_> {
         self.within(idx, true, |w| {
             let Some(body) = body else { return };
             for c in named_children(body) {
-                if c.kind() == "enum_entry" {
+                if c.kind_str() == "enum_entry" {
                     let mut cursor = c.walk();
                     let names: Vec<Node> = c.children_by_field_name("name", &mut cursor).collect();
-                    for n in names.into_iter().filter(|n| n.kind() == "simple_identifier") {
+                    for n in names.into_iter().filter(|n| n.kind_str() == "simple_identifier") {
                         let i = w.b.add_symbol(c, n, SymbolKind::Constant, true);
                         w.b.symbol_mut(i).returns = Some(vec![type_name.clone()]);
                     }
@@ -234,7 +234,7 @@ impl Walker<'_, '_> {
         let Some(name) = node.field("name") else { return self.walk_children(node) };
         let exported = self.exported(node);
         let idx = self.b.add_symbol(node, name, SymbolKind::Interface, exported);
-        for c in named_children(node).into_iter().filter(|c| c.kind() == "inheritance_specifier") {
+        for c in named_children(node).into_iter().filter(|c| c.kind_str() == "inheritance_specifier") {
             if let Some(t) = c.field("inherits_from") {
                 let path = self.user_type(t);
                 if let Some(pos) = path.last().map(|s| s.1) {
@@ -262,14 +262,14 @@ impl Walker<'_, '_> {
 
     fn function(&mut self, node: Node) {
         let kids = named_children(node);
-        let name = match node.kind() {
+        let name = match node.kind_str() {
             // `init(…)`: the keyword is its name.
             "init_declaration" => Some(node),
-            _ => node.field("name").filter(|n| n.kind() == "simple_identifier"),
+            _ => node.field("name").filter(|n| n.kind_str() == "simple_identifier"),
         };
         let Some(name) = name else { return self.walk_children(node) };
         let kind = if self.in_type { SymbolKind::Method } else { SymbolKind::Function };
-        let idx = if node.kind() == "init_declaration" {
+        let idx = if node.kind_str() == "init_declaration" {
             let exported = self.exported(node);
             let pos = self.b.pos(node);
             let i = self.b.add_symbol_named(node, "init".into(), pos, kind, exported);
@@ -283,12 +283,12 @@ impl Walker<'_, '_> {
         // The return type: a type written after the parameters, before the body.
         let returns = kids
             .iter()
-            .filter(|c| !matches!(c.kind(), "parameter" | "function_body" | "modifiers" | "simple_identifier"))
+            .filter(|c| !matches!(c.kind_str(), "parameter" | "function_body" | "modifiers" | "simple_identifier"))
             .find_map(|c| self.type_path(*c));
         self.b.symbol_mut(idx).returns = returns;
         self.within(idx, false, |w| {
             for c in kids {
-                match c.kind() {
+                match c.kind_str() {
                     "parameter" => w.parameter(c),
                     "simple_identifier" if c == name => {}
                     _ => w.walk(c),
@@ -301,12 +301,12 @@ impl Walker<'_, '_> {
         let kids = named_children(node);
         let ty = kids.iter().find_map(|c| self.type_path(*c));
         for c in &kids {
-            if !matches!(c.kind(), "simple_identifier") {
+            if !matches!(c.kind_str(), "simple_identifier") {
                 self.walk(*c);
             }
         }
         let mut cursor = node.walk();
-        let local = node.children_by_field_name("name", &mut cursor).find(|n| n.kind() == "simple_identifier");
+        let local = node.children_by_field_name("name", &mut cursor).find(|n| n.kind_str() == "simple_identifier");
         if let Some(n) = local {
             let text = self.b.text(n).to_string();
             self.b.add_local(&text, ty.map_or(LocalOrigin::Unknown, LocalOrigin::Declared));
@@ -320,7 +320,7 @@ impl Walker<'_, '_> {
             return;
         }
         for c in named_children(pattern) {
-            if c.kind() == "simple_identifier" {
+            if c.kind_str() == "simple_identifier" {
                 let text = self.b.text(c).to_string();
                 self.b.add_local(&text, origin.clone());
             }
@@ -329,11 +329,11 @@ impl Walker<'_, '_> {
 
     fn property(&mut self, node: Node) {
         let kids = named_children(node);
-        let pattern = node.field("name").filter(|p| p.kind() == "pattern");
+        let pattern = node.field("name").filter(|p| p.kind_str() == "pattern");
         let name = pattern
             .and_then(|p| p.field("bound_identifier"))
-            .or_else(|| node.field("name").filter(|n| n.kind() == "simple_identifier"));
-        let declared = kids.iter().find(|c| c.kind() == "type_annotation").and_then(|t| self.type_path(*t));
+            .or_else(|| node.field("name").filter(|n| n.kind_str() == "simple_identifier"));
+        let declared = kids.iter().find(|c| c.kind_str() == "type_annotation").and_then(|t| self.type_path(*t));
         let value = node.field("value");
         for c in &kids {
             if Some(*c) != pattern && Some(*c) != name {
@@ -376,14 +376,14 @@ impl Walker<'_, '_> {
             if frames.len() > 100_000 {
                 return None;
             }
-            match cur.kind() {
+            match cur.kind_str() {
                 "call_expression" => {
                     called = true;
                     cur = cur.named_child(0)?;
                 }
                 "navigation_expression" => {
                     let member = cur.field("suffix").and_then(|s| s.field("suffix"))?;
-                    if member.kind() != "simple_identifier" {
+                    if member.kind_str() != "simple_identifier" {
                         return None;
                     }
                     frames.push((self.b.seg(member), std::mem::take(&mut called)));
@@ -408,7 +408,7 @@ impl Walker<'_, '_> {
     fn chain(&mut self, node: Node) {
         // `a + b.c()` comes out of the grammar as `(a + b.c)()`; an operator's result is never what
         // is called, so the call is its right operand's.
-        if node.kind() == "call_expression" {
+        if node.kind_str() == "call_expression" {
             if let Some(op) = node.named_child(0).filter(|c| c.field("rhs").is_some() && c.field("lhs").is_some()) {
                 self.walk_opt(op.field("lhs"));
                 let rhs = op.field("rhs").expect("checked");
@@ -445,7 +445,7 @@ impl Walker<'_, '_> {
             if steps > 100_000 {
                 break;
             }
-            match n.kind() {
+            match n.kind_str() {
                 "call_expression" => {
                     for c in named_children(n).into_iter().skip(1) {
                         self.walk(c);

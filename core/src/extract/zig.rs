@@ -9,7 +9,7 @@
 //! literals `T{ .field = … }` (the keys are fields of `T`). Locals: parameters (`self: *Order` is
 //! an `Order`), `const`/`var` in bodies, typed by their type or by what they are initialised with.
 
-use super::Field;
+use super::{Field, Kind};
 use tree_sitter::Node;
 
 use super::{has_token, named_children, Builder, ChainSyntax, Member, Segment, Walk};
@@ -61,7 +61,7 @@ impl Walk for Walker<'_, '_> {
         if !self.b.descend() {
             return;
         }
-        match node.kind() {
+        match node.kind_str() {
             "comment" | "string" | "multiline_string" | "integer" | "float" | "character" | "builtin_type"
             | "escape_sequence" | "string_content" | "boolean" | "null" | "undefined" | "unreachable" => {}
             "variable_declaration" => self.variable(node),
@@ -69,7 +69,7 @@ impl Walk for Walker<'_, '_> {
             "test_declaration" => {
                 let saved = std::mem::replace(&mut self.in_function, true);
                 for c in named_children(node) {
-                    if c.kind() == "block" {
+                    if c.kind_str() == "block" {
                         self.walk(c);
                     }
                 }
@@ -106,7 +106,7 @@ impl Walk for Walker<'_, '_> {
             "builtin_function" => {
                 // `@import("x")` outside a declaration, `@as(T, v)`: the arguments.
                 for c in named_children(node) {
-                    if c.kind() == "arguments" {
+                    if c.kind_str() == "arguments" {
                         self.walk(c);
                     }
                 }
@@ -148,7 +148,7 @@ impl Walker<'_, '_> {
     /// `.{ .a = 1 }` / `T{ .a = 1 }`: with a known type, the keys are its fields.
     fn initializer(&mut self, list: Node, receiver: Option<&Receiver>) {
         for item in named_children(list) {
-            if item.kind() != "assignment_expression" {
+            if item.kind_str() != "assignment_expression" {
                 self.walk(item);
                 continue;
             }
@@ -165,14 +165,14 @@ impl Walker<'_, '_> {
     fn type_path(&self, ty: Node) -> Option<Vec<Segment>> {
         let mut cur = ty;
         for _ in 0..super::MAX_TYPE_NESTING {
-            match cur.kind() {
+            match cur.kind_str() {
                 "identifier" => {
                     let name = self.b.text(cur);
                     return (!is_builtin(name)).then(|| vec![self.b.seg(cur)]);
                 }
                 "field_expression" => return CHAIN.names(self.b, cur),
                 "pointer_type" | "nullable_type" | "slice_type" | "array_type" => {
-                    cur = named_children(cur).into_iter().rfind(|c| !c.kind().ends_with("modifier"))?;
+                    cur = named_children(cur).into_iter().rfind(|c| !c.kind_str().ends_with("modifier"))?;
                 }
                 "error_union_type" => cur = cur.field("ok")?,
                 _ => return None,
@@ -192,7 +192,7 @@ impl Walker<'_, '_> {
         let Some(&target) = kids.first() else { return };
         let ty = node.field("type");
         let value = kids.iter().copied().rfind(|k| Some(*k) != ty && *k != target);
-        if !declares || target.kind() != "identifier" {
+        if !declares || target.kind_str() != "identifier" {
             for k in kids {
                 self.walk(k);
             }
@@ -220,7 +220,7 @@ impl Walker<'_, '_> {
             return;
         }
         // `const X = m.X;` with `m` an imported file: a named import.
-        if let Some(v) = value.filter(|v| v.kind() == "field_expression") {
+        if let Some(v) = value.filter(|v| v.kind_str() == "field_expression") {
             if let Some(path) = CHAIN.names(self.b, v) {
                 if let [(head, _), (member, member_pos)] = path.as_slice() {
                     if let Some((_, module)) = self.imports.iter().find(|(n, _)| n == head).cloned() {
@@ -234,7 +234,7 @@ impl Walker<'_, '_> {
             }
         }
         let container = value.and_then(|v| {
-            let kind = match v.kind() {
+            let kind = match v.kind_str() {
                 "struct_declaration" | "union_declaration" | "opaque_declaration" => SymbolKind::Struct,
                 "enum_declaration" => SymbolKind::Enum,
                 _ => return None,
@@ -257,7 +257,7 @@ impl Walker<'_, '_> {
     /// The members of a container: fields, declarations, functions.
     fn container(&mut self, body: Node, kind: SymbolKind) {
         for c in named_children(body) {
-            match c.kind() {
+            match c.kind_str() {
                 "container_field" => {
                     if let Some(name) = c.field("name") {
                         let field_kind =
@@ -275,22 +275,22 @@ impl Walker<'_, '_> {
 
     /// `@import("x")`: the module it names.
     fn import_of(&self, value: Node) -> Option<String> {
-        if value.kind() != "builtin_function" {
+        if value.kind_str() != "builtin_function" {
             return None;
         }
         let kids = named_children(value);
-        let builtin = kids.iter().find(|k| k.kind() == "builtin_identifier")?;
+        let builtin = kids.iter().find(|k| k.kind_str() == "builtin_identifier")?;
         if self.b.text(*builtin) != "@import" {
             return None;
         }
-        let args = kids.iter().find(|k| k.kind() == "arguments")?;
-        let s = named_children(*args).into_iter().find(|a| a.kind() == "string")?;
-        let content = named_children(s).into_iter().find(|c| c.kind() == "string_content")?;
+        let args = kids.iter().find(|k| k.kind_str() == "arguments")?;
+        let s = named_children(*args).into_iter().find(|a| a.kind_str() == "string")?;
+        let content = named_children(s).into_iter().find(|c| c.kind_str() == "string_content")?;
         Some(self.b.text(content).to_string())
     }
 
     fn value_origin(&self, value: Node) -> LocalOrigin {
-        match value.kind() {
+        match value.kind_str() {
             "struct_initializer" => value
                 .named_child(0)
                 .and_then(|t| CHAIN.names(self.b, t))
@@ -312,7 +312,7 @@ impl Walker<'_, '_> {
         self.walk_opt(node.field("type"));
         self.within(idx, true, false, |w| {
             for c in named_children(node) {
-                if c.kind() == "parameters" {
+                if c.kind_str() == "parameters" {
                     for p in named_children(c) {
                         let ty = p.field("type");
                         w.walk_opt(ty);
