@@ -79,22 +79,20 @@ pub(crate) trait Kind<'t> {
     fn kind_str(&self) -> &'t str;
 }
 
-/// Each grammar's kind names by kind id, made once per process and kept for good (a few thousand
-/// short names over all grammars); each thread keeps the tables it has used.
-type KindNames = Vec<(tree_sitter::Language, &'static [Box<str>])>;
+/// Each of our grammars' kind names by kind id, made once per process; each thread keeps those of
+/// the grammars it has read (`None`: a grammar of none of our languages).
+type KindNames = Vec<(tree_sitter::Language, Option<&'static [Box<str>]>)>;
 
-fn kind_names(language: &tree_sitter::Language) -> &'static [Box<str>] {
-    static MADE: std::sync::Mutex<KindNames> = std::sync::Mutex::new(Vec::new());
-    let mut made = MADE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((_, names)) = made.iter().find(|(l, _)| l == language) {
-        return names;
-    }
-    let names: Box<[Box<str>]> = (0..language.node_kind_count())
-        .map(|id| u16::try_from(id).ok().and_then(|id| language.node_kind_for_id(id)).unwrap_or("").into())
-        .collect();
-    let names: &'static [Box<str>] = Box::leak(names);
-    made.push((language.clone(), names));
-    names
+fn kind_names(grammar: &tree_sitter::Language) -> Option<&'static [Box<str>]> {
+    static MADE: [std::sync::OnceLock<Box<[Box<str>]>>; Language::ALL.len()] =
+        [const { std::sync::OnceLock::new() }; Language::ALL.len()];
+    let at = Language::ALL.iter().position(|l| l.grammar() == *grammar)?;
+    let names = MADE[at].get_or_init(|| {
+        (0..grammar.node_kind_count())
+            .map(|id| u16::try_from(id).ok().and_then(|id| grammar.node_kind_for_id(id)).unwrap_or("").into())
+            .collect()
+    });
+    Some(names)
 }
 
 impl<'t> Kind<'t> for Node<'t> {
@@ -102,17 +100,17 @@ impl<'t> Kind<'t> for Node<'t> {
         thread_local! {
             static USED: std::cell::RefCell<KindNames> = const { std::cell::RefCell::new(Vec::new()) };
         }
-        let language = self.language();
+        let grammar = self.language();
         let names = USED.with_borrow_mut(|used| {
-            if let Some(&(_, names)) = used.iter().find(|(l, _)| *l == *language) {
+            if let Some(&(_, names)) = used.iter().find(|(l, _)| *l == *grammar) {
                 return names;
             }
-            let names = kind_names(&language);
-            used.push(((*language).clone(), names));
+            let names = kind_names(&grammar);
+            used.push(((*grammar).clone(), names));
             names
         });
         // An ERROR node's kind id is past the table.
-        match names.get(usize::from(self.kind_id())) {
+        match names.and_then(|names| names.get(usize::from(self.kind_id()))) {
             Some(name) if !name.is_empty() => name,
             _ => self.kind(),
         }
