@@ -461,7 +461,7 @@ fn own_tokens(language: Language, text: &str, symbols: &[Symbol]) -> Vec<Tokens>
     let mut parser = Parser::new();
     let tree = parser.set_language(&language.grammar()).ok().and_then(|()| parser.parse(text, None));
     let Some(tree) = tree else { return done(&header, &body) };
-    let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let line_starts = extract::line_starts(text);
     // A 1-based (line, character column) position as a byte offset.
     let byte_of = |line: u32, col: u32| -> usize {
         let start = line_starts.get(line.saturating_sub(1) as usize).copied().unwrap_or(text.len());

@@ -208,7 +208,7 @@ struct FileText {
 
 impl FileText {
     fn new(text: String) -> FileText {
-        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let line_starts = crate::extract::line_starts(&text);
         FileText { text, line_starts }
     }
 

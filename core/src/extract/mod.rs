@@ -23,6 +23,7 @@ mod zig;
 use tree_sitter::{Node, Parser};
 
 pub(crate) use chain::{reference, ChainSyntax, Member};
+pub(crate) use positions::line_starts;
 
 use crate::facts::{
     FileFacts, Import, ImportItem, ImportKind, LocalBinding, LocalOrigin, Namespace, Pos, Receiver, RefChain, Symbol,
@@ -58,17 +59,26 @@ impl<'t> Field<'t> for Node<'t> {
         }
         let language = self.language();
         let id = IDS.with_borrow_mut(|grammars| {
-            let at = grammars.iter().position(|(l, _)| *l == *language).unwrap_or_else(|| {
-                grammars.push(((*language).clone(), rustc_hash::FxHashMap::default()));
-                grammars.len() - 1
-            });
-            *grammars[at]
-                .1
+            *kept_for(grammars, &language, rustc_hash::FxHashMap::default)
                 .entry((name.as_ptr() as usize, name.len()))
                 .or_insert_with(|| language.field_id_for_name(name).map(u16::from))
         });
         self.child_by_field_id(id?)
     }
+}
+
+/// What a thread keeps for `grammar` in a list of one entry a grammar, made by `make` the first time
+/// (a thread reads one or two grammars: a scan beats a hash).
+fn kept_for<'k, T>(
+    kept: &'k mut Vec<(tree_sitter::Language, T)>,
+    grammar: &tree_sitter::Language,
+    make: impl FnOnce() -> T,
+) -> &'k mut T {
+    let at = kept.iter().position(|(l, _)| l == grammar).unwrap_or_else(|| {
+        kept.push((grammar.clone(), make()));
+        kept.len() - 1
+    });
+    &mut kept[at].1
 }
 
 /// A node's kind, read from a table of each grammar's kind names: tree-sitter's `Node::kind`
@@ -101,14 +111,7 @@ impl<'t> Kind<'t> for Node<'t> {
             static USED: std::cell::RefCell<KindNames> = const { std::cell::RefCell::new(Vec::new()) };
         }
         let grammar = self.language();
-        let names = USED.with_borrow_mut(|used| {
-            if let Some(&(_, names)) = used.iter().find(|(l, _)| *l == *grammar) {
-                return names;
-            }
-            let names = kind_names(&grammar);
-            used.push(((*grammar).clone(), names));
-            names
-        });
+        let names = USED.with_borrow_mut(|used| *kept_for(used, &grammar, || kind_names(&grammar)));
         // An ERROR node's kind id is past the table.
         match names.and_then(|names| names.get(usize::from(self.kind_id()))) {
             Some(name) if !name.is_empty() => name,

@@ -31,8 +31,7 @@ fn starts_char(b: u8) -> bool {
 impl<'a> Positions<'a> {
     pub fn new(src: &'a str) -> Positions<'a> {
         let bytes = src.as_bytes();
-        let mut line_starts = vec![0];
-        line_starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1));
+        let line_starts = line_starts(src);
         let ascii = src.is_ascii();
         // Character counts serve only text with characters of more than one byte.
         let mut blocks = Vec::with_capacity(if ascii { 0 } else { bytes.len() / BLOCK + 1 });
@@ -92,6 +91,11 @@ impl<'a> Positions<'a> {
         }
         Pos { line: line as u32 + 1, col: col as u32 + 1 }
     }
+}
+
+/// The byte offset at which each line of `text` starts (the first is 0).
+pub(crate) fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0).chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)).collect()
 }
 
 /// The characters `bytes` starts (UTF-8 text cut anywhere).
