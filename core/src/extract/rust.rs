@@ -2360,6 +2360,11 @@ fn parse_arguments(b: &Builder, tt: Node) -> Option<tree_sitter::Tree> {
     if never_an_expression(b, tt) {
         return None;
     }
+    parse_as_expression(b, tt)
+}
+
+/// `parse_arguments`'s parse, asked of any token tree.
+fn parse_as_expression(b: &Builder, tt: Node) -> Option<tree_sitter::Tree> {
     const OPEN: &[u8] = b"fn f(){";
     const CLOSE: &[u8] = b";}";
     let (start, end) = (tt.start_byte(), tt.end_byte());
@@ -2405,61 +2410,85 @@ fn parse_arguments(b: &Builder, tt: Node) -> Option<tree_sitter::Tree> {
     (!tree.root_node().has_error()).then_some(tree)
 }
 
+/// Operators that only join two operands: no expression starts with one.
+const BINARY_ONLY: &[&str] = &[
+    ",", "=", ":", "+", ">", "/", "%", "^", ".", "?", "==", "!=", ">=", "<=", "+=", "-=", "*=", "/=", "%=", "^=", "&=",
+    "|=", "<<=", ">>=", ">>",
+];
+
+/// Tokens no expression or statement ends with: an operator still waiting for its operand, or a
+/// keyword that starts an expression and needs what follows it (`Token![<]`, `Token![const]`,
+/// `$( $tt )*` read as `_(_tt)*`). Other keywords are names to tree-sitter where no item can start
+/// (`Token![fn]` parses).
+const NEVER_LAST: &[&str] = &[
+    "!", "+", "-", "*", "/", "%", "^", "&", "|", "&&", "||", "<", "=", "==", "!=", "<=", ">=", "+=", "-=", "*=", "/=",
+    "%=", "^=", "&=", "|=", "<<=", ">>=", "<<", "::", ":", ".", "->", "#", "const", "unsafe", "static", "async",
+    "loop", "if", "match", "while", "for",
+];
+
 /// Whether a token tree's tokens can't be an expression (or, in braces, a block's statements), so
 /// that parsing them as one would fail — the costliest parse there is, as tree-sitter tries every
 /// symbol of the grammar while it recovers. Between the delimiters:
-/// - a token no expression has there: `=>` (a macro's arms), `@` (a pattern's binding), `#` outside
-///   braces before anything but `[` or `!` (`quote!`'s `#x`), `;` in parentheses or twice in brackets
-///   (`vec![x; n]` has one);
-/// - a first token that can't start one: an operator that is only binary (`Token![,]`, `Token![=]`);
-/// - outside braces, a name and a lone `:` first (`trace!(target: "x", …)`).
+/// - a token no expression has there: `=>` (a macro's arms), `@` (a pattern's binding), `#` before
+///   anything but `[` or `!` (`quote!`'s `#x`), `;` in parentheses or twice in brackets (`vec![x; n]`
+///   has one);
+/// - a first token that can't start one (`BINARY_ONLY`: `Token![,]`), a last that can't end one
+///   (`NEVER_LAST`);
+/// - outside braces (where a block's `let x: T` and `fn f() -> T` are), a `:` or `->` outside
+///   generic arguments and before any closure's `|` or a cast's `as`: `assert_value!(T: Send)`,
+///   `method!(f(u8) -> Ok)`; a label's `:` (`'a: loop {}`) is an expression's.
 fn never_an_expression(b: &Builder, tt: Node) -> bool {
     let delimiter = b.text(tt).as_bytes().first().copied();
     let all = super::children(tt);
     let inner = all.get(1..all.len().saturating_sub(1)).unwrap_or_default();
     let braces = delimiter == Some(b'{');
-    let never_first = |kind: &str| {
-        matches!(
-            kind,
-            "," | "="
-                | ":"
-                | "+"
-                | ">"
-                | "/"
-                | "%"
-                | "^"
-                | "."
-                | "?"
-                | "=="
-                | "!="
-                | ">="
-                | "<="
-                | "+="
-                | "-="
-                | "*="
-                | "/="
-                | "%="
-                | "^="
-                | "&="
-                | "|="
-                | "<<="
-                | ">>="
-                | ">>"
-        ) || (kind == ";" && !braces)
-    };
     let kind = |i: usize| inner.get(i).map_or("", |t| t.kind_str());
-    if never_first(kind(0)) || (!braces && kind(0) == "identifier" && kind(1) == ":") {
+    let first = kind(0);
+    // `[,]` is an empty array to tree-sitter.
+    let empty_array = delimiter == Some(b'[') && first == "," && inner.len() == 1;
+    if (BINARY_ONLY.contains(&first) && !empty_array) || (first == ";" && !braces) {
+        return true;
+    }
+    if inner.last().is_some_and(|t| NEVER_LAST.contains(&t.kind_str())) {
         return true;
     }
     let mut semicolons = 0;
+    // Open `<` of generic arguments (a comparison's `>` never takes it below 0), and whether a
+    // closure's parameters or a cast's type came first: a `:` or `->` is theirs.
+    let (mut angles, mut typed) = (0usize, false);
     for (i, t) in inner.iter().enumerate() {
         let never = match t.kind_str() {
             "=>" | "@" => true,
-            "#" => !braces && !inner.get(i + 1).is_some_and(|n| b.text(*n).starts_with(['[', '!'])),
+            "#" => !inner.get(i + 1).is_some_and(|n| b.text(*n).starts_with(['[', '!'])),
             ";" => {
                 semicolons += 1;
                 delimiter == Some(b'(') || (delimiter == Some(b'[') && semicolons > 1)
             }
+            "<" => {
+                angles += 1;
+                false
+            }
+            "<<" => {
+                angles += 2;
+                false
+            }
+            ">" => {
+                angles = angles.saturating_sub(1);
+                false
+            }
+            ">>" => {
+                angles = angles.saturating_sub(2);
+                false
+            }
+            "|" | "||" | "as" => {
+                typed = true;
+                false
+            }
+            ":" => {
+                let label = i >= 2 && kind(i - 1) == "identifier" && kind(i - 2) == "'";
+                !braces && angles == 0 && !typed && !label
+            }
+            "->" => !braces && angles == 0 && !typed,
             _ => false,
         };
         if never {
@@ -2766,6 +2795,101 @@ mod tests {
             .map(|(n, a)| (n, a.index, a.given))
             .collect();
         assert!(given.contains(&("name", 1, 2)) && given.contains(&("b", 0, 3)), "{given:?}");
+    }
+
+    #[test]
+    fn arguments_judged_never_an_expression_never_parse_as_one() {
+        use super::{never_an_expression, parse_as_expression};
+        use crate::extract::{Builder, Kind};
+        #[derive(Debug, PartialEq)]
+        enum Verdict {
+            Parses,
+            /// Fails, and is judged to without a parse.
+            Never,
+            /// Fails; only a parse tells.
+            Fails,
+        }
+        use Verdict::*;
+        // A macro's arguments, and how they fare when parsed as an expression or block.
+        let cases = [
+            ("(a.b(), c)", Parses),
+            ("[x; n]", Parses),
+            ("(x, y,)", Parses),
+            ("[..]", Parses),
+            ("[_]", Parses),
+            ("[self]", Parses),
+            ("[break]", Parses),
+            ("(a?)", Parses),
+            ("(a..)", Parses),
+            ("(f::<T>)", Parses),
+            ("(a > ::b)", Parses),
+            ("(<T>::f(x))", Parses),
+            ("(&&x)", Parses),
+            ("(|x: u32| x)", Parses),
+            ("(|| -> T { x })", Parses),
+            ("(async move |x: T| x)", Parses),
+            ("(x as fn() -> u8)", Parses),
+            ("('a: loop {})", Parses),
+            ("[$x, $crate::y]", Parses),
+            ("($($x)?)", Parses),
+            ("{ let x: T = y; x }", Parses),
+            ("{ fn f() -> u8 { 1 } f() }", Parses),
+            ("{ #[cfg(x)] a; #![allow(y)] }", Parses),
+            ("(r#type)", Parses),
+            // `[,]` is an empty array to tree-sitter, `fn` a name where no item can start.
+            ("[,]", Parses),
+            ("[fn]", Parses),
+            ("[where]", Parses),
+            ("(mut)", Parses),
+            ("{ a => b }", Never),
+            ("(x @ 1..)", Never),
+            ("(#x.f())", Never),
+            ("{ _serde::#private::Into::x(y) }", Never),
+            ("(a; b)", Never),
+            ("[a; b; c]", Never),
+            ("(,)", Never),
+            ("(x + if)", Never),
+            ("[match]", Never),
+            ("[while]", Never),
+            ("[for]", Never),
+            ("[, x]", Never),
+            ("[=]", Never),
+            ("[<]", Never),
+            ("[!]", Never),
+            ("[const]", Never),
+            ("[unsafe]", Never),
+            ("[static]", Never),
+            ("($($tt)*)", Never),
+            ("(a +)", Never),
+            ("(x::)", Never),
+            ("(target: \"x\", y)", Never),
+            ("(T<U>: Send & !Sync)", Never),
+            ("(f(x): Send)", Never),
+            ("(f(&str, usize) -> Ok)", Never),
+            ("(mut x)", Fails),
+            ("(a > b: T)", Never),
+        ];
+        let mut wrong = Vec::new();
+        for (arguments, expected) in cases {
+            let src = format!("fn g() {{ m!{arguments}; }}");
+            let mut parser = tree_sitter::Parser::new();
+            parser.set_language(&Language::Rust.grammar()).expect("grammar");
+            let tree = parser.parse(&src, None).expect("parse");
+            let at = src.find('!').expect("m!") + 1;
+            let tt = tree.root_node().descendant_for_byte_range(at, at + 1).and_then(|n| n.parent()).expect("tt");
+            assert_eq!(tt.kind_str(), "token_tree", "{arguments}");
+            let b = Builder::new(&src, Language::Rust);
+            let verdict = match (parse_as_expression(&b, tt).is_some(), never_an_expression(&b, tt)) {
+                (true, false) => Parses,
+                (false, true) => Never,
+                (false, false) => Fails,
+                (true, true) => panic!("{arguments} parses, yet was judged never to"),
+            };
+            if verdict != expected {
+                wrong.push((arguments, verdict));
+            }
+        }
+        assert!(wrong.is_empty(), "{wrong:?}");
     }
 
     #[test]
