@@ -2049,16 +2049,17 @@ fn invocations(b: &mut Builder, root: Node) {
     }
     let mut found: Vec<Invocation> = Vec::new();
     let mut seen: std::collections::HashSet<Invocation> = std::collections::HashSet::new();
-    for bang in (0..src.len()).filter(|&i| src[i] == b'!') {
+    for bang in memchr::memchr_iter(b'!', src) {
         let start = src[..bang].iter().rposition(|c| !(c.is_ascii_alphanumeric() || *c == b'_')).map_or(0, |p| p + 1);
         if start == bang || src[start].is_ascii_digit() {
             continue;
         }
+        let Some(open) = delimiter_after(src, bang) else { continue };
         let Some(id) = root.descendant_for_byte_range(start, bang) else { continue };
         if id.kind_str() != "identifier" || id.start_byte() != start || id.end_byte() != bang {
             continue;
         }
-        let Some(tt) = invoked_tree(root, src, bang) else { continue };
+        let Some(tt) = invoked_tree(root, open) else { continue };
         let name = b.text(id);
         if name == "macro_rules" {
             continue;
@@ -2130,14 +2131,17 @@ impl ScopesAround {
     }
 }
 
-/// The token tree a macro name is invoked with after its `!` at `bang` (`name!(…)`, `name! { … }`),
-/// parsed as an invocation or written as tokens inside another macro's. Found by position: a
-/// node's parent is a walk down from the root.
-fn invoked_tree<'t>(root: Node<'t>, src: &[u8], bang: usize) -> Option<Node<'t>> {
+/// Where the delimiter of a macro's arguments is after its `!` at `bang` (`name!(…)`, `name! { … }`);
+/// `None` when the `!` is followed by something else (`x!= y`).
+fn delimiter_after(src: &[u8], bang: usize) -> Option<usize> {
     let open = bang + 1 + src.get(bang + 1..)?.iter().position(|c| !c.is_ascii_whitespace())?;
-    if !matches!(src[open], b'(' | b'[' | b'{') {
-        return None;
-    }
+    matches!(src[open], b'(' | b'[' | b'{').then_some(open)
+}
+
+/// The token tree a macro name is invoked with, opened at `open` (`delimiter_after`): parsed as an
+/// invocation or written as tokens inside another macro's. Found by position: a node's parent is a
+/// walk down from the root.
+fn invoked_tree(root: Node, open: usize) -> Option<Node> {
     // The smallest node holding the delimiter and the byte after it is the tree it opens.
     let tt = root.descendant_for_byte_range(open, open + 2)?;
     (tt.kind_str() == "token_tree" && tt.start_byte() == open).then_some(tt)
