@@ -43,6 +43,80 @@ pub(crate) fn map_maybe_parallel<T, R>(items: Vec<T>, f: impl Fn(T) -> R) -> Vec
     items.into_iter().map(f).collect()
 }
 
+/// `map_maybe_parallel` that tells `report`, on the calling thread, how many items are done each
+/// time another `every` are, and once all are (done only grows). In parallel no item waits for a
+/// batch to end (where a core would idle behind the batch's slowest item): the workers count, and
+/// the calling thread reports while they map.
+#[cfg(feature = "parallel")]
+pub(crate) fn map_maybe_parallel_reporting<T: Send, R: Send>(
+    items: Vec<T>,
+    every: usize,
+    f: impl Fn(T) -> R + Sync + Send,
+    report: &mut dyn FnMut(usize),
+) -> Vec<R> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let total = items.len();
+    if rayon::current_thread_index().is_some() {
+        // On one of the pool's threads, which must not wait on the reports while it maps.
+        let out = map_maybe_parallel(items, f);
+        if total > 0 {
+            report(total);
+        }
+        return out;
+    }
+    let done = AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let out = std::thread::scope(|scope| {
+        let (f, done) = (&f, &done);
+        let mapping = scope.spawn(move || {
+            let out: Vec<R> = items
+                .into_par_iter()
+                .map(|item| {
+                    let r = f(item);
+                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    if n % every.max(1) == 0 && n < total {
+                        let _ = tx.send(n);
+                    }
+                    r
+                })
+                .collect();
+            // `tx` goes here (or as a panic unwinds), which ends the reports below.
+            out
+        });
+        let mut last = 0;
+        for n in rx {
+            if n > last {
+                report(n);
+                last = n;
+            }
+        }
+        mapping.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    });
+    if total > 0 {
+        report(total);
+    }
+    out
+}
+
+#[cfg(not(feature = "parallel"))]
+pub(crate) fn map_maybe_parallel_reporting<T, R>(
+    items: Vec<T>,
+    every: usize,
+    f: impl Fn(T) -> R,
+    report: &mut dyn FnMut(usize),
+) -> Vec<R> {
+    let total = items.len();
+    let mut out = Vec::with_capacity(total);
+    for item in items {
+        out.push(f(item));
+        if out.len() % every.max(1) == 0 || out.len() == total {
+            report(out.len());
+        }
+    }
+    out
+}
+
 /// Runs `f` on every item, in parallel when the core is built with `parallel`.
 #[cfg(feature = "parallel")]
 pub(crate) fn for_each_maybe_parallel<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync + Send) {

@@ -9,7 +9,7 @@ use crate::discover::{self, content_problem, Rules, SkippedFile};
 use crate::error::Error;
 use crate::host::Host;
 use crate::index::{ConfigTexts, Index, IndexedFile};
-use crate::map_maybe_parallel;
+use crate::map_maybe_parallel_reporting;
 use crate::snapshot::{self, LazyFacts, SnapshotFile};
 
 /// What a change check found.
@@ -251,19 +251,14 @@ impl Session {
         }
         timings.read_ms = clock.lap(self.host.now_ms());
         let total = work.len() as u64;
-        let mut done = 0;
-        let mut work = work.into_iter();
-        loop {
-            let batch: Vec<_> = work.by_ref().take(PARSE_BATCH).collect();
-            if batch.is_empty() {
-                break;
-            }
-            done += batch.len() as u64;
-            files.extend(map_maybe_parallel(batch, |(candidate, bytes, hash, cached)| {
+        files.extend(map_maybe_parallel_reporting(
+            work,
+            PARSE_BATCH,
+            |(candidate, bytes, hash, cached)| {
                 indexed_file(candidate.path, candidate.language, candidate.mtime_ms, &bytes, hash, cached)
-            }));
-            progress(Progress { phase: "parse", done, total });
-        }
+            },
+            &mut |done| progress(Progress { phase: "parse", done: done as u64, total }),
+        ));
         timings.parse_ms = clock.lap(self.host.now_ms());
         self.facts_cache = files.iter().map(|f| (facts_key(f.language, &f.hash), f.facts.clone())).collect();
         let removed = self.previous.keys().any(|p| !self.stats.contains_key(p));
