@@ -20,7 +20,7 @@ pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
 const MAGIC: [u8; 8] = *b"CODEGRPH";
 /// Bumped whenever the layout, the meaning of facts or what the stored graph resolves changes.
-pub(crate) const FORMAT_VERSION: u32 = 105;
+pub(crate) const FORMAT_VERSION: u32 = 106;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 const HEADER_LEN: usize = 8 + 4 + 8 + 32;
@@ -724,26 +724,54 @@ impl LazyFacts {
     }
 }
 
-/// A file's facts as the snapshot stores them: postcard, then LZ4 (a block with its length before
-/// it). Facts repeat their names and paths, so this stores about 2.3 in 1 — the largest part of a
-/// snapshot, written on every build — for about 2 ms a megabyte, and decodes at several GB/s.
+/// A file's facts as the snapshot stores them: postcard, then LZ4 — the plain length, then each
+/// `FACTS_CHUNK` bytes of it as a block with its length before it. Facts repeat their names and
+/// paths, so this stores about 2.3 in 1 — the largest part of a snapshot, written on every build —
+/// for about 2 ms a megabyte, and decodes at several GB/s.
 pub(crate) fn pack_facts(facts: &FileFacts) -> Result<Vec<u8>, String> {
     let plain = postcard::to_allocvec(facts).map_err(|e| e.to_string())?;
-    Ok(lz4_flex::block::compress_prepend_size(&plain))
+    let mut packed = Vec::with_capacity(plain.len() / 2 + 16);
+    packed.extend_from_slice(&len_u32(plain.len())?.to_le_bytes());
+    for chunk in plain.chunks(FACTS_CHUNK) {
+        let block = lz4_flex::block::compress(chunk);
+        packed.extend_from_slice(&len_u32(block.len())?.to_le_bytes());
+        packed.extend_from_slice(&block);
+    }
+    Ok(packed)
 }
 
-/// The facts `pack_facts` stored. A length no LZ4 block of this size can expand to (LZ4 writes at
+/// The plain bytes one LZ4 block of packed facts holds (the last may hold fewer). `lz4_flex` packs
+/// an input shorter than `u16::MAX` with a table whose hash reads 4 bytes on every platform, a
+/// longer one with a hash of a machine word: the wasm engine (32-bit) then wrote other bytes than
+/// the native one, where both must write the same.
+const FACTS_CHUNK: usize = u16::MAX as usize - 1;
+
+fn len_u32(len: usize) -> Result<u32, String> {
+    u32::try_from(len).map_err(|_| format!("{len} bytes of facts are more than a snapshot holds"))
+}
+
+/// The facts `pack_facts` stored. A length no LZ4 blocks of this size can expand to (LZ4 writes at
 /// most 255 bytes a byte) is refused before anything is allocated for it.
 pub(crate) fn unpack_facts(packed: &[u8]) -> Result<FileFacts, String> {
     let undecodable = |why: &dyn std::fmt::Display| format!("undecodable facts: {why}");
-    let (len, block) = packed.split_first_chunk::<4>().ok_or_else(|| undecodable(&"no length"))?;
+    let (len, mut blocks) = packed.split_first_chunk::<4>().ok_or_else(|| undecodable(&"no length"))?;
     let len = u32::from_le_bytes(*len) as usize;
-    if len > block.len().saturating_mul(255) + 16 {
-        return Err(undecodable(&format_args!("{len} bytes from a block of {}", block.len())));
+    if len > blocks.len().saturating_mul(255) + 16 {
+        return Err(undecodable(&format_args!("{len} bytes from blocks of {}", blocks.len())));
     }
-    let plain = lz4_flex::block::decompress(block, len).map_err(|e| undecodable(&e))?;
-    if plain.len() != len {
-        return Err(undecodable(&format_args!("{} bytes where {len} were stored", plain.len())));
+    let mut plain = vec![0; len];
+    for chunk in plain.chunks_mut(FACTS_CHUNK) {
+        let (block_len, rest) = blocks.split_first_chunk::<4>().ok_or_else(|| undecodable(&"a block missing"))?;
+        let block_len = u32::from_le_bytes(*block_len) as usize;
+        let (block, rest) = rest.split_at_checked(block_len).ok_or_else(|| undecodable(&"a block cut short"))?;
+        let written = lz4_flex::block::decompress_into(block, chunk).map_err(|e| undecodable(&e))?;
+        if written != chunk.len() {
+            return Err(undecodable(&format_args!("a block of {written} bytes where {} were stored", chunk.len())));
+        }
+        blocks = rest;
+    }
+    if !blocks.is_empty() {
+        return Err(undecodable(&format_args!("{} bytes after the last block", blocks.len())));
     }
     postcard::from_bytes::<FileFacts>(&plain).map_err(|e| undecodable(&e))
 }
@@ -1217,10 +1245,31 @@ mod tests {
         let mut longer = packed.clone();
         longer[..4].copy_from_slice(&(u32::from_le_bytes(packed[..4].try_into().unwrap()) + 1).to_le_bytes());
         let cut = &packed[..packed.len() - 3];
-        for crafted in [&huge[..], &longer[..], cut, &[][..]] {
+        let mut trailing = packed.clone();
+        trailing.push(0);
+        let mut past_end = packed.clone();
+        past_end[4..8].copy_from_slice(&u32::MAX.to_le_bytes());
+        for crafted in [&huge[..], &longer[..], cut, &trailing[..], &past_end[..], &[][..]] {
             let why = unpack_facts(crafted).expect_err("refused");
             assert!(why.starts_with("undecodable facts"), "{why}");
         }
+        // Facts longer than a block holds are packed in several.
+        let mut source = String::new();
+        for i in 0..4000 {
+            std::fmt::Write::write_fmt(
+                &mut source,
+                format_args!("pub fn f{i}(a: u32) -> u32 {{ helper(a) + g{i}(a) }}\n"),
+            )
+            .unwrap();
+        }
+        let big = crate::extract::extract(Language::Rust, &source);
+        let plain = postcard::to_allocvec(&big).unwrap();
+        assert!(plain.len() > 3 * FACTS_CHUNK, "{} bytes", plain.len());
+        let packed = pack_facts(&big).unwrap();
+        assert_eq!(postcard::to_allocvec(&unpack_facts(&packed).unwrap()).unwrap(), plain);
+        let mut short = packed.clone();
+        short.truncate(packed.len() - 1);
+        assert!(unpack_facts(&short).is_err());
     }
 
     #[test]

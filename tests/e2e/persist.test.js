@@ -62,6 +62,9 @@ test("the wasm engine persists the format the native engine reads, and back", (t
 
 test("both engines write the same bytes for the same files", (t) => {
   const root = tempFixture(t);
+  // A file whose facts take several compressed blocks (over 64 KiB), packed alike on 32 and 64 bits.
+  const big = Array.from({ length: 4000 }, (_, i) => `pub fn f${i}(a: u32) -> u32 { helper(a) + g${i}(a) }\n`);
+  fs.writeFileSync(path.join(root, "big.rs"), big.join(""));
   const snapshot = path.join(root, ".codegraph/index.bin");
   const written = (engine) => {
     fs.rmSync(snapshot, { force: true });
