@@ -660,12 +660,13 @@ pub(super) fn re_resolve(index: &Index, configs: &ConfigTexts, graph: &mut Graph
     for &(s, k, t) in &graph.supertypes {
         tables.supertypes.entry(s).or_default().push((k, t));
     }
-    let r = Resolver::new(&tables);
     let changed_set: HashSet<FileId> = changed.iter().copied().collect();
     let mut new_refs = Vec::new();
     let mut deps: Vec<BTreeMap<FileId, DepVia>> =
         std::mem::take(&mut graph.dep_via).into_iter().map(|d| d.into_iter().collect()).collect();
     for &fid in changed {
+        // A resolver per file, as a full resolution has (`per_file`).
+        let r = Resolver::new(&tables);
         let mut file_refs = r.file_refs(fid);
         new_refs.append(&mut file_refs.refs);
         // Bindings stay grouped by file in file order, as a full resolution leaves them.
@@ -728,24 +729,24 @@ fn merge_refs(graph: &mut Graph, changed: &HashSet<FileId>, mut new: Vec<RefSite
     graph.set_refs(merged);
 }
 
-/// Runs `f` for every file with a resolver of the worker's own, in parallel when the core is built
-/// with `parallel`; results in file order.
+/// Runs `f` for every file with a resolver of its own, in parallel when the core is built with
+/// `parallel`; results in file order. A resolver's memos break a cycle of imports or globs with
+/// the answer in progress, which reads as nothing, so what they hold depends on what was asked
+/// before: a resolver shared by files answered each by what the others had asked (the native
+/// engine, one per split of the work, and the wasm engine, one for all, resolved 1,304 sites of
+/// the Rust corpus differently). A file's answers are its own.
 #[cfg(feature = "parallel")]
 fn per_file<'t, 'a, T: Send>(
     tables: &'t Tables<'a>,
     f: impl Fn(&Resolver<'t, 'a>, FileId) -> T + Sync + Send,
 ) -> Vec<T> {
     use rayon::prelude::*;
-    (0..tables.index.files.len() as FileId)
-        .into_par_iter()
-        .map_init(|| Resolver::new(tables), |r, fid| f(r, fid))
-        .collect()
+    (0..tables.index.files.len() as FileId).into_par_iter().map(|fid| f(&Resolver::new(tables), fid)).collect()
 }
 
 #[cfg(not(feature = "parallel"))]
 fn per_file<'t, 'a, T>(tables: &'t Tables<'a>, f: impl Fn(&Resolver<'t, 'a>, FileId) -> T) -> Vec<T> {
-    let r = Resolver::new(tables);
-    (0..tables.index.files.len() as FileId).map(|fid| f(&r, fid)).collect()
+    (0..tables.index.files.len() as FileId).map(|fid| f(&Resolver::new(tables), fid)).collect()
 }
 
 /// What `Resolver::file_relations` finds in one file.
