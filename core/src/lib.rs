@@ -57,42 +57,40 @@ pub(crate) fn map_maybe_parallel_reporting<T: Send, R: Send>(
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let total = items.len();
-    if rayon::current_thread_index().is_some() {
-        // On one of the pool's threads, which must not wait on the reports while it maps.
-        let out = map_maybe_parallel(items, f);
-        if total > 0 {
-            report(total);
-        }
-        return out;
-    }
-    let done = AtomicUsize::new(0);
-    let (tx, rx) = std::sync::mpsc::channel();
-    let out = std::thread::scope(|scope| {
-        let (f, done) = (&f, &done);
-        let mapping = scope.spawn(move || {
-            let out: Vec<R> = items
-                .into_par_iter()
-                .map(|item| {
-                    let r = f(item);
-                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    if n % every.max(1) == 0 && n < total {
-                        let _ = tx.send(n);
-                    }
-                    r
-                })
-                .collect();
-            // `tx` goes here (or as a panic unwinds), which ends the reports below.
-            out
-        });
-        let mut last = 0;
-        for n in rx {
-            if n > last {
-                report(n);
-                last = n;
+    // On one of the pool's threads, which must not wait on the reports while it maps, the items are
+    // mapped without them.
+    let out = if rayon::current_thread_index().is_some() {
+        map_maybe_parallel(items, f)
+    } else {
+        let done = AtomicUsize::new(0);
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::scope(|scope| {
+            let (f, done) = (&f, &done);
+            let mapping = scope.spawn(move || {
+                let out: Vec<R> = items
+                    .into_par_iter()
+                    .map(|item| {
+                        let r = f(item);
+                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        if n % every.max(1) == 0 && n < total {
+                            let _ = tx.send(n);
+                        }
+                        r
+                    })
+                    .collect();
+                // `tx` goes here (or as a panic unwinds), which ends the reports below.
+                out
+            });
+            let mut last = 0;
+            for n in rx {
+                if n > last {
+                    report(n);
+                    last = n;
+                }
             }
-        }
-        mapping.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    });
+            mapping.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    };
     if total > 0 {
         report(total);
     }

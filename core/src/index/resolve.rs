@@ -406,8 +406,9 @@ type NameIn<'a> = (FileId, Option<u32>, &'a str);
 /// A local binding: (file, scope, ordinal among the bindings of its name, name).
 type LocalKey<'a> = (FileId, u32, u32, &'a str);
 
-/// One worker's view: the shared tables plus its own memos (an in-progress memo entry breaks cycles,
-/// so memos can't be shared between threads).
+/// One file's view: the shared tables plus the memos of that file's answers (an in-progress memo
+/// entry breaks cycles, so what a memo holds depends on what was asked before: `per_file` makes a
+/// resolver per file).
 struct Resolver<'t, 'a> {
     tables: &'t Tables<'a>,
     /// Memo of import items: (file, import index, item index) → values; an entry in progress is
