@@ -235,40 +235,48 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
         + columns.iter().map(|c| c.len()).sum::<usize>()
         + parts.graph.sites() * (32 + SITE_LEN)
         + parts.deps.iter().map(|d| 1 + d.len() * 6).sum::<usize>();
-    // Every section is written straight into the file's bytes after room for the header (the
-    // encoding never holds the index twice), in `Section::ALL` order; then the header is filled in.
+    // Every section is written into the file's bytes after room for the header (the facts straight
+    // there, never held twice), in `Section::ALL` order; then the header is filled in.
     let mut w = SectionWriter { out: Vec::with_capacity(INDEX_HEADER_LEN + room), bounds: Vec::new() };
     w.out.resize(INDEX_HEADER_LEN, 0);
     w.postcard(&meta)?;
     let mut entries = Vec::with_capacity(parts.files.len());
-    w.section(|out| {
-        // Files are encoded and hashed in parallel a wave at a time (what is held twice is one
-        // wave's facts), then appended in order: the same bytes as one by one.
-        for wave in parts.files.chunks(ENCODE_WAVE) {
-            let encoded = crate::map_maybe_parallel(wave.iter().collect(), |f| {
-                f.facts.encode_into(Vec::with_capacity(f.size as usize)).map(|bytes| {
-                    let hash = *blake3::hash(&bytes).as_bytes();
-                    (bytes, hash)
-                })
-            });
-            for (f, encoded) in wave.iter().zip(encoded) {
-                let (bytes, facts_hash) = encoded?;
-                out.extend_from_slice(&bytes);
-                entries.push(FileEntry {
-                    path: f.path.clone(),
-                    language: f.language,
-                    hash: blake3::Hash::from_hex(&f.hash).map_err(|e| e.to_string())?.into(),
-                    size: f.size,
-                    mtime_ms: f.mtime_ms,
-                    lines: f.lines,
-                    symbols: f.facts.symbol_count(),
-                    facts_len: bytes.len() as u64,
-                    facts_hash,
-                });
-            }
-        }
-        Ok(())
-    })?;
+    // The sections of the graph don't read the facts: they are encoded on one side while the facts
+    // are on the other, then appended (what is held twice is those sections, a third of the file).
+    let (facts, graph_sections) = crate::join_maybe_parallel(
+        || {
+            w.section(|out| {
+                // Files are encoded and hashed in parallel a wave at a time (what is held twice is
+                // one wave's facts), then appended in order: the same bytes as one by one.
+                for wave in parts.files.chunks(ENCODE_WAVE) {
+                    let encoded = crate::map_maybe_parallel(wave.iter().collect(), |f| {
+                        f.facts.encode_into(Vec::with_capacity(f.size as usize)).map(|bytes| {
+                            let hash = *blake3::hash(&bytes).as_bytes();
+                            (bytes, hash)
+                        })
+                    });
+                    for (f, encoded) in wave.iter().zip(encoded) {
+                        let (bytes, facts_hash) = encoded?;
+                        out.extend_from_slice(&bytes);
+                        entries.push(FileEntry {
+                            path: f.path.clone(),
+                            language: f.language,
+                            hash: blake3::Hash::from_hex(&f.hash).map_err(|e| e.to_string())?.into(),
+                            size: f.size,
+                            mtime_ms: f.mtime_ms,
+                            lines: f.lines,
+                            symbols: f.facts.symbol_count(),
+                            facts_len: bytes.len() as u64,
+                            facts_hash,
+                        });
+                    }
+                }
+                Ok(())
+            })
+        },
+        || graph_sections(parts),
+    );
+    facts?;
     w.postcard(&entries)?;
     for column in columns {
         w.section(|out| {
@@ -277,28 +285,44 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
         })?;
     }
     w.postcard(&parts.handle_numbers)?;
-    w.postcard(&parts.graph)?;
-    w.postcard(&parts.file_stats)?;
-    w.postcard(&parts.unresolved_calls)?;
-    let sites = parts.graph.refs();
-    let mut blocks: Vec<SiteBlock> = Vec::with_capacity(sites.len().div_ceil(SITES_PER_BLOCK));
-    w.section(|out| {
-        for block in sites.chunks(SITES_PER_BLOCK) {
-            let at = out.len();
-            for r in block {
-                write_site(out, r);
-            }
-            blocks.push((block[0].target, *blake3::hash(&out[at..]).as_bytes()));
-        }
-        Ok(())
-    })?;
-    w.postcard(&blocks)?;
-    w.postcard(&parts.deps)?;
+    for section in graph_sections? {
+        w.section(|out| {
+            out.extend_from_slice(&section);
+            Ok(())
+        })?;
+    }
     let SectionWriter { mut out, bounds } = w;
     debug_assert_eq!(bounds.len(), Section::ALL.len());
     let header = header_of(bounds.iter().map(|&(start, end)| (start, &out[start..end])));
     out[..INDEX_HEADER_LEN].copy_from_slice(&header);
     Ok(out)
+}
+
+/// The sections after the handle numbers, in `Section::ALL` order: the graph, the per-file
+/// counters, the unresolved call names, the sites with the blake3 of each block of them, and the
+/// dependency lists.
+fn graph_sections(parts: &Parts) -> Result<Vec<Vec<u8>>, String> {
+    fn postcard<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, String> {
+        postcard::to_allocvec(value).map_err(|e| e.to_string())
+    }
+    let sites = parts.graph.refs();
+    let mut site_bytes = Vec::with_capacity(sites.len() * SITE_LEN);
+    let mut blocks: Vec<SiteBlock> = Vec::with_capacity(sites.len().div_ceil(SITES_PER_BLOCK));
+    for block in sites.chunks(SITES_PER_BLOCK) {
+        let at = site_bytes.len();
+        for r in block {
+            write_site(&mut site_bytes, r);
+        }
+        blocks.push((block[0].target, *blake3::hash(&site_bytes[at..]).as_bytes()));
+    }
+    Ok(vec![
+        postcard(&parts.graph)?,
+        postcard(&parts.file_stats)?,
+        postcard(&parts.unresolved_calls)?,
+        site_bytes,
+        postcard(&blocks)?,
+        postcard(&parts.deps)?,
+    ])
 }
 
 /// The header of a file whose sections are these (offset in the file, bytes): magic, version, the

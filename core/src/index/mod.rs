@@ -621,6 +621,9 @@ impl Index {
 
     /// What the snapshot stores of this index.
     pub(crate) fn stored_parts<'a>(&'a self, options_key: &'a str, configs_key: &'a str) -> crate::snapshot::Parts<'a> {
+        // The name columns and the handle numbers (from the qualified names) are independent
+        // passes over every symbol: made two at a time.
+        crate::join_maybe_parallel(|| self.names_lower(), || self.handle_numbers());
         crate::snapshot::Parts {
             options_key,
             configs_key,
