@@ -288,8 +288,9 @@ pub(crate) enum RustOwner {
 
 pub(crate) struct RustModules {
     pub files: HashMap<FileId, RustFile>,
-    /// (module, child name) → the child module's file.
-    pub children: HashMap<(RustOwner, String), FileId>,
+    /// Module → child name → the child module's file (by module first, so that a name is looked
+    /// up borrowed).
+    pub children: HashMap<RustOwner, HashMap<String, FileId>>,
     /// Crate names (with `-` as `_`) → crate root file.
     pub crates: HashMap<String, FileId>,
     /// The names (with `-` as `_`) the manifests' dependency tables give crates, the repository's
@@ -304,6 +305,11 @@ pub(crate) struct RustModules {
 }
 
 impl RustModules {
+    /// The file of `owner`'s child module `name` (`mod name;`).
+    pub fn child(&self, owner: RustOwner, name: &str) -> Option<FileId> {
+        self.children.get(&owner)?.get(name).copied()
+    }
+
     pub fn new(index: &super::Index, configs: &ConfigTexts) -> RustModules {
         let files = &index.files;
         let by_path = &index.by_path;
@@ -482,7 +488,7 @@ impl RustModules {
             Some(local) => RustOwner::Inline(f.sym_base + local),
             None => RustOwner::File(module),
         };
-        self.children.insert((owner, decl.name.clone()), child);
+        self.children.entry(owner).or_default().insert(decl.name.clone(), child);
         if let std::collections::hash_map::Entry::Vacant(e) = self.files.entry(child) {
             e.insert(RustFile { crate_root: root, parent: Some(owner) });
             queue.push(child);

@@ -377,6 +377,8 @@ struct Tables<'a> {
     template_macros: HashSet<&'a str>,
     /// The items of every file's imports by (file, scope, the name they bind), as (import, item).
     imported: HashMap<NameIn<'a>, Vec<(u32, u32)>>,
+    /// The glob imports of each scope, by (file, scope), in the order they are written.
+    glob_imports: HashMap<(FileId, Option<u32>), Vec<u32>>,
     /// The Rust crates (by root) with a glob import the build configuration leaves out (most have
     /// none: there one pass over globs answers).
     left_out_globs: HashSet<FileId>,
@@ -467,7 +469,7 @@ impl<'t, 'a> Resolver<'t, 'a> {
 
 fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
     // The tables that are each a pass over every file's facts are built two at a time.
-    let ((children, locals), (imported, (invocations, template_sites))) = crate::join_maybe_parallel(
+    let ((children, locals), ((imported, glob_imports), (invocations, template_sites))) = crate::join_maybe_parallel(
         || crate::join_maybe_parallel(|| children_of(index), || locals_of(index)),
         || {
             crate::join_maybe_parallel(
@@ -494,6 +496,7 @@ fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
         template_macros: HashSet::default(),
         left_out_globs: HashSet::default(),
         imported,
+        glob_imports,
     };
     tables.macros = macros_of(index, &tables.rust);
     tables.template_macros = tables.template_sites.keys().map(|&(m, _)| index.symbol(m).name.as_str()).collect();
@@ -505,17 +508,22 @@ fn tables<'a>(index: &'a Index, configs: &ConfigTexts) -> Tables<'a> {
     tables
 }
 
-/// Every import item by (file, scope, the name it binds), as (import, item).
-fn imported_of(index: &Index) -> HashMap<NameIn<'_>, Vec<(u32, u32)>> {
-    let mut out: HashMap<NameIn, Vec<(u32, u32)>> = HashMap::default();
+/// Every import item by (file, scope, the name it binds), as (import, item); and the glob imports
+/// of each scope (`Tables::glob_imports`).
+type ImportTables<'a> = (HashMap<NameIn<'a>, Vec<(u32, u32)>>, HashMap<(FileId, Option<u32>), Vec<u32>>);
+fn imported_of(index: &Index) -> ImportTables<'_> {
+    let (mut items, mut globs): ImportTables = Default::default();
     for (fid, f) in index.files.iter().enumerate() {
         for (i, imp) in f.facts.imports.iter().enumerate() {
+            if imp.kind == ImportKind::Glob {
+                globs.entry((fid as FileId, imp.scope)).or_default().push(i as u32);
+            }
             for (j, item) in imp.items.iter().enumerate() {
-                out.entry((fid as FileId, imp.scope, item.alias.as_str())).or_default().push((i as u32, j as u32));
+                items.entry((fid as FileId, imp.scope, item.alias.as_str())).or_default().push((i as u32, j as u32));
             }
         }
     }
-    out
+    (items, globs)
 }
 
 /// Every Rust macro by (its crate's root, name).
@@ -2456,7 +2464,9 @@ impl<'a> Resolver<'_, 'a> {
         }
         self.glob_memo.borrow_mut().entry(key).or_default().insert(name.to_string(), Vec::new());
         let out = self.compute_globs(file, scope, name, hops, any);
-        self.glob_memo.borrow_mut().entry(key).or_default().insert(name.to_string(), out.clone());
+        if let Some(slot) = self.glob_memo.borrow_mut().get_mut(&key).and_then(|names| names.get_mut(name)) {
+            slot.clone_from(&out);
+        }
         out
     }
 
@@ -2469,13 +2479,13 @@ impl<'a> Resolver<'_, 'a> {
             if inactive && !any {
                 break;
             }
-            for (i, imp) in f.facts.imports.iter().enumerate() {
-                if imp.kind != ImportKind::Glob || imp.scope != scope || imp.inactive != inactive {
+            for &i in self.glob_imports.get(&(file, scope)).into_iter().flatten() {
+                if f.facts.imports[i as usize].inactive != inactive {
                     continue;
                 }
                 // A chain of globs is bounded by the memo, not by depth (libc's crate root
                 // re-exports its platform's items through six levels of them).
-                for module in self.import_module(file, i as u32, hops + 1) {
+                for module in self.import_module(file, i, hops + 1) {
                     out.extend(self.member(&module, name, hops));
                 }
                 if !out.is_empty() {
@@ -3082,7 +3092,7 @@ impl<'a> Resolver<'_, 'a> {
             .map(Value::Sym)
             .collect();
         let items = out.len();
-        if let Some(&child) = self.rust.children.get(&(owner, name.to_string())) {
+        if let Some(child) = self.rust.child(owner, name) {
             out.push(Value::File(child));
         }
         if items == 0 {
@@ -3113,7 +3123,7 @@ impl<'a> Resolver<'_, 'a> {
     fn rust_module_path(&self, file: FileId, scope: Option<u32>, path: &[String]) -> Option<RustOwner> {
         let current = self.rust_current(file, scope);
         let child = |owner: RustOwner, name: &str| -> Option<RustOwner> {
-            if let Some(&child) = self.rust.children.get(&(owner, name.to_string())) {
+            if let Some(child) = self.rust.child(owner, name) {
                 return Some(RustOwner::File(child));
             }
             let mut inline =
@@ -3835,9 +3845,9 @@ impl<'a> Resolver<'_, 'a> {
             }
             for (i, decl_child) in f.facts.mods.iter().enumerate().filter_map(|(i, d)| {
                 let owner = self.rust_current(fid, d.scope);
-                Some((i, self.rust.children.get(&(owner, d.name.clone()))?))
+                Some((i, self.rust.child(owner, &d.name)?))
             }) {
-                deps.entry(*decl_child).or_insert(DepVia::Mod(i as u32));
+                deps.entry(decl_child).or_insert(DepVia::Mod(i as u32));
             }
         }
         deps
