@@ -417,7 +417,7 @@ fn walk_dir(
 
 /// Why file content can't be indexed as text, if it can't.
 pub(crate) fn content_problem(bytes: &[u8]) -> Option<String> {
-    if let Some(at) = bytes.iter().position(|&b| b == 0) {
+    if let Some(at) = memchr::memchr(0, bytes) {
         return Some(format!("binary content (NUL byte at offset {at})"));
     }
     if let Err(e) = std::str::from_utf8(bytes) {
