@@ -3362,13 +3362,9 @@ impl<'a> Resolver<'_, 'a> {
     /// What `using` directives written in `scope` bring in under `name`: the types of the namespaces
     /// they name (a `using` imports no nested namespace).
     fn csharp_usings(&self, file: FileId, scope: Option<u32>, name: &str, hops: u32) -> Vec<Value> {
-        let f = &self.index.files[file as usize];
         let mut out = Vec::new();
-        for (i, imp) in f.facts.imports.iter().enumerate() {
-            if imp.kind != ImportKind::Glob || imp.scope != scope {
-                continue;
-            }
-            for module in self.import_module(file, i as u32, hops + 1) {
+        for &i in self.glob_imports.get(&(file, scope)).into_iter().flatten() {
+            for module in self.import_module(file, i, hops + 1) {
                 let members = self.member(&module, name, hops + 1);
                 out.extend(
                     members
