@@ -548,20 +548,20 @@ fn doc_comments(src: &str, siblings: &mut Siblings, decl: Node) -> Vec<Sibling> 
         return Vec::new();
     }
     let mut node = Sibling::of(decl);
-    let mut parent = decl.parent();
+    // The node whose parent's children are looked at: `decl`, then a wrapper it is the first part of.
+    let mut child = decl;
     let mut comments = Vec::new();
     let mut steps = 0;
-    'climb: while let Some(p) = parent {
-        let children = siblings.of(p);
+    'climb: while let Some((children, wrapper)) = siblings.of_parent_of(child) {
         let mut at = children.partition_point(|c| c.start_byte < node.start_byte);
         // `at` is `node` itself among its parent's children (or where it would be).
         while steps < 64 {
             steps += 1;
             let Some(prev) = at.checked_sub(1).map(|i| children[i]) else {
                 // The first named part of a wrapper: the wrapper's own siblings are looked at.
-                if matches!(p.kind_str(), "export_statement" | "decorated_definition") {
+                if let Some(p) = wrapper.then(|| child.parent()).flatten() {
                     node = Sibling::of(p);
-                    parent = p.parent();
+                    child = p;
                     continue 'climb;
                 }
                 break 'climb;
@@ -595,12 +595,15 @@ pub(crate) struct Sibling {
     end_byte: usize,
     start_row: usize,
     end_row: usize,
+    /// The node's id (unique among the nodes of the trees alive).
+    id: usize,
 }
 
 impl Sibling {
     fn of(node: Node) -> Sibling {
         let kind = node.kind_str();
         Sibling {
+            id: node.id(),
             comment: kind.contains("comment"),
             attribute: matches!(kind, "attribute_item" | "decorator" | "annotation" | "marker_annotation"),
             start_byte: node.start_byte(),
@@ -634,26 +637,44 @@ struct ReadParent {
     /// The tree it is of (`Siblings::tree`).
     tree: u32,
     children: Vec<Sibling>,
+    /// Whether it is a wrapper a declaration may be the first named part of.
+    wrapper: bool,
 }
 
 impl Siblings {
     /// How many parents are kept: the depth of nested blocks whose declarations are documented.
     const KEPT: usize = 8;
 
-    /// `parent`'s named children, in order.
-    fn of(&mut self, parent: Node) -> &[Sibling] {
-        let key = (parent.id(), parent.start_byte(), parent.end_byte());
-        if let Some(i) = self.parents.iter().position(|p| p.key == key) {
-            self.parents[..=i].rotate_right(1);
-        } else {
-            let mut cursor = parent.walk();
-            let children = parent.named_children(&mut cursor).map(Sibling::of).collect();
-            if self.parents.len() == Self::KEPT {
-                self.parents.pop();
+    /// The named children of `child`'s parent, in order, and whether that parent is a wrapper a
+    /// declaration may be the first named part of (`export …`, a decorated definition); `None` at
+    /// the root. A parent read before is known by its children holding `child`, so only the first
+    /// declaration of a block costs tree-sitter's walk down from the root to find it.
+    fn of_parent_of(&mut self, child: Node) -> Option<(&[Sibling], bool)> {
+        let (id, start) = (child.id(), child.start_byte());
+        let holds = |p: &ReadParent| {
+            let from = p.children.partition_point(|c| c.start_byte < start);
+            p.children[from..].iter().take_while(|c| c.start_byte == start).any(|c| c.id == id)
+        };
+        let mut found = self.parents.iter().position(holds);
+        if found.is_none() {
+            let parent = child.parent()?;
+            let key = (parent.id(), parent.start_byte(), parent.end_byte());
+            found = self.parents.iter().position(|p| p.key == key);
+            if found.is_none() {
+                let mut cursor = parent.walk();
+                let children = parent.named_children(&mut cursor).map(Sibling::of).collect();
+                let wrapper = matches!(parent.kind_str(), "export_statement" | "decorated_definition");
+                if self.parents.len() == Self::KEPT {
+                    self.parents.pop();
+                }
+                self.parents.insert(0, ReadParent { key, tree: self.tree, children, wrapper });
             }
-            self.parents.insert(0, ReadParent { key, tree: self.tree, children });
         }
-        &self.parents[0].children
+        if let Some(i) = found {
+            self.parents[..=i].rotate_right(1);
+        }
+        let read = &self.parents[0];
+        Some((&read.children, read.wrapper))
     }
 
     /// Starts reading a tree parsed inside the current one (a macro's body); returns the tree to
