@@ -291,18 +291,13 @@ impl ChainSyntax {
                 }
             }
             Frame::Op(_, node) | Frame::Slice(node) => {
-                for part in named_children_of(*node).into_iter().skip(1) {
+                for part in super::named_children(*node).into_iter().skip(1) {
                     w.walk(part);
                 }
             }
             Frame::Name(_) => {}
         }
     }
-}
-
-fn named_children_of(node: Node) -> Vec<Node> {
-    let mut cursor = node.walk();
-    node.named_children(&mut cursor).collect()
 }
 
 /// What the chain driver needs of a grammar's walker: the builder that records, and (`Walk`) the walk

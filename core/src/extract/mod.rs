@@ -757,15 +757,29 @@ pub(crate) trait Walk {
 
 /// Named children of a node, collected (tree-sitter cursors borrow; a Vec keeps walkers simple).
 pub(crate) fn named_children(node: Node) -> Vec<Node> {
+    let n = node.named_child_count();
+    if n <= FEW_CHILDREN {
+        return (0..n).filter_map(|i| node.named_child(i as u32)).collect();
+    }
     let mut cursor = node.walk();
     node.named_children(&mut cursor).collect()
 }
 
 /// All children (named and anonymous).
 pub(crate) fn children(node: Node) -> Vec<Node> {
+    let n = node.child_count() as usize;
+    if n <= FEW_CHILDREN {
+        return (0..n).filter_map(|i| node.child(i as u32)).collect();
+    }
     let mut cursor = node.walk();
     node.children(&mut cursor).collect()
 }
+
+/// Up to this many children, a node's children are read by index: tree-sitter steps through the
+/// children before each one asked (quadratic, but in a loop on the stack), where a cursor costs an
+/// allocation and keeps a stack of where it is at each step. Most nodes have a few children; a
+/// block or a file of many is read with a cursor.
+const FEW_CHILDREN: usize = 6;
 
 /// Whether `node` has an anonymous child token with text `kind` (e.g. `export`, `static`).
 pub(crate) fn has_token(node: Node, kind: &str) -> bool {
