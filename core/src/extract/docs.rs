@@ -46,33 +46,34 @@ fn syntax(language: Language) -> &'static CommentSyntax {
 }
 
 /// The text lines of one comment, without its markers (a block's leading `*` too).
-fn comment_lines(language: Language, text: &str) -> Vec<String> {
+fn comment_lines(language: Language, text: &str) -> impl Iterator<Item = &str> {
     let syntax = syntax(language);
     let text = text.trim();
-    if let Some((open, close)) = syntax.block.iter().find(|(open, _)| text.starts_with(open)) {
-        let inner = text[open.len()..].strip_suffix(close).unwrap_or(&text[open.len()..]);
-        return inner.lines().map(|l| l.trim().trim_start_matches('*').trim().to_string()).collect();
-    }
-    text.lines()
-        .map(|l| {
-            let l = l.trim();
-            let marker = syntax.line.iter().find(|m| l.starts_with(**m)).map_or(0, |m| m.len());
-            l[marker..].trim().to_string()
-        })
-        .collect()
+    let block = syntax.block.iter().find(|(open, _)| text.starts_with(open));
+    let body = block.map_or(text, |(open, close)| {
+        let inner = &text[open.len()..];
+        inner.strip_suffix(close).unwrap_or(inner)
+    });
+    body.lines().map(move |l| {
+        let l = l.trim();
+        if block.is_some() {
+            return l.trim_start_matches('*').trim();
+        }
+        let marker = syntax.line.iter().find(|m| l.starts_with(**m)).map_or(0, |m| m.len());
+        l[marker..].trim()
+    })
 }
 
 /// A doc from cleaned lines: blank lines and tag lines (`@param`, `@returns`) dropped, at most
-/// `MAX_DOC_LINES` kept. None when nothing is left.
-fn finish(lines: impl Iterator<Item = String>) -> Option<String> {
-    let mut out: Vec<String> = lines.filter(|l| !l.is_empty() && !l.starts_with('@')).collect();
+/// `MAX_DOC_LINES` kept (the rest are not read). None when nothing is left.
+fn finish<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
+    let mut kept = lines.filter(|l| !l.is_empty() && !l.starts_with('@'));
+    let out: Vec<&str> = kept.by_ref().take(MAX_DOC_LINES).collect();
     if out.is_empty() {
         return None;
     }
-    let more = out.len() > MAX_DOC_LINES;
-    out.truncate(MAX_DOC_LINES);
     let mut doc = out.join("\n");
-    if more {
+    if kept.next().is_some() {
         doc.push_str(" …");
     }
     Some(doc)
@@ -88,7 +89,7 @@ pub(crate) fn of_docstring(literal: &str) -> Option<String> {
     let body = literal.trim_start_matches(|c: char| "rRuUbBfF".contains(c));
     let quote = ["\"\"\"", "'''", "\"", "'"].into_iter().find(|q| body.starts_with(q))?;
     let inner = body[quote.len()..].strip_suffix(quote).unwrap_or(&body[quote.len()..]);
-    finish(inner.lines().map(|l| l.trim().to_string()))
+    finish(inner.lines().map(str::trim))
 }
 
 /// The docstring opening a Python block (a function's or class's body, or a module).
