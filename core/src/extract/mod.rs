@@ -661,8 +661,7 @@ impl Siblings {
             let key = (parent.id(), parent.start_byte(), parent.end_byte());
             found = self.parents.iter().position(|p| p.key == key);
             if found.is_none() {
-                let mut cursor = parent.walk();
-                let children = parent.named_children(&mut cursor).map(Sibling::of).collect();
+                let children = named_children(parent).into_iter().map(Sibling::of).collect();
                 let wrapper = matches!(parent.kind_str(), "export_statement" | "decorated_definition");
                 if self.parents.len() == Self::KEPT {
                     self.parents.pop();
