@@ -2,6 +2,7 @@
 //! parallel on native) → resolve, or reuse the stored graph, or update it in place → write the
 //! snapshot. And change detection: which files differ on disk from what the index was built from.
 
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use super::{BuildTimings, Clock, Progress, Session, SnapshotStatus};
@@ -65,10 +66,8 @@ impl Session {
             if unindexable(&bytes, &rules).is_some() {
                 return Ok(false);
             }
-            let hash = blake3::hash(&bytes).to_hex().to_string();
-            let cached = self.facts_cache.get(&facts_key(language, &hash)).cloned();
             stats.push((path.clone(), (entry.size, entry.mtime_ms)));
-            files.push(indexed_file(path.clone(), language, entry.mtime_ms, &bytes, hash, cached));
+            files.push(indexed_file(path.clone(), language, entry.mtime_ms, &bytes, &self.facts_cache));
             texts.push((path.clone(), String::from_utf8(bytes).expect("checked by unindexable")));
         }
         let taken: Vec<SnapshotFile> = files.iter().map(SnapshotFile::of).collect();
@@ -242,21 +241,18 @@ impl Session {
                     if let Some(reason) = unindexable(&bytes, &rules) {
                         skipped.push(SkippedFile { path: candidate.path, reason });
                     } else {
-                        let hash = blake3::hash(&bytes).to_hex().to_string();
-                        let cached = self.facts_cache.get(&facts_key(candidate.language, &hash)).cloned();
-                        work.push((candidate, bytes, hash, cached));
+                        work.push((candidate, bytes));
                     }
                 }
             }
         }
         timings.read_ms = clock.lap(self.host.now_ms());
         let total = work.len() as u64;
+        let cache = &self.facts_cache;
         files.extend(map_maybe_parallel_reporting(
             work,
             PARSE_BATCH,
-            |(candidate, bytes, hash, cached)| {
-                indexed_file(candidate.path, candidate.language, candidate.mtime_ms, &bytes, hash, cached)
-            },
+            |(candidate, bytes)| indexed_file(candidate.path, candidate.language, candidate.mtime_ms, &bytes, cache),
             &mut |done| progress(Progress { phase: "parse", done: done as u64, total }),
         ));
         timings.parse_ms = clock.lap(self.host.now_ms());
@@ -341,15 +337,17 @@ fn facts_key(language: crate::lang::Language, hash: &str) -> String {
     format!("{}:{hash}", language.name())
 }
 
-/// An indexed file from content that passed `unindexable`: the cached facts for its hash, or parsed now.
+/// An indexed file from content that passed `unindexable`: the cached facts for its hash, or parsed
+/// now. Hashing is part of a file's work (in parallel with the others'), not of reading it.
 fn indexed_file(
     path: String,
     language: crate::lang::Language,
     mtime_ms: f64,
     bytes: &[u8],
-    hash: String,
-    cached: Option<LazyFacts>,
+    cache: &HashMap<String, LazyFacts>,
 ) -> IndexedFile {
+    let hash = blake3::hash(bytes).to_hex().to_string();
+    let cached = cache.get(&facts_key(language, &hash)).cloned();
     let text = std::str::from_utf8(bytes).expect("checked by unindexable");
     let facts = cached.unwrap_or_else(|| LazyFacts::ready(Arc::new(crate::extract::extract(language, text))));
     IndexedFile {
