@@ -102,9 +102,9 @@ pub struct BuildTimings {
     pub walk_ms: f64,
     /// Reading and verifying the persisted snapshot.
     pub snapshot_load_ms: f64,
-    /// Reading and hashing the files whose stat changed (all of them on a cold build).
+    /// Reading the files whose stat changed (all of them on a cold build).
     pub read_ms: f64,
-    /// Parsing and extracting facts (in parallel on the native engine).
+    /// Hashing, parsing and extracting facts (in parallel on the native engine).
     pub parse_ms: f64,
     /// Writing the snapshot.
     pub snapshot_save_ms: f64,

@@ -2163,11 +2163,11 @@ export interface SnapshotStatus {
  */
 export interface BuildTimings {
   /**
-   * Parsing and extracting facts (in parallel on the native engine).
+   * Hashing, parsing and extracting facts (in parallel on the native engine).
    */
   parseMs: number;
   /**
-   * Reading and hashing the files whose stat changed (all of them on a cold build).
+   * Reading the files whose stat changed (all of them on a cold build).
    */
   readMs: number;
   /**
@@ -2276,11 +2276,11 @@ export interface SymbolMatch {
  */
 export interface BuildTimings1 {
   /**
-   * Parsing and extracting facts (in parallel on the native engine).
+   * Hashing, parsing and extracting facts (in parallel on the native engine).
    */
   parseMs: number;
   /**
-   * Reading and hashing the files whose stat changed (all of them on a cold build).
+   * Reading the files whose stat changed (all of them on a cold build).
    */
   readMs: number;
   /**
