@@ -5,8 +5,10 @@
 // run by run so both see the same machine:
 //   cold build   ours: `codegraph index` (release addon), optave: `codegraph build .` (native engine),
 //                each after removing its .codegraph/
+//                with the median of each phase of ours (from `codegraph index --json`'s timings)
 //   in process   our walk + read + tree-sitter parse of the same files (the floor of a cold build)
-//                and our cold build without a snapshot, each in a fresh process: cold/parse
+//                and our cold build without a snapshot, each in a fresh process: cold/parse, in
+//                wall time and in CPU time (user + system of the process while it ran)
 //   warm lookup  ours: `codegraph symbols Q --json`, optave: `codegraph where Q`
 //   warm status  ours: `codegraph status --json`
 // Every figure is the median of --runs runs (default 5) with the peak RSS of that process (through
@@ -78,16 +80,32 @@ function copyOf(src, label) {
   return dir;
 }
 
-/** In a fresh process: the parse-only floor, or a cold build without a snapshot (`prepare`), in ms. */
-function inProcessMs(root, kind) {
+/** In a fresh process: the parse-only floor, or a cold build without a snapshot (`prepare`), as
+ *  wall ms and CPU ms (user + system of the whole process over the same span). */
+function inProcess(root, kind) {
   const code = `const { openSession } = require(${JSON.stringify(path.join(repo, "npm/dist/index.js"))});
     const s = openSession({ root: ${JSON.stringify(root)}, engine: "native", persist: false });
+    const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
-    const out = ${JSON.stringify(kind)} === "parse" ? s.parseOnly().totalMs : (s.prepare(), Number(process.hrtime.bigint() - t0) / 1e6);
-    process.stdout.write(String(out));`;
+    if (${JSON.stringify(kind)} === "parse") s.parseOnly(); else s.prepare();
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    const c = process.cpuUsage(c0);
+    process.stdout.write(JSON.stringify({ ms, cpuMs: (c.user + c.system) / 1000 }));`;
   const r = spawnSync(process.execPath, ["-e", code], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(r.stderr);
-  return Number(r.stdout);
+  return JSON.parse(r.stdout);
+}
+
+/** The median of each phase of our cold builds, from the timings `codegraph index --json` prints. */
+function phases(runs) {
+  const timings = runs.map((r) => JSON.parse(r.stdout).timings);
+  const of = (f) => median(timings.map(f));
+  return {
+    walkReadMs: of((t) => t.walkMs + t.readMs),
+    parseMs: of((t) => t.parseMs),
+    resolveMs: of((t) => t.resolveMs),
+    saveMs: of((t) => t.snapshotSaveMs),
+  };
 }
 
 /** Alternates `a` and `b` for `runs` rounds; each returns {ms, rssMb}. */
@@ -98,7 +116,7 @@ function alternate(a, b) {
     out.b.push(b());
   }
   const m = (xs) => ({ ms: median(xs.map((x) => x.ms)), rssMb: median(xs.map((x) => x.rssMb)) });
-  return { ours: m(out.a), optave: m(out.b) };
+  return { ours: m(out.a), optave: m(out.b), runs: out };
 }
 
 function bench(name, optave) {
@@ -108,15 +126,17 @@ function bench(name, optave) {
   try {
     const rm = (root) => fs.rmSync(path.join(root, ".codegraph"), { recursive: true, force: true });
     const cold = alternate(
-      () => (rm(ours), run([process.execPath, bin, "index", "--root", ours], ours)),
+      () => (rm(ours), run([process.execPath, bin, "index", "--json", "--root", ours], ours)),
       () => (rm(theirs), run([process.execPath, optave.cli, "build", "."], theirs)),
     );
     const parse = [];
     const build = [];
     for (let i = 0; i < runs; i++) {
-      parse.push(inProcessMs(ours, "parse"));
-      build.push(inProcessMs(ours, "build"));
+      parse.push(inProcess(ours, "parse"));
+      build.push(inProcess(ours, "build"));
     }
+    const wall = (xs) => median(xs.map((x) => x.ms));
+    const cpu = (xs) => median(xs.map((x) => x.cpuMs));
     const q = QUERIES[name];
     const warm = alternate(
       () => run([process.execPath, bin, "symbols", q, "--json", "--root", ours], ours),
@@ -127,11 +147,15 @@ function bench(name, optave) {
     return {
       corpus: name,
       query: q,
-      cold,
-      parseOnlyMs: median(parse),
-      coldInProcessMs: median(build),
-      coldOverParse: median(build) / median(parse),
-      warm,
+      cold: { ours: cold.ours, optave: cold.optave },
+      phases: phases(cold.runs.a),
+      parseOnlyMs: wall(parse),
+      coldInProcessMs: wall(build),
+      coldOverParse: wall(build) / wall(parse),
+      parseOnlyCpuMs: cpu(parse),
+      coldInProcessCpuMs: cpu(build),
+      coldOverParseCpu: cpu(build) / cpu(parse),
+      warm: { ours: warm.ours, optave: warm.optave },
       status: { ms: median(status.map((s) => s.ms)), rssMb: median(status.map((s) => s.rssMb)) },
     };
   } finally {
@@ -157,8 +181,13 @@ function main() {
     console.log(
       `  cold build   ours ${s(r.cold.ours.ms)} s ${f(r.cold.ours.rssMb)} MiB | optave ${s(r.cold.optave.ms)} s ${f(r.cold.optave.rssMb)} MiB | ${(r.cold.optave.ms / r.cold.ours.ms).toFixed(2)}x faster`,
     );
+    const p = r.phases;
     console.log(
-      `  in process   parse-only ${s(r.parseOnlyMs)} s, cold build ${s(r.coldInProcessMs)} s | cold/parse ${r.coldOverParse.toFixed(2)}`,
+      `  our phases   walk+read ${f(p.walkReadMs)} ms, parse+extract ${f(p.parseMs)} ms, resolve ${f(p.resolveMs)} ms, snapshot write ${f(p.saveMs)} ms`,
+    );
+    console.log(
+      `  in process   parse-only ${f(r.parseOnlyMs)} ms, cold build ${f(r.coldInProcessMs)} ms | cold/parse ${r.coldOverParse.toFixed(2)}` +
+        ` (CPU ${f(r.parseOnlyCpuMs)} ms, ${f(r.coldInProcessCpuMs)} ms | ${r.coldOverParseCpu.toFixed(2)})`,
     );
     console.log(
       `  warm lookup  ours ${s(r.warm.ours.ms)} s ${f(r.warm.ours.rssMb)} MiB | optave ${s(r.warm.optave.ms)} s ${f(r.warm.optave.rssMb)} MiB | ${(r.warm.optave.ms / r.warm.ours.ms).toFixed(2)}x faster`,
