@@ -205,6 +205,28 @@ pub enum SymbolKind {
 }
 
 impl SymbolKind {
+    /// Every kind, in declaration order (`kind as u8` is its place here).
+    pub const ALL: [SymbolKind; 18] = [
+        SymbolKind::Class,
+        SymbolKind::Interface,
+        SymbolKind::Function,
+        SymbolKind::Method,
+        SymbolKind::Struct,
+        SymbolKind::Trait,
+        SymbolKind::Enum,
+        SymbolKind::Type,
+        SymbolKind::Module,
+        SymbolKind::Variable,
+        SymbolKind::Constant,
+        SymbolKind::Field,
+        SymbolKind::Macro,
+        SymbolKind::Table,
+        SymbolKind::View,
+        SymbolKind::Index,
+        SymbolKind::Trigger,
+        SymbolKind::Procedure,
+    ];
+
     /// Kinds whose members are looked up through `Type.member` / `Type::member`.
     pub fn is_type(self) -> bool {
         matches!(

@@ -20,7 +20,7 @@ pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
 const MAGIC: [u8; 8] = *b"CODEGRPH";
 /// Bumped whenever the layout, the meaning of facts or what the stored graph resolves changes.
-pub(crate) const FORMAT_VERSION: u32 = 106;
+pub(crate) const FORMAT_VERSION: u32 = 107;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 const HEADER_LEN: usize = 8 + 4 + 8 + 32;
@@ -118,6 +118,8 @@ pub(crate) enum Section {
     Names,
     Lower,
     Qualified,
+    /// Per symbol: its kind and export, a byte each (`Traits`).
+    Traits,
     /// The symbols whose handle has a `#n`, with n (`Vec<(u32, u32)>` in id order).
     HandleNumbers,
     /// The resolved graph (`GraphParts`), when the snapshot has one.
@@ -137,13 +139,14 @@ pub(crate) enum Section {
 }
 
 impl Section {
-    pub(crate) const ALL: [Section; 13] = [
+    pub(crate) const ALL: [Section; 14] = [
         Section::Meta,
         Section::Facts,
         Section::Files,
         Section::Names,
         Section::Lower,
         Section::Qualified,
+        Section::Traits,
         Section::HandleNumbers,
         Section::Graph,
         Section::FileStats,
@@ -161,6 +164,7 @@ impl Section {
             Section::Names => "names",
             Section::Lower => "lower-cased names",
             Section::Qualified => "qualified names",
+            Section::Traits => "symbol kinds",
             Section::HandleNumbers => "handle numbers",
             Section::Graph => "graph",
             Section::FileStats => "per-file counters",
@@ -210,6 +214,7 @@ pub(crate) struct Parts<'a> {
     pub names: &'a StrColumn,
     pub lower: &'a StrColumn,
     pub qualified: &'a StrColumn,
+    pub traits: &'a [crate::index::Traits],
     pub handle_numbers: &'a [(u32, u32)],
     pub graph: crate::index::StoredGraph<'a>,
     pub file_stats: Vec<crate::index::StoredFileStats<'a>>,
@@ -233,6 +238,7 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
     let room = usize::try_from(sources).unwrap_or(0).saturating_mul(2)
         + parts.files.len() * 256
         + columns.iter().map(|c| c.len()).sum::<usize>()
+        + parts.traits.len()
         + parts.graph.sites() * (32 + SITE_LEN)
         + parts.deps.iter().map(|d| 1 + d.len() * 6).sum::<usize>();
     // Every section is written into the file's bytes after room for the header (the facts straight
@@ -284,6 +290,10 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
             Ok(())
         })?;
     }
+    w.section(|out| {
+        out.extend(parts.traits.iter().map(|t| t.byte()));
+        Ok(())
+    })?;
     w.postcard(&parts.handle_numbers)?;
     for section in graph_sections? {
         w.section(|out| {
@@ -378,7 +388,7 @@ struct SectionEntry {
 /// session then rebuilds instead of trusting it again.
 pub(crate) struct Image {
     file: Box<dyn ReadAt>,
-    sections: [SectionEntry; 13],
+    sections: [SectionEntry; Section::ALL.len()],
     damage: std::sync::Mutex<Option<String>>,
     site_blocks: std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
 }
@@ -421,6 +431,19 @@ impl Image {
     /// A string column of `count` entries, checked.
     pub(crate) fn str_column(&self, s: Section, count: usize) -> Result<StrColumn, String> {
         StrColumn::from_bytes(self.section(s)?, count).map_err(|why| format!("its {} are malformed: {why}", s.name()))
+    }
+
+    /// Each of `symbols` symbols' kind and export, checked: one known kind a symbol.
+    pub(crate) fn traits(&self, symbols: usize) -> Result<Vec<crate::index::Traits>, String> {
+        let bytes = self.section(Section::Traits)?;
+        if bytes.len() != symbols {
+            return Err("its symbol kinds do not fit its symbols".into());
+        }
+        bytes
+            .into_iter()
+            .map(crate::index::Traits::from_byte)
+            .collect::<Option<_>>()
+            .ok_or_else(|| "its symbol kinds do not fit the kinds there are".into())
     }
 
     /// The symbols whose handle has a `#n`, checked: in id order, each below `symbols`.
@@ -603,7 +626,7 @@ pub(crate) fn open(host: &dyn Host, options_key: &str, cap: u64) -> Result<Optio
 
 /// The section table of a file, checked: magic, version, the header's own checksum, and sections
 /// that follow each other exactly to the end of the file.
-fn read_header(file: &dyn ReadAt) -> Result<[SectionEntry; 13], Rejection> {
+fn read_header(file: &dyn ReadAt) -> Result<[SectionEntry; Section::ALL.len()], Rejection> {
     let len = file.size();
     if len < INDEX_HEADER_LEN as u64 {
         return Err(damaged("not a codegraph snapshot (bad header)"));
@@ -624,7 +647,7 @@ fn read_header(file: &dyn ReadAt) -> Result<[SectionEntry; 13], Rejection> {
     if count != Section::ALL.len() {
         return Err(damaged("snapshot header names other sections"));
     }
-    let mut sections = [SectionEntry { offset: 0, len: 0, hash: [0; 32] }; 13];
+    let mut sections = [SectionEntry { offset: 0, len: 0, hash: [0; 32] }; Section::ALL.len()];
     let mut next = INDEX_HEADER_LEN as u64;
     for (i, s) in sections.iter_mut().enumerate() {
         let at = 16 + i * SECTION_ENTRY_LEN;
@@ -1127,7 +1150,7 @@ mod tests {
         s.callees(crate::api::CallsRequest { handle: Some(handle.into()), ..Default::default() }).unwrap()
     }
 
-    fn sections(bytes: &[u8]) -> [SectionEntry; 13] {
+    fn sections(bytes: &[u8]) -> [SectionEntry; Section::ALL.len()] {
         read_header(&bytes.to_vec()).ok().expect("a sound header")
     }
 
@@ -1174,6 +1197,35 @@ mod tests {
         let by_refs = read.load(Ordering::Relaxed) - by_symbols;
         assert!(by_refs < 256 * 1024, "a warm refs query read {by_refs} of the snapshot's {size} bytes");
         assert!(warm.take_notes().is_empty());
+
+        // A name nearly every file declares a match of (`helper_1` … `helper_9999`, by prefix; `Model` by
+        // case and prefix, filtered by kind): all are counted and ranked from the columns, and the
+        // facts read are those of the files answered, not of every match.
+        let many = |s: &mut Session, query: &str, kinds: &[&str]| {
+            s.workspace_symbols(WorkspaceSymbolsRequest {
+                query: query.into(),
+                kinds: kinds.iter().map(ToString::to_string).collect(),
+                limit: Some(20),
+                ..Default::default()
+            })
+            .unwrap()
+        };
+        let (mut cold, _) = open(dir.path());
+        let expected = [many(&mut cold, "helper", &[]), many(&mut cold, "model", &["class"])];
+        assert_eq!([expected[0].total, expected[1].total], [9_999, 9_999], "pkg0/m0.py holds `shared` instead");
+        drop(cold);
+        let (mut warm, read) = open(dir.path());
+        for (query, kinds, expected) in [("helper", &[][..], &expected[0]), ("model", &["class"][..], &expected[1])] {
+            let before = read.load(Ordering::Relaxed);
+            assert_eq!(&many(&mut warm, query, kinds), expected);
+            let answered: usize = expected.symbols.iter().map(|m| facts_of(&bytes, &m.symbol.path).1).sum();
+            let by_many = read.load(Ordering::Relaxed) - before;
+            assert!(
+                by_many < size - facts - graph + answered as u64 + few_files,
+                "a warm symbols query of 9,999 matches read {by_many} bytes, {answered} of them the facts answered"
+            );
+        }
+        assert!(warm.take_notes().is_empty());
     }
 
     #[test]
@@ -1194,9 +1246,14 @@ mod tests {
             (e.offset + e.len / 2) as usize
         };
         let names_at = sections(&sound)[Section::Names as usize].offset as usize + 40;
-        for at in
-            [facts_at + facts_len / 2, names_at, middle(Section::Sites), middle(Section::Graph), middle(Section::Deps)]
-        {
+        for at in [
+            facts_at + facts_len / 2,
+            names_at,
+            middle(Section::Traits),
+            middle(Section::Sites),
+            middle(Section::Graph),
+            middle(Section::Deps),
+        ] {
             let mut damaged = sound.clone();
             damaged[at] ^= 0x55;
             std::fs::write(&file, &damaged).unwrap();
@@ -1343,7 +1400,12 @@ mod tests {
             p[Section::Sites as usize] = records;
             p[Section::SiteBlocks as usize] = postcard::to_allocvec(&blocks).unwrap();
         });
-        for crafted in [graph, facts, sites] {
+        // A kind byte no kind has; then one symbol's kind missing.
+        let kind = recrafted(&sound, |p| p[Section::Traits as usize][0] = 0x7f);
+        let kinds = recrafted(&sound, |p| {
+            p[Section::Traits as usize].pop();
+        });
+        for crafted in [graph, facts, sites, kind, kinds] {
             assert!(read_header(&crafted).is_ok(), "its checksums match");
             std::fs::write(&file, &crafted).unwrap();
             let (mut warm, _) = open(dir.path());

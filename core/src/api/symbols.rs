@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{bounded, nonempty_query, Ctx, Error, Freshness, Omitted, SymbolInfo};
 use crate::facts::{Pos, SymbolKind};
-use crate::index::{SymId, SymbolQuery};
+use crate::index::{FileId, SymId, SymbolQuery};
 
 pub const SYMBOLS_LIMIT_DEFAULT: u32 = 50;
 pub const SYMBOLS_LIMIT_CAP: u32 = 500;
@@ -85,20 +85,21 @@ pub(crate) fn workspace_symbols(ctx: &Ctx, req: WorkspaceSymbolsRequest) -> Resu
     let index = ctx.index();
     let lower = query.to_lowercase();
     let prepared = SymbolQuery::new(&query);
-    let mut found: Vec<(u8, bool, String, Pos, SymbolMatch)> = Vec::new();
-    // Names first (a column read as it is stored); a symbol's facts are read only when it matches.
+    let traits = index.traits();
+    // Every match is found, filtered and ranked by tier, export and path from the columns (names,
+    // kinds, the file list); facts are read only for the matches answered.
+    let mut found: Vec<Found> = Vec::new();
     for id in 0..index.syms.len() as SymId {
         let Some((tier, how)) = prepared.tier(index, id) else { continue };
-        let sym = index.symbol(id);
-        if (!kinds.is_empty() && !kinds.contains(&sym.kind)) || (req.exported_only && !sym.exported) {
+        let t = traits[id as usize];
+        if (!kinds.is_empty() && !kinds.contains(&t.kind())) || (req.exported_only && !t.exported()) {
             continue;
         }
-        let path = &index.files[index.file_of(id) as usize].path;
-        if glob.as_ref().is_some_and(|g| !g.is_match(path)) {
+        let file = index.file_of(id);
+        if glob.as_ref().is_some_and(|g| !g.is_match(&index.files[file as usize].path)) {
             continue;
         }
-        let m = SymbolMatch { symbol: SymbolInfo::of(index, id), matched: how.into(), import_of: None };
-        found.push((tier, !sym.exported, path.clone(), sym.name_pos, m));
+        found.push(Found { tier, hidden: !t.exported(), file, what: Match::Symbol(id, how) });
     }
     let mut omitted = Omitted::default();
     if req.include_imports {
@@ -131,19 +132,57 @@ pub(crate) fn workspace_symbols(ctx: &Ctx, req: WorkspaceSymbolsRequest) -> Resu
             info.container = None;
             let import_of = Some(info.handle.clone());
             let m = SymbolMatch { symbol: info, matched: "import".into(), import_of };
-            found.push((tier, false, path.clone(), b.pos, m));
+            found.push(Found { tier, hidden: false, file: b.file, what: Match::Import(b.pos, Box::new(m)) });
         }
         if index.graph().unbound_imports > 0 {
             omitted.other.insert("namespaceOrUnresolvedImports".into(), index.graph().unbound_imports);
         }
     }
-    found.sort_by(|a, b| (a.0, a.1, &a.2, a.3, &a.4.symbol.handle).cmp(&(b.0, b.1, &b.2, b.3, &b.4.symbol.handle)));
+    // By tier, exported first, then path (files are in path order, so by file id); within a file, by
+    // position and handle, which only the runs of the answer need their facts for.
+    found.sort_by_key(|f| (f.tier, f.hidden, f.file));
     let total = found.len();
     if total > limit {
         omitted.by_limit.insert("symbols".into(), (total - limit) as u64);
     }
-    let symbols = found.into_iter().take(limit).map(|f| f.4).collect();
+    let mut symbols = Vec::with_capacity(limit.min(total));
+    for run in found.chunk_by(|a, b| (a.tier, a.hidden, a.file) == (b.tier, b.hidden, b.file)) {
+        if symbols.len() == limit {
+            break;
+        }
+        let mut ordered: Vec<(Pos, String, &Match)> = run
+            .iter()
+            .map(|f| match &f.what {
+                Match::Symbol(id, _) => (index.symbol(*id).name_pos, index.handle(*id), &f.what),
+                Match::Import(pos, m) => (*pos, m.symbol.handle.clone(), &f.what),
+            })
+            .collect();
+        ordered.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        let answered = ordered.into_iter().take(limit - symbols.len()).map(|(_, _, what)| match what {
+            Match::Symbol(id, how) => {
+                SymbolMatch { symbol: SymbolInfo::of(index, *id), matched: (*how).into(), import_of: None }
+            }
+            Match::Import(_, m) => (**m).clone(),
+        });
+        symbols.extend(answered);
+    }
     Ok(WorkspaceSymbolsResponse { query, symbols, total: total as u64, omitted, freshness: ctx.freshness() })
+}
+
+/// A match before it is answered: what ranks it without its facts.
+struct Found {
+    tier: u8,
+    /// Not exported (exported ones rank first).
+    hidden: bool,
+    file: FileId,
+    what: Match,
+}
+
+enum Match {
+    /// A declaration, and how its name matched.
+    Symbol(SymId, &'static str),
+    /// An import alias, at its position, answered as it is.
+    Import(Pos, Box<SymbolMatch>),
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::{Arc, OnceLock};
 
 use crate::discover::SkippedFile;
-use crate::facts::{FileFacts, Invocation, Pos, Symbol, TypeRelKind};
+use crate::facts::{FileFacts, Invocation, Pos, Symbol, SymbolKind, TypeRelKind};
 use crate::lang::Language;
 use crate::snapshot::{Image, LazyFacts, Section, StrColumn};
 
@@ -352,6 +352,9 @@ pub(crate) struct Index {
     names: OnceLock<StrColumn>,
     names_lower: OnceLock<StrColumn>,
     qualified: OnceLock<StrColumn>,
+    /// Per symbol: its kind and whether it is exported (what a name lookup filters and ranks by
+    /// before it reads any facts).
+    traits: OnceLock<Vec<Traits>>,
     handle_numbers: OnceLock<Vec<(SymId, u32)>>,
     graph: OnceLock<Graph>,
     /// The graph's per-file counters, when the graph was read from the snapshot without them.
@@ -367,6 +370,36 @@ pub(crate) struct Index {
     stored: Option<(Arc<Image>, ConfigTexts)>,
     /// The lexical index for search and explore, built on first use from these very files.
     pub text: std::sync::OnceLock<crate::text::TextIndex>,
+}
+
+/// A symbol's kind and whether it is exported, in one byte (the kind's place in `SymbolKind::ALL`,
+/// and the high bit): a column of them answers a name lookup's filters and ranking unread facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Traits(u8);
+
+impl Traits {
+    const EXPORTED: u8 = 0x80;
+
+    pub fn of(symbol: &Symbol) -> Traits {
+        Traits(symbol.kind as u8 | if symbol.exported { Traits::EXPORTED } else { 0 })
+    }
+
+    /// The traits a stored byte holds, if it holds any.
+    pub fn from_byte(byte: u8) -> Option<Traits> {
+        SymbolKind::ALL.get(usize::from(byte & !Traits::EXPORTED)).map(|_| Traits(byte))
+    }
+
+    pub fn byte(self) -> u8 {
+        self.0
+    }
+
+    pub fn kind(self) -> SymbolKind {
+        SymbolKind::ALL[usize::from(self.0 & !Traits::EXPORTED)]
+    }
+
+    pub fn exported(self) -> bool {
+        self.0 & Traits::EXPORTED != 0
+    }
 }
 
 /// Symbols whose sites are read from the snapshot's blocks before the whole graph is read instead.
@@ -404,6 +437,7 @@ impl Index {
             names: OnceLock::new(),
             names_lower: OnceLock::new(),
             qualified: OnceLock::new(),
+            traits: OnceLock::new(),
             handle_numbers: OnceLock::new(),
             graph: OnceLock::new(),
             file_stats: OnceLock::new(),
@@ -568,6 +602,19 @@ impl Index {
         })
     }
 
+    /// Each symbol's kind and export (read from the snapshot, or made from the facts).
+    pub fn traits(&self) -> &[Traits] {
+        self.traits.get_or_init(|| {
+            if let Some((image, _)) = &self.stored {
+                match image.traits(self.syms.len()) {
+                    Ok(traits) => return traits,
+                    Err(why) => image.mark_damaged(why),
+                }
+            }
+            (0..self.syms.len() as SymId).map(|id| Traits::of(self.symbol(id))).collect()
+        })
+    }
+
     /// The symbols whose handle needs a `#n` (the n-th of a `Container::name` in one file: overloads
     /// and same-named items stay addressable), as (id, n) in id order.
     pub fn handle_numbers(&self) -> &[(SymId, u32)] {
@@ -631,6 +678,7 @@ impl Index {
             names: self.names(),
             lower: self.names_lower(),
             qualified: self.qualified(),
+            traits: self.traits(),
             handle_numbers: self.handle_numbers(),
             graph: self.graph().parts(),
             file_stats: Graph::file_stats_parts(self.file_stats()),
@@ -789,4 +837,27 @@ fn same_by<T>(a: &[T], b: &[T], same: impl Fn(&T, &T) -> bool) -> bool {
 /// Normalises a root-relative path (`a/./b/../c` → `a/c`); `None` when it climbs out of the root.
 pub(crate) fn normalize_path(path: &str) -> Option<String> {
     modules::normalize(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Traits;
+    use crate::facts::SymbolKind;
+    use crate::lang::Language;
+
+    #[test]
+    fn traits_keep_every_kind_and_export_in_a_byte_and_refuse_others() {
+        let mut symbol = crate::extract::extract(Language::Rust, "pub fn f() {}").symbols.remove(0);
+        for (at, &kind) in SymbolKind::ALL.iter().enumerate() {
+            assert_eq!(kind as usize, at, "ALL is in declaration order");
+            for exported in [false, true] {
+                (symbol.kind, symbol.exported) = (kind, exported);
+                let t = Traits::from_byte(Traits::of(&symbol).byte()).expect("a kind there is");
+                assert_eq!((t.kind(), t.exported()), (kind, exported));
+            }
+        }
+        let past = SymbolKind::ALL.len() as u8;
+        assert_eq!(Traits::from_byte(past), None);
+        assert_eq!(Traits::from_byte(past | 0x80), None);
+    }
 }
