@@ -233,11 +233,11 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
     };
     // Room for the whole file, reserved once (room never written is never touched): facts take
     // about the size of their sources, the graph about 32 bytes a site and the site blocks 25.
-    let columns = [parts.names.bytes(), parts.lower.bytes(), parts.qualified.bytes()];
+    let columns = [parts.names, parts.lower, parts.qualified];
     let sources: u64 = parts.files.iter().map(|f| f.size).sum();
     let room = usize::try_from(sources).unwrap_or(0).saturating_mul(2)
         + parts.files.len() * 256
-        + columns.iter().map(|c| c.len()).sum::<usize>()
+        + columns.iter().map(|c| c.stored_len()).sum::<usize>()
         + parts.traits.len()
         + parts.graph.sites() * (32 + SITE_LEN)
         + parts.deps.iter().map(|d| 1 + d.len() * 6).sum::<usize>();
@@ -286,7 +286,7 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
     w.postcard(&entries)?;
     for column in columns {
         w.section(|out| {
-            out.extend_from_slice(column);
+            column.write_to(out);
             Ok(())
         })?;
     }
@@ -879,51 +879,50 @@ impl std::fmt::Debug for LazyFacts {
     }
 }
 
-/// Strings in one buffer (a column of the snapshot, as stored): a count, `count + 1` u32 offsets
-/// and the UTF-8 bytes. Read in place, never split into owned strings.
+/// Strings in one buffer (a column of the snapshot): as stored, a count, `count + 1` u32 offsets
+/// and the UTF-8 text of every string one after the other. Read in place, never split into owned
+/// strings; the text is checked once, when made or read.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct StrColumn {
-    bytes: Vec<u8>,
+    /// The count and the offsets, as stored.
+    head: Vec<u8>,
+    text: String,
     count: usize,
 }
 
 impl StrColumn {
     pub(crate) fn build<S: AsRef<str>>(items: impl ExactSizeIterator<Item = S>) -> StrColumn {
         let count = items.len();
-        let mut offsets = Vec::with_capacity(count + 1);
-        let mut data = Vec::new();
-        offsets.push(0u32);
+        let mut head = Vec::with_capacity(4 + (count + 1) * 4);
+        head.extend_from_slice(&(count as u32).to_le_bytes());
+        head.extend_from_slice(&0u32.to_le_bytes());
+        let mut text = String::new();
         for s in items {
-            data.extend_from_slice(s.as_ref().as_bytes());
-            offsets.push(data.len() as u32);
+            text.push_str(s.as_ref());
+            head.extend_from_slice(&(text.len() as u32).to_le_bytes());
         }
-        let mut bytes = Vec::with_capacity(4 + offsets.len() * 4 + data.len());
-        bytes.extend_from_slice(&(count as u32).to_le_bytes());
-        for o in offsets {
-            bytes.extend_from_slice(&o.to_le_bytes());
-        }
-        bytes.extend_from_slice(&data);
-        StrColumn { bytes, count }
+        StrColumn { head, text, count }
     }
 
-    /// A stored column, checked: its count, offsets in order within its data, the data UTF-8 and
+    /// A stored column, checked: its count, offsets in order within its text, the text UTF-8 and
     /// every offset on a character boundary.
-    fn from_bytes(bytes: Vec<u8>, count: usize) -> Result<StrColumn, String> {
-        let head = 4 + (count + 1) * 4;
-        if bytes.len() < head || bytes[..4] != (count as u32).to_le_bytes() {
+    fn from_bytes(mut bytes: Vec<u8>, count: usize) -> Result<StrColumn, String> {
+        let head_len = 4 + (count + 1) * 4;
+        if bytes.len() < head_len || bytes[..4] != (count as u32).to_le_bytes() {
             return Err("wrong count".into());
         }
-        let column = StrColumn { bytes, count };
-        let data = std::str::from_utf8(&column.bytes[head..]).map_err(|_| "not UTF-8".to_string())?;
+        let head = bytes.drain(..head_len).collect();
+        let text = String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())?;
+        let column = StrColumn { head, text, count };
         let mut prev = 0;
         for i in 0..=count {
             let o = column.offset(i);
-            if o < prev || o > data.len() || !data.is_char_boundary(o) {
+            if o < prev || o > column.text.len() || !column.text.is_char_boundary(o) {
                 return Err("offsets out of place".into());
             }
             prev = o;
         }
-        if prev != data.len() {
+        if prev != column.text.len() {
             return Err("offsets out of place".into());
         }
         Ok(column)
@@ -931,15 +930,50 @@ impl StrColumn {
 
     fn offset(&self, i: usize) -> usize {
         let at = 4 + i * 4;
-        u32::from_le_bytes(self.bytes[at..at + 4].try_into().expect("4 bytes")) as usize
+        u32::from_le_bytes(self.head[at..at + 4].try_into().expect("4 bytes")) as usize
     }
 
     pub(crate) fn len(&self) -> usize {
         self.count
     }
 
-    fn bytes(&self) -> &[u8] {
-        &self.bytes
+    /// The bytes the snapshot stores.
+    fn stored_len(&self) -> usize {
+        self.head.len() + self.text.len()
+    }
+
+    fn write_to(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.head);
+        out.extend_from_slice(self.text.as_bytes());
+    }
+
+    /// The strings that hold `needle`, in order: found in the text at once, not string by string
+    /// (each match is checked again by whoever asks, as one may run across two strings).
+    pub(crate) fn holding(&self, needle: &str) -> Vec<u32> {
+        let text = self.text.as_bytes();
+        let finder = memchr::memmem::Finder::new(needle.as_bytes());
+        let mut out = Vec::new();
+        let mut from = 0;
+        while let Some(at) = finder.find(&text[from..]).map(|found| from + found) {
+            // The string whose bytes hold `at`: the first whose end is past it.
+            let (mut lo, mut hi) = (0, self.count);
+            while lo < hi {
+                let mid = usize::midpoint(lo, hi);
+                if self.offset(mid + 1) <= at {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            if lo == self.count {
+                break;
+            }
+            out.push(lo as u32);
+            // The next string may hold its own match (one that ran on from this string is no
+            // match of it).
+            from = self.offset(lo + 1);
+        }
+        out
     }
 }
 
@@ -948,9 +982,8 @@ impl std::ops::Index<usize> for StrColumn {
 
     fn index(&self, i: usize) -> &str {
         assert!(i < self.count, "string {i} of a column of {}", self.count);
-        let data = 4 + (self.count + 1) * 4;
-        // Checked when built or read: in order, on character boundaries of UTF-8 data.
-        std::str::from_utf8(&self.bytes[data + self.offset(i)..data + self.offset(i + 1)]).unwrap_or("")
+        // Checked when built or read: in order, on character boundaries of the text.
+        self.text.get(self.offset(i)..self.offset(i + 1)).unwrap_or("")
     }
 }
 
@@ -1443,7 +1476,9 @@ mod tests {
     fn columns_are_checked_when_read() {
         let column = StrColumn::build(["a", "bé", ""].into_iter());
         assert_eq!((&column[0], &column[1], &column[2]), ("a", "bé", ""));
-        let bytes = column.bytes().to_vec();
+        let mut bytes = Vec::new();
+        column.write_to(&mut bytes);
+        assert_eq!(bytes.len(), column.stored_len());
         assert!(StrColumn::from_bytes(bytes.clone(), 3).is_ok());
         assert!(StrColumn::from_bytes(bytes.clone(), 2).is_err());
         let mut split = bytes.clone();
@@ -1452,5 +1487,19 @@ mod tests {
         let mut unordered = bytes;
         unordered[12] = 0;
         assert!(StrColumn::from_bytes(unordered, 3).is_err());
+    }
+
+    #[test]
+    fn a_column_finds_the_strings_holding_a_needle_as_a_scan_would() {
+        // Matches running across two strings ("ab" + "aba" holds "aba" from 0), empty strings,
+        // several matches in one string, characters of several bytes.
+        let items = ["ab", "aba", "", "xabax", "ba", "é", "bé", "abab", "", "a"];
+        let column = StrColumn::build(items.into_iter());
+        for needle in ["aba", "a", "ab", "b", "é", "bé", "x", "zz", "abab", "aab"] {
+            let scanned: Vec<u32> = (0..items.len() as u32).filter(|&i| items[i as usize].contains(needle)).collect();
+            let found: Vec<u32> =
+                column.holding(needle).into_iter().filter(|&i| column[i as usize].contains(needle)).collect();
+            assert_eq!(found, scanned, "{needle}");
+        }
     }
 }

@@ -338,8 +338,10 @@ pub(crate) fn context(ctx: &Ctx, req: ContextRequest) -> Result<ContextResponse,
         let mut seen: rustc_hash::FxHashSet<SymId> = rustc_hash::FxHashSet::default();
         for name in &focus_symbol {
             let sq = SymbolQuery::new(name);
-            let mut found: Vec<(u8, SymId)> = (0..index.syms.len() as SymId)
-                .filter_map(|id| sq.tier(index, id).map(|(tier, _)| (tier, id)))
+            let mut found: Vec<(u8, SymId)> = sq
+                .matches(index)
+                .into_iter()
+                .map(|(id, tier, _)| (tier, id))
                 .filter(|&(tier, id)| tier <= 3 && in_focus(&index.files[index.file_of(id) as usize].path))
                 .collect();
             if found.is_empty() {

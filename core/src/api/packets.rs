@@ -262,8 +262,10 @@ pub(crate) fn packet_get(ctx: &Ctx, req: PacketGetRequest) -> Result<PacketGetRe
     // A name: the best of the declarations called so (qualified, exact, then ignoring case);
     // outside tests, exported, most used.
     let sq = SymbolQuery::new(&target);
-    let mut found: Vec<(u8, SymId)> = (0..index.syms.len() as SymId)
-        .filter_map(|id| sq.tier(index, id).map(|(tier, _)| (tier, id)))
+    let mut found: Vec<(u8, SymId)> = sq
+        .matches(index)
+        .into_iter()
+        .map(|(id, tier, _)| (tier, id))
         .filter(|(tier, _)| (1..=3).contains(tier))
         .collect();
     found.sort_by_cached_key(|&(tier, id)| {

@@ -195,8 +195,7 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
     // Declarations named like the query (its first eight identifier-like words: pasted code stays cheap).
     for word in identifier_words(query).into_iter().take(8) {
         let sq = SymbolQuery::new(word);
-        for id in 0..index.syms.len() as SymId {
-            let Some((tier, how)) = sq.tier(index, id) else { continue };
+        for (id, tier, how) in sq.matches(index) {
             let bonus = identifier_bonus(tier);
             if bonus == 0.0 {
                 continue;

@@ -89,8 +89,7 @@ pub(crate) fn workspace_symbols(ctx: &Ctx, req: WorkspaceSymbolsRequest) -> Resu
     // Every match is found, filtered and ranked by tier, export and path from the columns (names,
     // kinds, the file list); facts are read only for the matches answered.
     let mut found: Vec<Found> = Vec::new();
-    for id in 0..index.syms.len() as SymId {
-        let Some((tier, how)) = prepared.tier(index, id) else { continue };
+    for (id, tier, how) in prepared.matches(index) {
         let t = traits[id as usize];
         if (!kinds.is_empty() && !kinds.contains(&t.kind())) || (req.exported_only && !t.exported()) {
             continue;

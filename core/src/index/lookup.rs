@@ -141,10 +141,35 @@ impl<'q> SymbolQuery<'q> {
         }
     }
 
+    /// The declarations that match, with how, in id order: the same as asking `tier` of every
+    /// declaration, asked only of those the columns' text holds the query in (its lower-cased name,
+    /// its longest word, its qualified form) and of the handle it names.
+    pub(crate) fn matches(&self, index: &Index) -> Vec<(SymId, u8, &'static str)> {
+        let lower = index.names_lower();
+        let mut ids = lower.holding(&self.lower);
+        // A `token` match holds every word of the query in its lower-cased name.
+        if let Some(word) = self.tokens.iter().max_by_key(|t| t.len()) {
+            ids.extend(lower.holding(word));
+        }
+        if let Some(q) = &self.qualified {
+            ids.extend(index.qualified().holding(q));
+        }
+        if let Some(id) = *self.handle.get_or_init(|| self.find_handle(index)) {
+            ids.push(id);
+        }
+        ids.sort_unstable();
+        ids.dedup();
+        ids.into_iter().filter_map(|id| self.tier(index, id).map(|(tier, how)| (id, tier, how))).collect()
+    }
+
+    fn find_handle(&self, index: &Index) -> Option<SymId> {
+        self.raw.contains("::").then(|| index.find_handle(self.raw)).flatten()
+    }
+
     /// How a symbol matches; lower is better. Reads the name columns only (and the qualified names
     /// for a qualified query).
-    pub(crate) fn tier(&self, index: &Index, id: SymId) -> Option<(u8, &'static str)> {
-        let handle = self.handle.get_or_init(|| self.raw.contains("::").then(|| index.find_handle(self.raw)).flatten());
+    fn tier(&self, index: &Index, id: SymId) -> Option<(u8, &'static str)> {
+        let handle = self.handle.get_or_init(|| self.find_handle(index));
         if *handle == Some(id) {
             return Some((0, "handle"));
         }
