@@ -4,6 +4,8 @@
 //! bundles, and classifies content (NUL bytes, invalid UTF-8). Skipped files are reported with their reason, never dropped
 //! silently. Symlinks are not followed (no loops, no escapes from the root) and are reported.
 
+use std::rc::Rc;
+
 use globset::{GlobBuilder, GlobMatcher};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use regex::Regex;
@@ -240,15 +242,33 @@ const CONFIG_NAMES: [&str; 7] = [
     "composer.json",
 ];
 
-/// Walks the root through the host and applies the rules.
+/// Walks the root through the host and applies the rules: a level of directories at a time, each
+/// level's listings read together (in parallel on the native host).
 pub(crate) fn walk(host: &dyn Host, rules: &Rules) -> Result<Walk, Error> {
     let mut out = Walk::default();
-    let mut matchers: Vec<(String, Gitignore)> = Vec::new();
     out.watch.taken_ms = host.now_ms();
     if let Ok(root) = host.stat("") {
         out.watch.dirs.push((String::new(), root.mtime_ms));
     }
-    walk_dir(host, rules, "", 0, &mut matchers, &mut out)?;
+    let mut level = vec![Dir { path: String::new(), depth: 0, matchers: Vec::new() }];
+    while !level.is_empty() {
+        let paths: Vec<String> = level.iter().map(|d| d.path.clone()).collect();
+        let mut next = Vec::new();
+        for (dir, listing) in level.into_iter().zip(host.read_dirs(&paths)) {
+            let entries = match listing {
+                Ok(entries) => entries,
+                Err(e) if dir.path.is_empty() => {
+                    return Err(Error::NotFound(format!("cannot read the root directory: {e}")))
+                }
+                Err(e) => {
+                    out.skipped.push(SkippedFile { path: dir.path, reason: format!("unreadable directory: {e}") });
+                    continue;
+                }
+            };
+            walk_dir(host, rules, dir, entries, &mut next, &mut out);
+        }
+        level = next;
+    }
     out.candidates.sort_by(|a, b| a.path.cmp(&b.path));
     // A `.h` is C++ in a repository with C++ sources (C++ parses the C a header holds; the C grammar
     // does not parse classes, namespaces and templates).
@@ -264,6 +284,14 @@ pub(crate) fn walk(host: &dyn Host, rules: &Rules) -> Result<Walk, Error> {
     Ok(out)
 }
 
+/// A directory still to walk: its path, depth, and the ignore rules of it and its parents (the
+/// deepest last).
+struct Dir {
+    path: String,
+    depth: usize,
+    matchers: Vec<Rc<Gitignore>>,
+}
+
 fn join(dir: &str, name: &str) -> String {
     if dir.is_empty() {
         name.to_string()
@@ -272,9 +300,9 @@ fn join(dir: &str, name: &str) -> String {
     }
 }
 
-fn gitignored(matchers: &[(String, Gitignore)], rel: &str, is_dir: bool) -> bool {
+fn gitignored(matchers: &[Rc<Gitignore>], rel: &str, is_dir: bool) -> bool {
     // The deepest ignore file that has an opinion wins, as in git.
-    for (_, m) in matchers.iter().rev() {
+    for m in matchers.iter().rev() {
         let matched = m.matched(format!("/{rel}"), is_dir);
         if matched.is_ignore() {
             return true;
@@ -324,41 +352,31 @@ fn load_ignore_files(host: &dyn Host, dir: &str, entries: &[HostEntry], out: &mu
     builder.build().ok()
 }
 
+/// Takes in one directory's entries: its files as candidates (or skipped), its subdirectories as
+/// the next level's.
 fn walk_dir(
     host: &dyn Host,
     rules: &Rules,
-    dir: &str,
-    depth: usize,
-    matchers: &mut Vec<(String, Gitignore)>,
+    dir: Dir,
+    mut entries: Vec<HostEntry>,
+    next: &mut Vec<Dir>,
     out: &mut Walk,
-) -> Result<(), Error> {
-    let mut entries = match host.read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if dir.is_empty() => return Err(Error::NotFound(format!("cannot read the root directory: {e}"))),
-        Err(e) => {
-            out.skipped.push(SkippedFile { path: dir.to_string(), reason: format!("unreadable directory: {e}") });
-            return Ok(());
-        }
-    };
+) {
     entries.sort_by(|a, b| a.name.cmp(&b.name));
-    let pushed = if rules.use_ignore_files {
-        match load_ignore_files(host, dir, &entries, out) {
-            Some(m) => {
-                matchers.push((dir.to_string(), m));
-                true
-            }
-            None => false,
+    let mut matchers = dir.matchers;
+    if rules.use_ignore_files {
+        if let Some(m) = load_ignore_files(host, &dir.path, &entries, out) {
+            matchers.push(Rc::new(m));
         }
-    } else {
-        false
-    };
+    }
+    let (dir, depth) = (dir.path.as_str(), dir.depth);
     for entry in entries {
         let rel = join(dir, &entry.name);
         match entry.kind {
             EntryKind::Dir => {
                 if ALWAYS_SKIPPED_DIRS.contains(&entry.name.as_str())
                     || rules.ignored_by_patterns(&rel)
-                    || gitignored(matchers, &rel, true)
+                    || gitignored(&matchers, &rel, true)
                 {
                     continue;
                 }
@@ -370,10 +388,10 @@ fn walk_dir(
                     continue;
                 }
                 out.watch.dirs.push((rel.clone(), entry.mtime_ms));
-                walk_dir(host, rules, &rel, depth + 1, matchers, out)?;
+                next.push(Dir { path: rel, depth: depth + 1, matchers: matchers.clone() });
             }
             EntryKind::File | EntryKind::Symlink => {
-                if rules.ignored_by_patterns(&rel) || gitignored(matchers, &rel, false) {
+                if rules.ignored_by_patterns(&rel) || gitignored(&matchers, &rel, false) {
                     continue;
                 }
                 if CONFIG_NAMES.contains(&entry.name.as_str()) && entry.kind == EntryKind::File {
@@ -409,10 +427,6 @@ fn walk_dir(
             }
         }
     }
-    if pushed {
-        matchers.pop();
-    }
-    Ok(())
 }
 
 /// Why file content can't be indexed as text, if it can't.

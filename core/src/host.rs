@@ -55,6 +55,10 @@ impl ReadAt for Vec<u8> {
 pub trait Host {
     /// The entries of a directory (any order; the core sorts them).
     fn read_dir(&self, rel: &str) -> Result<Vec<HostEntry>, String>;
+    /// The entries of many directories; native hosts read them in parallel.
+    fn read_dirs(&self, rels: &[String]) -> Vec<Result<Vec<HostEntry>, String>> {
+        rels.iter().map(|r| self.read_dir(r)).collect()
+    }
     /// The whole content of a regular file of at most `limit` bytes. A symlink (as the last part
     /// of the path) is not followed, a FIFO, device or directory is refused without blocking, and a
     /// larger file is refused before it is read (and never read past `limit` if it grows meanwhile):
@@ -308,6 +312,12 @@ mod std_host {
         fn open_file(&self, rel: &str, limit: u64) -> Result<Box<dyn super::ReadAt>, String> {
             let (file, len) = open_checked(&self.abs(rel), limit)?;
             Ok(Box::new(OpenFile { file, len }))
+        }
+
+        #[cfg(feature = "parallel")]
+        fn read_dirs(&self, rels: &[String]) -> Vec<Result<Vec<HostEntry>, String>> {
+            use rayon::prelude::*;
+            rels.par_iter().map(|r| self.read_dir(r)).collect()
         }
 
         #[cfg(feature = "parallel")]

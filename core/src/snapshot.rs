@@ -233,11 +233,11 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
     };
     // Room for the whole file, reserved once (room never written is never touched): facts take
     // about the size of their sources, the graph about 32 bytes a site and the site blocks 25.
-    let columns = [parts.names, parts.lower, parts.qualified];
+    let columns = [parts.names.bytes(), parts.lower.bytes(), parts.qualified.bytes()];
     let sources: u64 = parts.files.iter().map(|f| f.size).sum();
     let room = usize::try_from(sources).unwrap_or(0).saturating_mul(2)
         + parts.files.len() * 256
-        + columns.iter().map(|c| c.stored_len()).sum::<usize>()
+        + columns.iter().map(|c| c.len()).sum::<usize>()
         + parts.traits.len()
         + parts.graph.sites() * (32 + SITE_LEN)
         + parts.deps.iter().map(|d| 1 + d.len() * 6).sum::<usize>();
@@ -286,7 +286,7 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
     w.postcard(&entries)?;
     for column in columns {
         w.section(|out| {
-            column.write_to(out);
+            out.extend_from_slice(column);
             Ok(())
         })?;
     }
@@ -879,50 +879,52 @@ impl std::fmt::Debug for LazyFacts {
     }
 }
 
-/// Strings in one buffer (a column of the snapshot): as stored, a count, `count + 1` u32 offsets
+/// Strings in one buffer (a column of the snapshot, as stored): a count, `count + 1` u32 offsets
 /// and the UTF-8 text of every string one after the other. Read in place, never split into owned
-/// strings; the text is checked once, when made or read.
+/// strings.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct StrColumn {
-    /// The count and the offsets, as stored.
-    head: Vec<u8>,
-    text: String,
+    bytes: Vec<u8>,
     count: usize,
 }
 
 impl StrColumn {
     pub(crate) fn build<S: AsRef<str>>(items: impl ExactSizeIterator<Item = S>) -> StrColumn {
         let count = items.len();
-        let mut head = Vec::with_capacity(4 + (count + 1) * 4);
-        head.extend_from_slice(&(count as u32).to_le_bytes());
-        head.extend_from_slice(&0u32.to_le_bytes());
-        let mut text = String::new();
+        let mut offsets = Vec::with_capacity(count + 1);
+        let mut data = Vec::new();
+        offsets.push(0u32);
         for s in items {
-            text.push_str(s.as_ref());
-            head.extend_from_slice(&(text.len() as u32).to_le_bytes());
+            data.extend_from_slice(s.as_ref().as_bytes());
+            offsets.push(data.len() as u32);
         }
-        StrColumn { head, text, count }
+        let mut bytes = Vec::with_capacity(4 + offsets.len() * 4 + data.len());
+        bytes.extend_from_slice(&(count as u32).to_le_bytes());
+        for o in offsets {
+            bytes.extend_from_slice(&o.to_le_bytes());
+        }
+        bytes.extend_from_slice(&data);
+        StrColumn { bytes, count }
     }
 
-    /// A stored column, checked: its count, offsets in order within its text, the text UTF-8 and
+    /// A stored column, checked: its count, offsets in order within its data, the data UTF-8 and
     /// every offset on a character boundary.
-    fn from_bytes(mut bytes: Vec<u8>, count: usize) -> Result<StrColumn, String> {
-        let head_len = 4 + (count + 1) * 4;
-        if bytes.len() < head_len || bytes[..4] != (count as u32).to_le_bytes() {
+    fn from_bytes(bytes: Vec<u8>, count: usize) -> Result<StrColumn, String> {
+        let head = 4 + (count + 1) * 4;
+        if bytes.len() < head || bytes[..4] != (count as u32).to_le_bytes() {
             return Err("wrong count".into());
         }
-        let head = bytes.drain(..head_len).collect();
-        let text = String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())?;
-        let column = StrColumn { head, text, count };
+        let column = StrColumn { bytes, count };
+        let data = std::str::from_utf8(column.data()).map_err(|_| "not UTF-8".to_string())?;
         let mut prev = 0;
         for i in 0..=count {
             let o = column.offset(i);
-            if o < prev || o > column.text.len() || !column.text.is_char_boundary(o) {
+            if o < prev || o > data.len() || !data.is_char_boundary(o) {
                 return Err("offsets out of place".into());
             }
             prev = o;
         }
-        if prev != column.text.len() {
+        if prev != data.len() {
             return Err("offsets out of place".into());
         }
         Ok(column)
@@ -930,27 +932,26 @@ impl StrColumn {
 
     fn offset(&self, i: usize) -> usize {
         let at = 4 + i * 4;
-        u32::from_le_bytes(self.head[at..at + 4].try_into().expect("4 bytes")) as usize
+        u32::from_le_bytes(self.bytes[at..at + 4].try_into().expect("4 bytes")) as usize
+    }
+
+    /// The strings' bytes, one after the other.
+    fn data(&self) -> &[u8] {
+        &self.bytes[4 + (self.count + 1) * 4..]
     }
 
     pub(crate) fn len(&self) -> usize {
         self.count
     }
 
-    /// The bytes the snapshot stores.
-    fn stored_len(&self) -> usize {
-        self.head.len() + self.text.len()
-    }
-
-    fn write_to(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.head);
-        out.extend_from_slice(self.text.as_bytes());
+    fn bytes(&self) -> &[u8] {
+        &self.bytes
     }
 
     /// The strings that hold `needle`, in order: found in the text at once, not string by string
     /// (each match is checked again by whoever asks, as one may run across two strings).
     pub(crate) fn holding(&self, needle: &str) -> Vec<u32> {
-        let text = self.text.as_bytes();
+        let text = self.data();
         let finder = memchr::memmem::Finder::new(needle.as_bytes());
         let mut out = Vec::new();
         let mut from = 0;
@@ -982,8 +983,8 @@ impl std::ops::Index<usize> for StrColumn {
 
     fn index(&self, i: usize) -> &str {
         assert!(i < self.count, "string {i} of a column of {}", self.count);
-        // Checked when built or read: in order, on character boundaries of the text.
-        self.text.get(self.offset(i)..self.offset(i + 1)).unwrap_or("")
+        // Checked when built or read: in order, on character boundaries of UTF-8 data.
+        std::str::from_utf8(&self.data()[self.offset(i)..self.offset(i + 1)]).unwrap_or("")
     }
 }
 
@@ -1476,9 +1477,7 @@ mod tests {
     fn columns_are_checked_when_read() {
         let column = StrColumn::build(["a", "bé", ""].into_iter());
         assert_eq!((&column[0], &column[1], &column[2]), ("a", "bé", ""));
-        let mut bytes = Vec::new();
-        column.write_to(&mut bytes);
-        assert_eq!(bytes.len(), column.stored_len());
+        let bytes = column.bytes().to_vec();
         assert!(StrColumn::from_bytes(bytes.clone(), 3).is_ok());
         assert!(StrColumn::from_bytes(bytes.clone(), 2).is_err());
         let mut split = bytes.clone();
