@@ -9,7 +9,9 @@
 //   in process   our walk + read + tree-sitter parse of the same files (the floor of a cold build)
 //                and our cold build without a snapshot, each in a fresh process: cold/parse, in
 //                wall time and in CPU time (user + system of the process while it ran)
-//   warm lookup  ours: `codegraph symbols Q --json`, optave: `codegraph where Q`
+//   warm lookup  ours: `codegraph symbols Q --json`, optave: `codegraph where Q`, for a name of a few
+//                declarations and for a name of thousands (`new`, `get`, `map`: what a lookup costs
+//                when every match must be ranked and counted)
 //   warm status  ours: `codegraph status --json`
 // Every figure is the median of --runs runs (default 5) with the peak RSS of that process (through
 // /usr/bin/time). optave is installed from the npm registry into a temporary folder, at the version
@@ -27,6 +29,7 @@ const bin = path.join(repo, "bin/codegraph.js");
 const corpusHome = process.env.CODEGRAPH_CORPUS ?? path.join(os.homedir(), ".cache/codegraph-corpus");
 const OPTAVE_VERSION = "3.11.2";
 const QUERIES = { rust: "spawn_blocking", ts: "Observable", py: "force_str" };
+const COMMON = { rust: "new", ts: "map", py: "get" };
 const TIME = "/usr/bin/time";
 
 const { values: args } = parseArgs({
@@ -137,16 +140,20 @@ function bench(name, optave) {
     }
     const wall = (xs) => median(xs.map((x) => x.ms));
     const cpu = (xs) => median(xs.map((x) => x.cpuMs));
+    const lookup = (q) =>
+      alternate(
+        () => run([process.execPath, bin, "symbols", q, "--json", "--root", ours], ours),
+        () => run([process.execPath, optave.cli, "where", q], theirs),
+      );
     const q = QUERIES[name];
-    const warm = alternate(
-      () => run([process.execPath, bin, "symbols", q, "--json", "--root", ours], ours),
-      () => run([process.execPath, optave.cli, "where", q], theirs),
-    );
+    const warm = lookup(q);
+    const common = lookup(COMMON[name]);
     const status = [];
     for (let i = 0; i < runs; i++) status.push(run([process.execPath, bin, "status", "--json", "--root", ours], ours));
     return {
       corpus: name,
       query: q,
+      commonQuery: COMMON[name],
       cold: { ours: cold.ours, optave: cold.optave },
       phases: phases(cold.runs.a),
       parseOnlyMs: wall(parse),
@@ -156,6 +163,7 @@ function bench(name, optave) {
       coldInProcessCpuMs: cpu(build),
       coldOverParseCpu: cpu(build) / cpu(parse),
       warm: { ours: warm.ours, optave: warm.optave },
+      common: { ours: common.ours, optave: common.optave },
       status: { ms: median(status.map((s) => s.ms)), rssMb: median(status.map((s) => s.rssMb)) },
     };
   } finally {
@@ -191,6 +199,9 @@ function main() {
     );
     console.log(
       `  warm lookup  ours ${s(r.warm.ours.ms)} s ${f(r.warm.ours.rssMb)} MiB | optave ${s(r.warm.optave.ms)} s ${f(r.warm.optave.rssMb)} MiB | ${(r.warm.optave.ms / r.warm.ours.ms).toFixed(2)}x faster`,
+    );
+    console.log(
+      `  warm ${r.commonQuery.padEnd(7)}  ours ${s(r.common.ours.ms)} s ${f(r.common.ours.rssMb)} MiB | optave ${s(r.common.optave.ms)} s ${f(r.common.optave.rssMb)} MiB | ${(r.common.optave.ms / r.common.ours.ms).toFixed(2)}x faster`,
     );
     console.log(`  warm status  ours ${s(r.status.ms)} s ${f(r.status.rssMb)} MiB`);
   }
