@@ -20,7 +20,7 @@ pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
 const MAGIC: [u8; 8] = *b"CODEGRPH";
 /// Bumped whenever the layout, the meaning of facts or what the stored graph resolves changes.
-pub(crate) const FORMAT_VERSION: u32 = 107;
+pub(crate) const FORMAT_VERSION: u32 = 108;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 const HEADER_LEN: usize = 8 + 4 + 8 + 32;
@@ -118,7 +118,7 @@ pub(crate) enum Section {
     Names,
     Lower,
     Qualified,
-    /// Per symbol: its kind and export, a byte each (`Traits`).
+    /// Per symbol: its kind, export and level, a byte each (`Traits`).
     Traits,
     /// The symbols whose handle has a `#n`, with n (`Vec<(u32, u32)>` in id order).
     HandleNumbers,

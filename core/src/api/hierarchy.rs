@@ -247,7 +247,7 @@ pub(crate) fn walk(index: &Index, id: SymId, direction: Direction, depth: u32) -
         frontier = next;
     }
     let mut steps: Vec<Step> = seen.into_values().collect();
-    steps.sort_by(|a, b| (a.depth, &index.handle(a.id)).cmp(&(b.depth, &index.handle(b.id))));
+    steps.sort_by_cached_key(|s| (s.depth, index.handle(s.id)));
     steps
 }
 

@@ -136,14 +136,23 @@ pub(crate) fn orient(ctx: &Ctx, req: OrientRequest) -> Result<OrientResponse, Er
     entries.sort();
     let entry_points: Vec<String> = omitted.cut(entries, limit, "entryPoints").into_iter().map(|(_, p)| p).collect();
 
+    // Exported top-level declarations outside tests (from the kinds column: no facts read), by use.
+    let traits = index.traits();
     let mut api: Vec<(u64, SymId)> = (0..index.syms.len() as SymId)
         .filter(|&id| {
-            let s = index.symbol(id);
-            s.exported && s.container.is_none() && !is_test_path(&index.files[index.file_of(id) as usize].path)
+            let t = traits[id as usize];
+            t.exported() && t.top_level() && !is_test_path(&index.files[index.file_of(id) as usize].path)
         })
         .map(|id| (index.uses(id) as u64, id))
         .collect();
-    api.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| index.handle(a.1).cmp(&index.handle(b.1))));
+    // Most used first, ties by handle: only the ties that reach the answer need their handles.
+    api.sort_unstable_by_key(|&(uses, _)| std::cmp::Reverse(uses));
+    let mut at = 0;
+    while at < api.len().min(limit) {
+        let end = at + api[at..].iter().take_while(|e| e.0 == api[at].0).count();
+        api[at..end].sort_by_cached_key(|&(_, id)| index.handle(id));
+        at = end;
+    }
     let public_api: Vec<ApiEntry> = omitted
         .cut(api, limit, "publicApi")
         .into_iter()

@@ -272,7 +272,7 @@ pub(crate) fn packet_get(ctx: &Ctx, req: PacketGetRequest) -> Result<PacketGetRe
         (
             tier,
             is_test_path(&index.files[index.file_of(id) as usize].path),
-            std::cmp::Reverse(index.symbol(id).exported),
+            std::cmp::Reverse(index.traits()[id as usize].exported()),
             std::cmp::Reverse(index.uses(id)),
             index.handle(id),
         )

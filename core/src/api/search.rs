@@ -130,7 +130,7 @@ fn identifier_words(query: &str) -> Vec<&str> {
 
 /// How much the graph says a declaration matters: exported, and used from many places.
 fn symbol_weight(index: &Index, id: SymId) -> f64 {
-    let exported = if index.symbol(id).exported { 1.1 } else { 1.0 };
+    let exported = if index.traits()[id as usize].exported() { 1.1 } else { 1.0 };
     exported * (1.0 + 0.1 * ln1p(index.uses(id) as f64))
 }
 

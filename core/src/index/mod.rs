@@ -372,21 +372,26 @@ pub(crate) struct Index {
     pub text: std::sync::OnceLock<crate::text::TextIndex>,
 }
 
-/// A symbol's kind and whether it is exported, in one byte (the kind's place in `SymbolKind::ALL`,
-/// and the high bit): a column of them answers a name lookup's filters and ranking unread facts.
+/// A symbol's kind, whether it is exported and whether it is top-level (in no container), in one
+/// byte: the kind's place in `SymbolKind::ALL` in the low five bits, then a bit each. A column of
+/// them answers a name lookup's filters and ranking, and a public API's, unread facts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Traits(u8);
 
 impl Traits {
+    const KIND: u8 = 0x1f;
+    const TOP_LEVEL: u8 = 0x40;
     const EXPORTED: u8 = 0x80;
 
     pub fn of(symbol: &Symbol) -> Traits {
-        Traits(symbol.kind as u8 | if symbol.exported { Traits::EXPORTED } else { 0 })
+        let top_level = if symbol.container.is_none() { Traits::TOP_LEVEL } else { 0 };
+        Traits(symbol.kind as u8 | top_level | if symbol.exported { Traits::EXPORTED } else { 0 })
     }
 
     /// The traits a stored byte holds, if it holds any.
     pub fn from_byte(byte: u8) -> Option<Traits> {
-        SymbolKind::ALL.get(usize::from(byte & !Traits::EXPORTED)).map(|_| Traits(byte))
+        let known = byte & !(Traits::KIND | Traits::TOP_LEVEL | Traits::EXPORTED) == 0;
+        (known && usize::from(byte & Traits::KIND) < SymbolKind::ALL.len()).then_some(Traits(byte))
     }
 
     pub fn byte(self) -> u8 {
@@ -394,11 +399,15 @@ impl Traits {
     }
 
     pub fn kind(self) -> SymbolKind {
-        SymbolKind::ALL[usize::from(self.0 & !Traits::EXPORTED)]
+        SymbolKind::ALL[usize::from(self.0 & Traits::KIND)]
     }
 
     pub fn exported(self) -> bool {
         self.0 & Traits::EXPORTED != 0
+    }
+
+    pub fn top_level(self) -> bool {
+        self.0 & Traits::TOP_LEVEL != 0
     }
 }
 
@@ -602,7 +611,8 @@ impl Index {
         })
     }
 
-    /// Each symbol's kind and export (read from the snapshot, or made from the facts).
+    /// Each symbol's kind, export and whether it is top-level (read from the snapshot, or made from
+    /// the facts).
     pub fn traits(&self) -> &[Traits] {
         self.traits.get_or_init(|| {
             if let Some((image, _)) = &self.stored {
@@ -846,18 +856,19 @@ mod tests {
     use crate::lang::Language;
 
     #[test]
-    fn traits_keep_every_kind_and_export_in_a_byte_and_refuse_others() {
+    fn traits_keep_every_kind_export_and_level_in_a_byte_and_refuse_others() {
         let mut symbol = crate::extract::extract(Language::Rust, "pub fn f() {}").symbols.remove(0);
         for (at, &kind) in SymbolKind::ALL.iter().enumerate() {
             assert_eq!(kind as usize, at, "ALL is in declaration order");
-            for exported in [false, true] {
-                (symbol.kind, symbol.exported) = (kind, exported);
+            for (exported, container) in [(false, None), (true, None), (false, Some(0)), (true, Some(3))] {
+                (symbol.kind, symbol.exported, symbol.container) = (kind, exported, container);
                 let t = Traits::from_byte(Traits::of(&symbol).byte()).expect("a kind there is");
-                assert_eq!((t.kind(), t.exported()), (kind, exported));
+                assert_eq!((t.kind(), t.exported(), t.top_level()), (kind, exported, container.is_none()));
             }
         }
         let past = SymbolKind::ALL.len() as u8;
-        assert_eq!(Traits::from_byte(past), None);
-        assert_eq!(Traits::from_byte(past | 0x80), None);
+        for byte in [past, past | 0x80, 0x20, 0x21 | 0x40] {
+            assert_eq!(Traits::from_byte(byte), None, "{byte:#x}");
+        }
     }
 }
