@@ -20,7 +20,7 @@ pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
 const MAGIC: [u8; 8] = *b"CODEGRPH";
 /// Bumped whenever the layout, the meaning of facts or what the stored graph resolves changes.
-pub(crate) const FORMAT_VERSION: u32 = 108;
+pub(crate) const FORMAT_VERSION: u32 = 109;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 const HEADER_LEN: usize = 8 + 4 + 8 + 32;
@@ -120,6 +120,8 @@ pub(crate) enum Section {
     Qualified,
     /// Per symbol: its kind, export and level, a byte each (`Traits`).
     Traits,
+    /// How many sites the graph holds of each symbol, and of all (`crate::index::Counts`).
+    Counts,
     /// The symbols whose handle has a `#n`, with n (`Vec<(u32, u32)>` in id order).
     HandleNumbers,
     /// The resolved graph (`GraphParts`), when the snapshot has one.
@@ -139,7 +141,7 @@ pub(crate) enum Section {
 }
 
 impl Section {
-    pub(crate) const ALL: [Section; 14] = [
+    pub(crate) const ALL: [Section; 15] = [
         Section::Meta,
         Section::Facts,
         Section::Files,
@@ -147,6 +149,7 @@ impl Section {
         Section::Lower,
         Section::Qualified,
         Section::Traits,
+        Section::Counts,
         Section::HandleNumbers,
         Section::Graph,
         Section::FileStats,
@@ -165,6 +168,7 @@ impl Section {
             Section::Lower => "lower-cased names",
             Section::Qualified => "qualified names",
             Section::Traits => "symbol kinds",
+            Section::Counts => "use counts",
             Section::HandleNumbers => "handle numbers",
             Section::Graph => "graph",
             Section::FileStats => "per-file counters",
@@ -215,6 +219,7 @@ pub(crate) struct Parts<'a> {
     pub lower: &'a StrColumn,
     pub qualified: &'a StrColumn,
     pub traits: &'a [crate::index::Traits],
+    pub counts: &'a crate::index::Counts,
     pub handle_numbers: &'a [(u32, u32)],
     pub graph: crate::index::StoredGraph<'a>,
     pub file_stats: Vec<crate::index::StoredFileStats<'a>>,
@@ -294,6 +299,7 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
         out.extend(parts.traits.iter().map(|t| t.byte()));
         Ok(())
     })?;
+    w.postcard(parts.counts)?;
     w.postcard(&parts.handle_numbers)?;
     for section in graph_sections? {
         w.section(|out| {
@@ -444,6 +450,13 @@ impl Image {
             .map(crate::index::Traits::from_byte)
             .collect::<Option<_>>()
             .ok_or_else(|| "its symbol kinds do not fit the kinds there are".into())
+    }
+
+    /// The graph's counts of sites, checked: one a symbol of `symbols`.
+    pub(crate) fn counts(&self, symbols: usize) -> Result<crate::index::Counts, String> {
+        let counts: crate::index::Counts = postcard::from_bytes(&self.section(Section::Counts)?)
+            .map_err(|e| format!("its use counts are undecodable: {e}"))?;
+        (counts.uses.len() == symbols).then_some(counts).ok_or_else(|| "its use counts do not fit its symbols".into())
     }
 
     /// The symbols whose handle has a `#n`, checked: in id order, each below `symbols`.
@@ -1206,11 +1219,26 @@ mod tests {
 
     #[test]
     fn a_warm_query_reads_what_it_needs_and_answers_as_cold() {
+        // `many`: a name nearly every file declares a match of (`helper_1` … `helper_9999` by
+        // prefix; `Model…` by case and prefix, filtered by kind).
+        let many = |s: &mut Session, query: &str, kinds: &[&str]| {
+            s.workspace_symbols(WorkspaceSymbolsRequest {
+                query: query.into(),
+                kinds: kinds.iter().map(ToString::to_string).collect(),
+                limit: Some(20),
+                ..Default::default()
+            })
+            .unwrap()
+        };
+        let orient = |s: &mut Session| s.orient(crate::api::OrientRequest::default()).unwrap();
         let (dir, mut cold) = indexed(10_000);
         let cold_symbols = symbols(&mut cold, "save_4242");
         let handle = cold_symbols.symbols[0].symbol.handle.clone();
         let cold_refs = refs(&mut cold, &handle);
         assert_eq!(cold_refs.refs.len(), 1, "{cold_refs:?}");
+        let cold_many = [many(&mut cold, "helper", &[]), many(&mut cold, "model", &["class"])];
+        assert_eq!([cold_many[0].total, cold_many[1].total], [9_999, 9_999], "pkg0/m0.py holds `shared` instead");
+        let cold_orient = orient(&mut cold);
         drop(cold);
         let bytes = std::fs::read(dir.path().join(FILE)).unwrap();
         let size = bytes.len() as u64;
@@ -1232,24 +1260,10 @@ mod tests {
         assert!(by_refs < 256 * 1024, "a warm refs query read {by_refs} of the snapshot's {size} bytes");
         assert!(warm.take_notes().is_empty());
 
-        // A name nearly every file declares a match of (`helper_1` … `helper_9999`, by prefix; `Model` by
-        // case and prefix, filtered by kind): all are counted and ranked from the columns, and the
-        // facts read are those of the files answered, not of every match.
-        let many = |s: &mut Session, query: &str, kinds: &[&str]| {
-            s.workspace_symbols(WorkspaceSymbolsRequest {
-                query: query.into(),
-                kinds: kinds.iter().map(ToString::to_string).collect(),
-                limit: Some(20),
-                ..Default::default()
-            })
-            .unwrap()
-        };
-        let (mut cold, _) = open(dir.path());
-        let expected = [many(&mut cold, "helper", &[]), many(&mut cold, "model", &["class"])];
-        assert_eq!([expected[0].total, expected[1].total], [9_999, 9_999], "pkg0/m0.py holds `shared` instead");
-        drop(cold);
+        // 9,999 matches are counted and ranked from the columns; the facts read are those of the
+        // files answered, not of every match.
         let (mut warm, read) = open(dir.path());
-        for (query, kinds, expected) in [("helper", &[][..], &expected[0]), ("model", &["class"][..], &expected[1])] {
+        for (query, kinds, expected) in [("helper", &[][..], &cold_many[0]), ("model", &["class"][..], &cold_many[1])] {
             let before = read.load(Ordering::Relaxed);
             assert_eq!(&many(&mut warm, query, kinds), expected);
             let answered: usize = expected.symbols.iter().map(|m| facts_of(&bytes, &m.symbol.path).1).sum();
@@ -1259,6 +1273,23 @@ mod tests {
                 "a warm symbols query of 9,999 matches read {by_many} bytes, {answered} of them the facts answered"
             );
         }
+        assert!(warm.take_notes().is_empty());
+
+        // The map of the repository: the file list, the kinds, the counts, the dependency lists
+        // and the qualified names (9,999 declarations tied at one use are ordered by handle), not
+        // the facts, the graph or its sites.
+        let (mut warm, read) = open(dir.path());
+        assert_eq!(orient(&mut warm), cold_orient);
+        let by_orient = read.load(Ordering::Relaxed);
+        let map = [Section::Meta, Section::Files, Section::Qualified, Section::Traits, Section::Counts]
+            .into_iter()
+            .chain([Section::HandleNumbers, Section::Deps])
+            .map(|s| sections(&bytes)[s as usize].len)
+            .sum::<u64>();
+        assert!(
+            by_orient < map + few_files,
+            "a warm orient read {by_orient} of the snapshot's {size} bytes, where its sections hold {map} ({graph} in the graph)"
+        );
         assert!(warm.take_notes().is_empty());
     }
 
@@ -1449,6 +1480,32 @@ mod tests {
             assert_eq!(callees(&mut warm, "pkg0/m3.py::helper_3"), callees_of_m3);
             let notes = warm.take_notes();
             assert!(notes.len() == 1 && notes[0].contains("not fit"), "{notes:?}");
+        }
+    }
+
+    #[test]
+    fn use_counts_damaged_or_crafted_are_refused_and_counted_from_the_graph() {
+        let orient = |s: &mut Session| s.orient(crate::api::OrientRequest::default()).unwrap();
+        let (dir, mut cold) = indexed(30);
+        let expected = orient(&mut cold);
+        assert!(expected.public_api.iter().any(|a| a.uses > 0), "{expected:?}");
+        drop(cold);
+        let file = dir.path().join(FILE);
+        let sound = std::fs::read(&file).unwrap();
+        let counts = sections(&sound)[Section::Counts as usize];
+        let mut flipped = sound.clone();
+        flipped[(counts.offset + counts.len / 2) as usize] ^= 0x55;
+        let short = recrafted(&sound, |p| {
+            let mut c: crate::index::Counts = postcard::from_bytes(&p[Section::Counts as usize]).unwrap();
+            c.uses.pop();
+            p[Section::Counts as usize] = postcard::to_allocvec(&c).unwrap();
+        });
+        for (bytes, why) in [(flipped, "checksum"), (short, "not fit")] {
+            std::fs::write(&file, &bytes).unwrap();
+            let (mut warm, _) = open(dir.path());
+            assert_eq!(orient(&mut warm), expected);
+            let notes = warm.take_notes();
+            assert!(notes.len() == 1 && notes[0].contains(why), "{notes:?}");
         }
     }
 

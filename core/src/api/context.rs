@@ -323,7 +323,7 @@ pub(crate) fn context(ctx: &Ctx, req: ContextRequest) -> Result<ContextResponse,
                 (
                     u8::from(!diff_files.contains(&fid)),
                     is_test_path(&f.path),
-                    std::cmp::Reverse(index.graph().rdeps[i].len()),
+                    std::cmp::Reverse(index.dependents(fid)),
                     fid,
                 )
             })

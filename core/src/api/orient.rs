@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{bounded, Ctx, Error, Freshness, LanguageSummary, Omitted, SkippedFile};
 use crate::facts::SymbolKind;
-use crate::index::SymId;
+use crate::index::{FileId, SymId};
 use crate::lang::Language;
 use crate::paths::is_test_path;
 
@@ -104,6 +104,10 @@ pub struct DirCount {
 }
 
 /// A compact first-turn map of the repository.
+/// Up to this many declarations tied by use count are ordered by handles made from their files'
+/// facts; more read the qualified-name column instead.
+const HANDLES_FROM_FACTS: usize = 64;
+
 pub(crate) fn orient(ctx: &Ctx, req: OrientRequest) -> Result<OrientResponse, Error> {
     let limit = bounded(req.limit, ORIENT_LIMIT_DEFAULT, ORIENT_LIMIT_CAP, "limit")?;
     let index = ctx.index();
@@ -150,13 +154,17 @@ pub(crate) fn orient(ctx: &Ctx, req: OrientRequest) -> Result<OrientResponse, Er
     let mut at = 0;
     while at < api.len().min(limit) {
         let end = at + api[at..].iter().take_while(|e| e.0 == api[at].0).count();
+        if end - at > HANDLES_FROM_FACTS {
+            // Many ties: every qualified name at once (one column), not each one's facts.
+            index.qualified();
+        }
         api[at..end].sort_by_cached_key(|&(_, id)| index.handle(id));
         at = end;
     }
     let public_api: Vec<ApiEntry> = omitted
         .cut(api, limit, "publicApi")
         .into_iter()
-        .map(|(uses, id)| ApiEntry { handle: index.handle(id), kind: index.symbol(id).kind.as_str().into(), uses })
+        .map(|(uses, id)| ApiEntry { handle: index.handle(id), kind: traits[id as usize].kind().as_str().into(), uses })
         .collect();
     let mut test_dirs: BTreeMap<&str, u64> = BTreeMap::new();
     let mut test_files = 0;
@@ -169,17 +177,15 @@ pub(crate) fn orient(ctx: &Ctx, req: OrientRequest) -> Result<OrientResponse, Er
     dirs.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.dir.cmp(&b.dir)));
     let dirs = omitted.cut(dirs, limit, "tests.dirs");
 
-    let mut ranked: Vec<FileRank> = index
-        .graph()
-        .rdeps
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| !r.is_empty())
-        .map(|(i, r)| FileRank { path: index.files[i].path.clone(), dependents: r.len() as u64 })
+    let mut ranked: Vec<FileRank> = (0..index.files.len() as FileId)
+        .map(|f| (f, index.dependents(f) as u64))
+        .filter(|&(_, dependents)| dependents > 0)
+        .map(|(f, dependents)| FileRank { path: index.files[f as usize].path.clone(), dependents })
         .collect();
     ranked.sort_by(|a, b| b.dependents.cmp(&a.dependents).then_with(|| a.path.cmp(&b.path)));
     let ranked = omitted.cut(ranked, limit, "mostDependedOn");
-    let import_edges = index.graph().deps.iter().map(|d| d.len() as u64).sum();
+    // Each import edge is one file's dependent.
+    let import_edges = (0..index.files.len() as FileId).map(|f| index.dependents(f) as u64).sum();
     Ok(OrientResponse {
         files: index.files.len() as u64,
         symbols: index.syms.len() as u64,
@@ -190,8 +196,8 @@ pub(crate) fn orient(ctx: &Ctx, req: OrientRequest) -> Result<OrientResponse, Er
         tests: TestsSummary { files: test_files, dirs },
         most_depended_on: ranked,
         resolution: ResolutionStats {
-            resolved_references: index.graph().resolved_refs,
-            unresolved_references: index.graph().unresolved_refs,
+            resolved_references: index.counts().resolved_refs,
+            unresolved_references: index.counts().unresolved_refs,
             import_edges,
         },
         skipped_file_count: index.skipped.len() as u64,

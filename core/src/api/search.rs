@@ -222,7 +222,7 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
             w *= FILE_CHUNK_DECAY;
         }
         let lexical = agg * (0.4 + 0.6 * coverage);
-        let importers = index.graph().rdeps[file as usize].len() as f64;
+        let importers = index.dependents(file) as f64;
         let score = (lexical * (1.0 + 0.05 * ln1p(importers)) + acc.ident) * test_weight(file);
         hits.push(Hit { file, sym: None, score: round(score), matched: matched(&acc.labels) });
     }

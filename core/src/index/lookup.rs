@@ -111,11 +111,6 @@ impl Index {
             .map(|(n, _)| n.clone());
         (name, Vec::new())
     }
-
-    /// Use sites of a declaration.
-    pub(crate) fn uses(&self, id: SymId) -> usize {
-        self.sites_of(id).len()
-    }
 }
 
 /// A workspace-symbols query, prepared once.

@@ -355,6 +355,10 @@ pub(crate) struct Index {
     /// Per symbol: its kind and whether it is exported (what a name lookup filters and ranks by
     /// before it reads any facts).
     traits: OnceLock<Vec<Traits>>,
+    /// The graph's counts of sites (`uses`); per file, how many files depend on it. From the graph
+    /// when it is read, else from the snapshot (a ranking by either reads no graph).
+    counts: OnceLock<Counts>,
+    dependents: OnceLock<Vec<u32>>,
     handle_numbers: OnceLock<Vec<(SymId, u32)>>,
     graph: OnceLock<Graph>,
     /// The graph's per-file counters, when the graph was read from the snapshot without them.
@@ -370,6 +374,15 @@ pub(crate) struct Index {
     stored: Option<(Arc<Image>, ConfigTexts)>,
     /// The lexical index for search and explore, built on first use from these very files.
     pub text: std::sync::OnceLock<crate::text::TextIndex>,
+}
+
+/// What the graph counts: each symbol's use sites (by id), and the references it resolved and could
+/// not.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Counts {
+    pub uses: Vec<u32>,
+    pub resolved_refs: u64,
+    pub unresolved_refs: u64,
 }
 
 /// A symbol's kind, whether it is exported and whether it is top-level (in no container), in one
@@ -447,6 +460,8 @@ impl Index {
             names_lower: OnceLock::new(),
             qualified: OnceLock::new(),
             traits: OnceLock::new(),
+            counts: OnceLock::new(),
+            dependents: OnceLock::new(),
             handle_numbers: OnceLock::new(),
             graph: OnceLock::new(),
             file_stats: OnceLock::new(),
@@ -625,6 +640,49 @@ impl Index {
         })
     }
 
+    /// How many use sites `id` has (what `sites_of` holds).
+    pub(crate) fn uses(&self, id: SymId) -> usize {
+        self.counts().uses[id as usize] as usize
+    }
+
+    /// The graph's counts of sites.
+    pub(crate) fn counts(&self) -> &Counts {
+        self.counts.get_or_init(|| {
+            if let (None, Some((image, _))) = (self.graph.get(), &self.stored) {
+                match image.counts(self.syms.len()) {
+                    Ok(counts) => return counts,
+                    Err(why) => image.mark_damaged(why),
+                }
+            }
+            let graph = self.graph();
+            let mut uses = vec![0u32; self.syms.len()];
+            for r in &graph.refs {
+                uses[r.target as usize] += 1;
+            }
+            Counts { uses, resolved_refs: graph.resolved_refs, unresolved_refs: graph.unresolved_refs }
+        })
+    }
+
+    /// How many files depend on `file`.
+    pub(crate) fn dependents(&self, file: FileId) -> usize {
+        let counts = self.dependents.get_or_init(|| {
+            if let (None, Some((image, _))) = (self.graph.get(), &self.stored) {
+                match self.stored_deps() {
+                    Ok(deps) => {
+                        let mut counts = vec![0u32; self.files.len()];
+                        for &(f, _) in deps.iter().flatten() {
+                            counts[f as usize] += 1;
+                        }
+                        return counts;
+                    }
+                    Err(why) => image.mark_damaged(why),
+                }
+            }
+            self.graph().rdeps.iter().map(|r| r.len() as u32).collect()
+        });
+        counts[file as usize] as usize
+    }
+
     /// The symbols whose handle needs a `#n` (the n-th of a `Container::name` in one file: overloads
     /// and same-named items stay addressable), as (id, n) in id order.
     pub fn handle_numbers(&self) -> &[(SymId, u32)] {
@@ -689,6 +747,7 @@ impl Index {
             lower: self.names_lower(),
             qualified: self.qualified(),
             traits: self.traits(),
+            counts: self.counts(),
             handle_numbers: self.handle_numbers(),
             graph: self.graph().parts(),
             file_stats: Graph::file_stats_parts(self.file_stats()),
@@ -733,6 +792,9 @@ impl Index {
         }
         resolve::re_resolve(self, configs, &mut graph, &ids);
         let _ = self.graph.set(graph);
+        // Counted from the graph again when next asked.
+        self.counts = OnceLock::new();
+        self.dependents = OnceLock::new();
         // The lexical index described the old files; whoever keeps it must update it (the session does).
         self.text = std::sync::OnceLock::new();
         Ok(())
