@@ -247,12 +247,14 @@ pub(crate) fn get_file(ctx: &Ctx, req: GetFileRequest) -> Result<GetFileResponse
     let graph_context = if req.include_graph_context {
         let index = ctx.index();
         index.by_path.get(&rel).map(|&fid| GraphContext {
-            used_by: index.graph().rdeps[fid as usize]
+            used_by: index
+                .file_deps(fid, false)
                 .iter()
                 .take(100)
                 .map(|&f| index.files[f as usize].path.clone())
                 .collect(),
-            imports: index.graph().deps[fid as usize]
+            imports: index
+                .file_deps(fid, true)
                 .iter()
                 .take(100)
                 .map(|&f| index.files[f as usize].path.clone())

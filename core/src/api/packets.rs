@@ -198,7 +198,8 @@ pub(crate) fn file_packet(host: &dyn Host, index: &Index, fid: FileId, source: b
         .map(|i| brief(index, file.sym_base + i))
         .collect();
     let path_of = |f: &FileId| index.files[*f as usize].path.clone();
-    let rdeps = &index.graph().rdeps[fid as usize];
+    // From the dependency lists alone (a file's packet reads no graph).
+    let rdeps = index.file_deps(fid, false);
     Packet {
         kind: "file".into(),
         target: file.path.clone(),
@@ -209,7 +210,7 @@ pub(crate) fn file_packet(host: &dyn Host, index: &Index, fid: FileId, source: b
         signature: None,
         doc: if sensitive { None } else { file.facts.doc.clone() },
         declarations: capped(top, limit, "declarations", &mut omitted),
-        imports: capped(index.graph().deps[fid as usize].iter().map(path_of).collect(), limit, "imports", &mut omitted),
+        imports: capped(index.file_deps(fid, true).iter().map(path_of).collect(), limit, "imports", &mut omitted),
         used_by: UsedBy {
             symbols: Vec::new(),
             files: capped(rdeps.iter().map(path_of).collect(), limit, "usedBy.files", &mut omitted),
