@@ -100,8 +100,10 @@ pub(crate) fn unframe(bytes: &[u8], magic: [u8; 8], version: u32) -> Result<&[u8
 // ---- the sectioned index file --------------------------------------------------------------------
 //
 // `index.bin` is a header and sections, each read (and checked against its blake3) only when a
-// question needs it: a warm `symbols` reads the file list and the name columns, a `refs` the graph,
-// a `context` the facts of the files it shows. The header names every section's offset, length and
+// question needs it: a warm `symbols` reads the file list, the name and kind columns and the facts of
+// the files it answers; a `refs` the blocks of sites that hold its target; `orient` the kinds, the
+// use counts and the dependency lists; a `callees` the graph; a `context` the facts of the files it
+// shows. The header names every section's offset, length and
 // blake3, and is itself checksummed. Facts are one blob per file (with its own blake3 in the file
 // list) so that a question about three files decodes three.
 
@@ -243,7 +245,7 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
     let room = usize::try_from(sources).unwrap_or(0).saturating_mul(2)
         + parts.files.len() * 256
         + columns.iter().map(|c| c.len()).sum::<usize>()
-        + parts.traits.len()
+        + parts.traits.len() * 3
         + parts.graph.sites() * (32 + SITE_LEN)
         + parts.deps.iter().map(|d| 1 + d.len() * 6).sum::<usize>();
     // Every section is written into the file's bytes after room for the header (the facts straight
@@ -439,7 +441,7 @@ impl Image {
         StrColumn::from_bytes(self.section(s)?, count).map_err(|why| format!("its {} are malformed: {why}", s.name()))
     }
 
-    /// Each of `symbols` symbols' kind and export, checked: one known kind a symbol.
+    /// Each of `symbols` symbols' kind, export and level, checked: one known kind a symbol.
     pub(crate) fn traits(&self, symbols: usize) -> Result<Vec<crate::index::Traits>, String> {
         let bytes = self.section(Section::Traits)?;
         if bytes.len() != symbols {

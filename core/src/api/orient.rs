@@ -103,11 +103,11 @@ pub struct DirCount {
     pub files: u64,
 }
 
-/// A compact first-turn map of the repository.
 /// Up to this many declarations tied by use count are ordered by handles made from their files'
 /// facts; more read the qualified-name column instead.
 const HANDLES_FROM_FACTS: usize = 64;
 
+/// A compact first-turn map of the repository.
 pub(crate) fn orient(ctx: &Ctx, req: OrientRequest) -> Result<OrientResponse, Error> {
     let limit = bounded(req.limit, ORIENT_LIMIT_DEFAULT, ORIENT_LIMIT_CAP, "limit")?;
     let index = ctx.index();

@@ -352,8 +352,8 @@ pub(crate) struct Index {
     names: OnceLock<StrColumn>,
     names_lower: OnceLock<StrColumn>,
     qualified: OnceLock<StrColumn>,
-    /// Per symbol: its kind and whether it is exported (what a name lookup filters and ranks by
-    /// before it reads any facts).
+    /// Per symbol: its kind, whether it is exported and whether it is top-level (what a name lookup
+    /// or a public API filters and ranks by before it reads any facts).
     traits: OnceLock<Vec<Traits>>,
     /// The graph's counts of sites (`uses`); per file, how many files depend on it. From the graph
     /// when it is read, else from the snapshot (a ranking by either reads no graph).
