@@ -966,6 +966,10 @@ impl StrColumn {
     /// The strings that hold `needle`, in order: found in the text at once, not string by string
     /// (each match is checked again by whoever asks, as one may run across two strings).
     pub(crate) fn holding(&self, needle: &str) -> Vec<u32> {
+        if needle.is_empty() {
+            // Every string holds it, the empty ones too (which no match in the text stands for).
+            return (0..self.count as u32).collect();
+        }
         let text = self.data();
         let finder = memchr::memmem::Finder::new(needle.as_bytes());
         let mut out = Vec::new();
@@ -1553,7 +1557,7 @@ mod tests {
         // several matches in one string, characters of several bytes.
         let items = ["ab", "aba", "", "xabax", "ba", "é", "bé", "abab", "", "a"];
         let column = StrColumn::build(items.into_iter());
-        for needle in ["aba", "a", "ab", "b", "é", "bé", "x", "zz", "abab", "aab"] {
+        for needle in ["aba", "a", "ab", "b", "é", "bé", "x", "zz", "abab", "aab", ""] {
             let scanned: Vec<u32> = (0..items.len() as u32).filter(|&i| items[i as usize].contains(needle)).collect();
             let found: Vec<u32> =
                 column.holding(needle).into_iter().filter(|&i| column[i as usize].contains(needle)).collect();
