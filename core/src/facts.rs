@@ -270,28 +270,9 @@ impl SymbolKind {
         }
     }
 
+    /// The kind a name of `as_str` names.
     pub fn parse(s: &str) -> Option<SymbolKind> {
-        Some(match s {
-            "class" => SymbolKind::Class,
-            "interface" => SymbolKind::Interface,
-            "function" => SymbolKind::Function,
-            "method" => SymbolKind::Method,
-            "struct" => SymbolKind::Struct,
-            "trait" => SymbolKind::Trait,
-            "enum" => SymbolKind::Enum,
-            "type" => SymbolKind::Type,
-            "module" => SymbolKind::Module,
-            "variable" => SymbolKind::Variable,
-            "constant" => SymbolKind::Constant,
-            "field" => SymbolKind::Field,
-            "macro" => SymbolKind::Macro,
-            "table" => SymbolKind::Table,
-            "view" => SymbolKind::View,
-            "index" => SymbolKind::Index,
-            "trigger" => SymbolKind::Trigger,
-            "procedure" => SymbolKind::Procedure,
-            _ => return None,
-        })
+        SymbolKind::ALL.into_iter().find(|k| k.as_str() == s)
     }
 }
 

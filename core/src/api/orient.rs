@@ -177,15 +177,17 @@ pub(crate) fn orient(ctx: &Ctx, req: OrientRequest) -> Result<OrientResponse, Er
     dirs.sort_by(|a, b| b.files.cmp(&a.files).then_with(|| a.dir.cmp(&b.dir)));
     let dirs = omitted.cut(dirs, limit, "tests.dirs");
 
-    let mut ranked: Vec<FileRank> = (0..index.files.len() as FileId)
-        .map(|f| (f, index.dependents(f) as u64))
+    let dependents: Vec<u64> = (0..index.files.len() as FileId).map(|f| index.dependents(f) as u64).collect();
+    // Each import edge is one file's dependent.
+    let import_edges = dependents.iter().sum();
+    let mut ranked: Vec<FileRank> = dependents
+        .into_iter()
+        .enumerate()
         .filter(|&(_, dependents)| dependents > 0)
-        .map(|(f, dependents)| FileRank { path: index.files[f as usize].path.clone(), dependents })
+        .map(|(f, dependents)| FileRank { path: index.files[f].path.clone(), dependents })
         .collect();
     ranked.sort_by(|a, b| b.dependents.cmp(&a.dependents).then_with(|| a.path.cmp(&b.path)));
     let ranked = omitted.cut(ranked, limit, "mostDependedOn");
-    // Each import edge is one file's dependent.
-    let import_edges = (0..index.files.len() as FileId).map(|f| index.dependents(f) as u64).sum();
     Ok(OrientResponse {
         files: index.files.len() as u64,
         symbols: index.syms.len() as u64,

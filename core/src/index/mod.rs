@@ -922,6 +922,7 @@ mod tests {
         let mut symbol = crate::extract::extract(Language::Rust, "pub fn f() {}").symbols.remove(0);
         for (at, &kind) in SymbolKind::ALL.iter().enumerate() {
             assert_eq!(kind as usize, at, "ALL is in declaration order");
+            assert_eq!(SymbolKind::parse(kind.as_str()), Some(kind));
             for (exported, container) in [(false, None), (true, None), (false, Some(0)), (true, Some(3))] {
                 (symbol.kind, symbol.exported, symbol.container) = (kind, exported, container);
                 let t = Traits::from_byte(Traits::of(&symbol).byte()).expect("a kind there is");
