@@ -18,6 +18,7 @@ pub(crate) mod host;
 pub(crate) mod index;
 pub mod lang;
 pub(crate) mod paths;
+pub(crate) mod sectioned;
 pub(crate) mod sensitive;
 pub mod session;
 pub(crate) mod snapshot;

@@ -9,9 +9,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::facts::FileFacts;
-use crate::host::{Host, ReadAt};
+use crate::host::Host;
 use crate::index::RefSite;
 use crate::lang::Language;
+use crate::sectioned::{self, Blocks, Format, HeaderError, SectionFile};
 use crate::store;
 
 /// The snapshot's file in `.codegraph/`, and its root-relative path.
@@ -162,31 +163,34 @@ impl Section {
     ];
 
     fn name(self) -> &'static str {
-        match self {
-            Section::Meta => "meta",
-            Section::Files => "files",
-            Section::Facts => "facts",
-            Section::Names => "names",
-            Section::Lower => "lower-cased names",
-            Section::Qualified => "qualified names",
-            Section::Traits => "symbol kinds",
-            Section::Counts => "use counts",
-            Section::HandleNumbers => "handle numbers",
-            Section::Graph => "graph",
-            Section::FileStats => "per-file counters",
-            Section::UnresolvedCalls => "unresolved call names",
-            Section::Sites => "sites",
-            Section::SiteBlocks => "site blocks",
-            Section::Deps => "file dependencies",
-        }
+        Section::NAMES[self as usize]
     }
+
+    /// The sections' names, in `ALL` order, for errors.
+    const NAMES: [&'static str; Section::ALL.len()] = [
+        "meta",
+        "facts",
+        "files",
+        "names",
+        "lower-cased names",
+        "qualified names",
+        "symbol kinds",
+        "use counts",
+        "handle numbers",
+        "graph",
+        "per-file counters",
+        "unresolved call names",
+        "sites",
+        "site blocks",
+        "file dependencies",
+    ];
 }
+
+/// What `index.bin` is, as a sectioned file.
+static FORMAT: Format = Format { magic: MAGIC, version: FORMAT_VERSION, noun: "snapshot", sections: &Section::NAMES };
 
 /// Files whose facts are encoded together, in parallel, when a snapshot is written.
 const ENCODE_WAVE: usize = 256;
-
-const SECTION_ENTRY_LEN: usize = 8 + 8 + 32;
-const INDEX_HEADER_LEN: usize = 8 + 4 + 4 + SECTION_ENTRY_LEN * Section::ALL.len() + 32;
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Meta {
@@ -250,8 +254,7 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
         + parts.deps.iter().map(|d| 1 + d.len() * 6).sum::<usize>();
     // Every section is written into the file's bytes after room for the header (the facts straight
     // there, never held twice), in `Section::ALL` order; then the header is filled in.
-    let mut w = SectionWriter { out: Vec::with_capacity(INDEX_HEADER_LEN + room), bounds: Vec::new() };
-    w.out.resize(INDEX_HEADER_LEN, 0);
+    let mut w = sectioned::Writer::new(&FORMAT, room);
     w.postcard(&meta)?;
     let mut entries = Vec::with_capacity(parts.files.len());
     // The sections of the graph don't read the facts: they are encoded on one side while the facts
@@ -292,10 +295,7 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
     facts?;
     w.postcard(&entries)?;
     for column in columns {
-        w.section(|out| {
-            out.extend_from_slice(column);
-            Ok(())
-        })?;
+        w.bytes(column)?;
     }
     w.section(|out| {
         out.extend(parts.traits.iter().map(|t| t.byte()));
@@ -304,16 +304,9 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
     w.postcard(parts.counts)?;
     w.postcard(&parts.handle_numbers)?;
     for section in graph_sections? {
-        w.section(|out| {
-            out.extend_from_slice(&section);
-            Ok(())
-        })?;
+        w.bytes(&section)?;
     }
-    let SectionWriter { mut out, bounds } = w;
-    debug_assert_eq!(bounds.len(), Section::ALL.len());
-    let header = header_of(bounds.iter().map(|&(start, end)| (start, &out[start..end])));
-    out[..INDEX_HEADER_LEN].copy_from_slice(&header);
-    Ok(out)
+    Ok(w.finish())
 }
 
 /// The sections after the handle numbers, in `Section::ALL` order: the graph, the per-file
@@ -325,14 +318,11 @@ fn graph_sections(parts: &Parts) -> Result<Vec<Vec<u8>>, String> {
     }
     let sites = parts.graph.refs();
     let mut site_bytes = Vec::with_capacity(sites.len() * SITE_LEN);
-    let mut blocks: Vec<SiteBlock> = Vec::with_capacity(sites.len().div_ceil(SITES_PER_BLOCK));
-    for block in sites.chunks(SITES_PER_BLOCK) {
-        let at = site_bytes.len();
-        for r in block {
-            write_site(&mut site_bytes, r);
-        }
-        blocks.push((block[0].target, *blake3::hash(&site_bytes[at..]).as_bytes()));
+    for r in sites {
+        write_site(&mut site_bytes, r);
     }
+    let firsts = sites.chunks(SITES_PER_BLOCK).map(|block| block[0].target);
+    let blocks: Vec<SiteBlock> = firsts.zip(SITE_BLOCKS.hashes(&site_bytes)).collect();
     Ok(vec![
         postcard(&parts.graph)?,
         postcard(&parts.file_stats)?,
@@ -343,60 +333,11 @@ fn graph_sections(parts: &Parts) -> Result<Vec<Vec<u8>>, String> {
     ])
 }
 
-/// The header of a file whose sections are these (offset in the file, bytes): magic, version, the
-/// section table with each section's blake3, and the blake3 of all that.
-fn header_of<'b>(sections: impl ExactSizeIterator<Item = (usize, &'b [u8])>) -> Vec<u8> {
-    let mut header = Vec::with_capacity(INDEX_HEADER_LEN);
-    header.extend_from_slice(&MAGIC);
-    header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    header.extend_from_slice(&(sections.len() as u32).to_le_bytes());
-    for (offset, bytes) in sections {
-        header.extend_from_slice(&(offset as u64).to_le_bytes());
-        header.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
-        header.extend_from_slice(blake3::hash(bytes).as_bytes());
-    }
-    let hash = blake3::hash(&header);
-    header.extend_from_slice(hash.as_bytes());
-    header
-}
-
-/// The file's bytes as `encode` writes them, and where each section written so far lies.
-struct SectionWriter {
-    out: Vec<u8>,
-    bounds: Vec<(usize, usize)>,
-}
-
-impl SectionWriter {
-    /// The next section, as `write` appends it.
-    fn section(&mut self, write: impl FnOnce(&mut Vec<u8>) -> Result<(), String>) -> Result<(), String> {
-        let start = self.out.len();
-        write(&mut self.out)?;
-        self.bounds.push((start, self.out.len()));
-        Ok(())
-    }
-
-    /// The next section: `value` in postcard.
-    fn postcard<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), String> {
-        self.section(|out| {
-            *out = postcard::to_extend(value, std::mem::take(out)).map_err(|e| e.to_string())?;
-            Ok(())
-        })
-    }
-}
-
-#[derive(Clone, Copy, Debug)]
-struct SectionEntry {
-    offset: u64,
-    len: u64,
-    hash: [u8; 32],
-}
-
 /// An open, verified-as-far-as-read index file. What a session reads of it later (a facts blob, a
 /// column, the graph) is checked when read; what fails a check marks the image damaged, and the
 /// session then rebuilds instead of trusting it again.
 pub(crate) struct Image {
-    file: Box<dyn ReadAt>,
-    sections: [SectionEntry; Section::ALL.len()],
+    file: SectionFile,
     damage: std::sync::Mutex<Option<String>>,
     site_blocks: std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
 }
@@ -408,32 +349,14 @@ impl std::fmt::Debug for Image {
 }
 
 impl Image {
-    fn read(&self, offset: u64, len: u64) -> Result<Vec<u8>, String> {
-        let len = usize::try_from(len).map_err(|_| "section too large".to_string())?;
-        self.file.read_at(offset, len)
-    }
-
     /// A whole section, checked.
     pub(crate) fn section(&self, s: Section) -> Result<Vec<u8>, String> {
-        let e = self.sections[s as usize];
-        let bytes = self.read(e.offset, e.len).map_err(|why| format!("cannot read its {}: {why}", s.name()))?;
-        if blake3::hash(&bytes).as_bytes() != &e.hash {
-            return Err(format!("its {} fail their checksum (corrupt file)", s.name()));
-        }
-        Ok(bytes)
+        self.file.section(s as usize)
     }
 
     /// A part of a section with its own checksum (a file's facts).
     fn part(&self, s: Section, offset: u64, len: u64, hash: &[u8; 32]) -> Result<Vec<u8>, String> {
-        let e = self.sections[s as usize];
-        if offset.checked_add(len).is_none_or(|end| end > e.len) {
-            return Err(format!("a part of its {} lies outside it", s.name()));
-        }
-        let bytes = self.read(e.offset + offset, len).map_err(|why| format!("cannot read its {}: {why}", s.name()))?;
-        if blake3::hash(&bytes).as_bytes() != hash {
-            return Err(format!("a part of its {} fails its checksum (corrupt file)", s.name()));
-        }
-        Ok(bytes)
+        self.file.part(s as usize, offset, len, hash)
     }
 
     /// A string column of `count` entries, checked.
@@ -494,9 +417,7 @@ impl Image {
         let blocks = self.site_blocks.get_or_init(|| {
             let blocks: Vec<SiteBlock> = postcard::from_bytes(&self.section(Section::SiteBlocks)?)
                 .map_err(|e| format!("its site blocks are undecodable: {e}"))?;
-            let records = self.sections[Section::Sites as usize].len;
-            let fits = records.is_multiple_of(SITE_LEN as u64)
-                && (records / SITE_LEN as u64).div_ceil(SITES_PER_BLOCK as u64) == blocks.len() as u64
+            let fits = SITE_BLOCKS.fit(self.file.entry(Section::Sites as usize).len, blocks.len())
                 && blocks.windows(2).all(|w| w[0].0 <= w[1].0);
             fits.then_some(blocks).ok_or_else(|| "its site blocks do not fit its sites".to_string())
         });
@@ -504,11 +425,8 @@ impl Image {
         let first = blocks.partition_point(|b| b.0 < target).saturating_sub(1);
         let end = blocks.partition_point(|b| b.0 <= target);
         let mut out = Vec::new();
-        let total = self.sections[Section::Sites as usize].len;
         for (i, (_, hash)) in blocks.iter().enumerate().take(end).skip(first) {
-            let at = (i * SITES_PER_BLOCK * SITE_LEN) as u64;
-            let len = (total - at).min((SITES_PER_BLOCK * SITE_LEN) as u64);
-            let bytes = self.part(Section::Sites, at, len, hash)?;
+            let bytes = self.file.block(Section::Sites as usize, SITE_BLOCKS, i, hash)?;
             for record in bytes.chunks_exact(SITE_LEN) {
                 let r = read_site(record);
                 if r.target == target {
@@ -594,8 +512,7 @@ pub(crate) fn open(host: &dyn Host, options_key: &str, cap: u64) -> Result<Optio
     }
     let file = host.open_file(FILE, cap).map_err(|e| damaged(format!("cannot read {FILE}: {e}")))?;
     let image = Image {
-        sections: read_header(file.as_ref())?,
-        file,
+        file: SectionFile::open(file, &FORMAT).map_err(rejection)?,
         damage: std::sync::Mutex::new(None),
         site_blocks: std::sync::OnceLock::new(),
     };
@@ -615,7 +532,7 @@ pub(crate) fn open(host: &dyn Host, options_key: &str, cap: u64) -> Result<Optio
         .map_err(|e| damaged(format!("undecodable snapshot file list: {e}")))?;
     let facts_len: u64 = entries.iter().map(|e| e.facts_len).sum();
     let symbols: u64 = entries.iter().map(|e| u64::from(e.symbols)).sum();
-    if facts_len != image.sections[Section::Facts as usize].len || symbols != meta.symbols {
+    if facts_len != image.file.entry(Section::Facts as usize).len || symbols != meta.symbols {
         return Err(damaged("snapshot file list does not fit its facts"));
     }
     let image = Arc::new(image);
@@ -639,48 +556,9 @@ pub(crate) fn open(host: &dyn Host, options_key: &str, cap: u64) -> Result<Optio
     Ok(Some(Stored { files, configs_key: meta.configs_key, image }))
 }
 
-/// The section table of a file, checked: magic, version, the header's own checksum, and sections
-/// that follow each other exactly to the end of the file.
-fn read_header(file: &dyn ReadAt) -> Result<[SectionEntry; Section::ALL.len()], Rejection> {
-    let len = file.size();
-    if len < INDEX_HEADER_LEN as u64 {
-        return Err(damaged("not a codegraph snapshot (bad header)"));
-    }
-    let header = file.read_at(0, INDEX_HEADER_LEN).map_err(|e| damaged(format!("cannot read {FILE}: {e}")))?;
-    if header[..8] != MAGIC {
-        return Err(damaged("not a codegraph snapshot (bad header)"));
-    }
-    let version = u32::from_le_bytes(header[8..12].try_into().expect("4 bytes"));
-    if version != FORMAT_VERSION {
-        return Err(outdated(format!("snapshot format {version}, this codegraph reads format {FORMAT_VERSION}")));
-    }
-    let body = INDEX_HEADER_LEN - 32;
-    if blake3::hash(&header[..body]).as_bytes() != &header[body..] {
-        return Err(damaged("snapshot header checksum mismatch (corrupt file)"));
-    }
-    let count = u32::from_le_bytes(header[12..16].try_into().expect("4 bytes")) as usize;
-    if count != Section::ALL.len() {
-        return Err(damaged("snapshot header names other sections"));
-    }
-    let mut sections = [SectionEntry { offset: 0, len: 0, hash: [0; 32] }; Section::ALL.len()];
-    let mut next = INDEX_HEADER_LEN as u64;
-    for (i, s) in sections.iter_mut().enumerate() {
-        let at = 16 + i * SECTION_ENTRY_LEN;
-        let field = |from: usize| u64::from_le_bytes(header[at + from..at + from + 8].try_into().expect("8 bytes"));
-        *s = SectionEntry {
-            offset: field(0),
-            len: field(8),
-            hash: header[at + 16..at + 48].try_into().expect("32 bytes"),
-        };
-        if s.offset != next {
-            return Err(damaged("snapshot sections out of place (corrupt file)"));
-        }
-        next = s.offset.checked_add(s.len).ok_or_else(|| damaged("snapshot sections out of place"))?;
-    }
-    if next != len {
-        return Err(damaged(format!("truncated snapshot ({len} of {next} bytes)")));
-    }
-    Ok(sections)
+/// A header that was not trusted, as a snapshot's rejection.
+fn rejection(e: HeaderError) -> Rejection {
+    Rejection { why: e.why, damaged: !e.outdated }
 }
 
 /// A block of `Sites`: the target of its first site and its blake3.
@@ -689,6 +567,7 @@ type SiteBlock = (u32, [u8; 32]);
 /// Sites a block of `Sites` holds, and the bytes of one.
 const SITES_PER_BLOCK: usize = 2048;
 const SITE_LEN: usize = 25;
+const SITE_BLOCKS: Blocks = Blocks { record: SITE_LEN, per_block: SITES_PER_BLOCK };
 
 /// One site as a fixed-width record: target, file, line, column, length, enclosing (`u32::MAX`:
 /// none), then the kind's flags (call, import, alias).
@@ -1085,7 +964,7 @@ mod tests {
 
     use super::*;
     use crate::api::{DiscoveryOptions, RefsRequest, Session, StdHost, WorkspaceSymbolsRequest};
-    use crate::host::HostEntry;
+    use crate::host::{HostEntry, ReadAt};
 
     /// The native host, counting the bytes of the snapshot it reads.
     struct Counting {
@@ -1203,8 +1082,13 @@ mod tests {
         s.callees(crate::api::CallsRequest { handle: Some(handle.into()), ..Default::default() }).unwrap()
     }
 
-    fn sections(bytes: &[u8]) -> [SectionEntry; Section::ALL.len()] {
-        read_header(&bytes.to_vec()).ok().expect("a sound header")
+    /// The section table of a snapshot's bytes, checked as `open` checks it.
+    fn read_header(bytes: &[u8]) -> Result<Vec<sectioned::Entry>, Rejection> {
+        sectioned::read_header(&bytes.to_vec(), &FORMAT).map_err(rejection)
+    }
+
+    fn sections(bytes: &[u8]) -> Vec<sectioned::Entry> {
+        read_header(bytes).ok().expect("a sound header")
     }
 
     /// Where one file's facts lie in a snapshot file: (offset in the file, length).
@@ -1370,11 +1254,11 @@ mod tests {
         let mut payloads: Vec<Vec<u8>> =
             sections(bytes).iter().map(|e| bytes[e.offset as usize..(e.offset + e.len) as usize].to_vec()).collect();
         change(&mut payloads);
-        let offsets = payloads.iter().scan(INDEX_HEADER_LEN, |at, p| {
+        let offsets = payloads.iter().scan(FORMAT.header_len(), |at, p| {
             *at += p.len();
             Some(*at - p.len())
         });
-        let mut out = header_of(offsets.zip(payloads.iter().map(Vec::as_slice)).collect::<Vec<_>>().into_iter());
+        let mut out = FORMAT.header(offsets.zip(payloads.iter().map(Vec::as_slice)).collect::<Vec<_>>().into_iter());
         for p in &payloads {
             out.extend_from_slice(p);
         }
