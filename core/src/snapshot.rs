@@ -24,7 +24,6 @@ const MAGIC: [u8; 8] = *b"CODEGRPH";
 pub(crate) const FORMAT_VERSION: u32 = 109;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
-const HEADER_LEN: usize = 8 + 4 + 8 + 32;
 
 /// One file as the snapshot remembers it.
 #[derive(Clone)]
@@ -65,37 +64,6 @@ impl SnapshotFile {
             facts: f.facts.clone(),
         }
     }
-}
-
-/// Frames a payload: magic, format version, payload length, blake3 of the payload, payload.
-pub(crate) fn frame(magic: [u8; 8], version: u32, payload: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
-    out.extend_from_slice(&magic);
-    out.extend_from_slice(&version.to_le_bytes());
-    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(blake3::hash(payload).as_bytes());
-    out.extend_from_slice(payload);
-    out
-}
-
-/// The payload of a framed file, verified; the error says why it can't be trusted.
-pub(crate) fn unframe(bytes: &[u8], magic: [u8; 8], version: u32) -> Result<&[u8], String> {
-    if bytes.len() < HEADER_LEN || bytes[..8] != magic {
-        return Err("not a codegraph snapshot (bad header)".into());
-    }
-    let found = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if found != version {
-        return Err(format!("snapshot format {found}, this codegraph reads format {version}"));
-    }
-    let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes")) as usize;
-    let payload = &bytes[HEADER_LEN..];
-    if payload.len() != len {
-        return Err(format!("truncated snapshot ({} of {len} payload bytes)", payload.len()));
-    }
-    if blake3::hash(payload).as_bytes() != &bytes[20..52] {
-        return Err("snapshot checksum mismatch (corrupt file)".into());
-    }
-    Ok(payload)
 }
 
 // ---- the sectioned index file --------------------------------------------------------------------

@@ -168,7 +168,6 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
     let mut files: HashMap<FileId, FileAcc> = HashMap::default();
     let mut syms: HashMap<SymId, (f64, Vec<String>)> = HashMap::default();
     for cs in text.score(&q) {
-        let chunk = &text.chunks[cs.chunk as usize];
         let mut credit = vec![0.0f64; q.slots.len()];
         let mut labels: BTreeMap<String, u8> = BTreeMap::new();
         for &(qi, fields) in &cs.matched {
@@ -179,7 +178,7 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
         }
         let coverage = coverage_of(&credit);
         let base = cs.bm25 * (0.4 + 0.6 * coverage);
-        let acc = files.entry(chunk.file).or_default();
+        let acc = files.entry(cs.file).or_default();
         acc.chunks.push(base);
         acc.credit.resize(credit.len(), 0.0);
         for (a, c) in acc.credit.iter_mut().zip(&credit) {
@@ -188,7 +187,7 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
         for (t, f) in &labels {
             *acc.labels.entry(t.clone()).or_default() |= f;
         }
-        if let Some(sym) = chunk.sym {
+        if let Some(sym) = cs.sym {
             syms.insert(sym, (base * symbol_weight(index, sym), matched(&labels)));
         }
     }

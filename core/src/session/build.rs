@@ -77,10 +77,12 @@ impl Session {
         if index.update(files, &self.configs).is_err() {
             return Ok(false);
         }
-        if let Some(mut text) = text {
+        if let Some(text) = text {
             let changed_text = texts.into_iter().map(|(path, t)| (index.by_path[&path], Some(t))).collect();
-            text.update(index, changed_text);
-            let _ = index.text.set(text);
+            // (A stored index that fails its check is dropped: the next search builds it again.)
+            if let Some(text) = text.update(index, changed_text) {
+                let _ = index.text.set(text);
+            }
         }
         self.stats.extend(stats);
         for f in taken {

@@ -341,11 +341,18 @@ impl Session {
         notes
     }
 
-    /// Drops an index whose snapshot proved damaged while it was read (a part failed its check), with
-    /// everything else taken from that snapshot, so that the next build reads the sources and writes
-    /// a sound snapshot. Returns whether it did.
+    /// Drops what proved damaged while it was read (a part failed its check): an index read from
+    /// the snapshot, with everything else taken from that snapshot, so that the next build reads the
+    /// sources and writes a sound snapshot; a stored lexical index, removed so that the next search
+    /// builds it again. Returns whether it dropped either.
     pub(crate) fn discard_damaged_index(&mut self) -> bool {
-        let Some(why) = self.index.as_ref().and_then(Index::damage) else { return false };
+        let text_damage = self.index.as_ref().and_then(|i| i.text.get()).and_then(crate::text::TextIndex::damage);
+        if let Some(why) = &text_damage {
+            self.index.as_mut().expect("its text was read").text.take();
+            let _ = crate::store::remove(self.host.as_ref(), crate::text::STORE_NAME);
+            self.notes.push(format!("ignored .codegraph/{}: {why}; rebuilt it", crate::text::STORE_NAME));
+        }
+        let Some(why) = self.index.as_ref().and_then(Index::damage) else { return text_damage.is_some() };
         let note = format!("ignored {}: {why}; rebuilt it", crate::snapshot::FILE);
         self.notes.push(note.clone());
         self.snapshot_status =
