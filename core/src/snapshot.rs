@@ -934,9 +934,10 @@ mod tests {
     use crate::api::{DiscoveryOptions, RefsRequest, Session, StdHost, WorkspaceSymbolsRequest};
     use crate::host::{HostEntry, ReadAt};
 
-    /// The native host, counting the bytes of the snapshot it reads.
+    /// The native host, counting the bytes it reads of one file of `.codegraph/`.
     struct Counting {
         inner: StdHost,
+        counted: String,
         read: Arc<AtomicU64>,
     }
 
@@ -962,14 +963,14 @@ mod tests {
         }
         fn read_file(&self, rel: &str, limit: u64) -> Result<Vec<u8>, String> {
             let bytes = self.inner.read_file(rel, limit)?;
-            if rel == FILE {
+            if rel == self.counted {
                 self.read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
             }
             Ok(bytes)
         }
         fn open_file(&self, rel: &str, limit: u64) -> Result<Box<dyn ReadAt>, String> {
             let inner = self.inner.open_file(rel, limit)?;
-            if rel == FILE {
+            if rel == self.counted {
                 return Ok(Box::new(CountingFile { inner, read: self.read.clone() }));
             }
             Ok(inner)
@@ -1005,8 +1006,13 @@ mod tests {
 
     /// A persisting session on `root` and the count of snapshot bytes it reads.
     fn open(root: &std::path::Path) -> (Session, Arc<AtomicU64>) {
+        open_counting(root, FILE)
+    }
+
+    /// A persisting session on `root` and the count of bytes it reads of `counted`.
+    fn open_counting(root: &std::path::Path, counted: &str) -> (Session, Arc<AtomicU64>) {
         let read = Arc::new(AtomicU64::new(0));
-        let host = Counting { inner: StdHost::new(root), read: read.clone() };
+        let host = Counting { inner: StdHost::new(root), counted: counted.into(), read: read.clone() };
         let options = DiscoveryOptions { persist: true, ..DiscoveryOptions::default() };
         (Session::open(Box::new(host), options).expect("opens"), read)
     }
@@ -1149,6 +1155,65 @@ mod tests {
             "a warm orient read {by_orient} of the snapshot's {size} bytes, where its sections hold {map} ({graph} in the graph)"
         );
         assert!(warm.take_notes().is_empty());
+    }
+
+    fn search(s: &mut Session, query: &str) -> crate::api::SearchResponse {
+        s.search(crate::api::SearchRequest { query: query.into(), limit: None }).unwrap()
+    }
+
+    /// A tree of 10,000 modules and one about retries, whose words no other file holds.
+    fn with_rare_words(files: usize) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        write_tree(dir.path(), files);
+        let retry = "def throttle_retries(attempts):\n    \"\"\"Exponential backoff between attempts.\"\"\"\n    return attempts * 2\n";
+        std::fs::write(dir.path().join("pkg0/retry.py"), retry).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_warm_search_reads_the_blocks_of_its_words_and_answers_as_cold() {
+        let dir = with_rare_words(10_000);
+        let text = format!(".codegraph/{}", crate::text::STORE_NAME);
+        let (mut cold, _) = open(dir.path());
+        let cold_rare = search(&mut cold, "exponential backoff");
+        assert_eq!(cold_rare.hits[0].path, "pkg0/retry.py", "{cold_rare:?}");
+        let cold_common = search(&mut cold, "save the model");
+        drop(cold);
+        let size = std::fs::metadata(dir.path().join(&text)).unwrap().len();
+
+        // The tables of blocks, a block of terms for each word, a block of their postings and of
+        // the chunks those name: not the index.
+        let (mut warm, read) = open_counting(dir.path(), &text);
+        assert_eq!(search(&mut warm, "exponential backoff"), cold_rare);
+        let by_rare = read.load(Ordering::Relaxed);
+        assert!(by_rare < 160 * 1024, "a warm search of two rare words read {by_rare} of the lexical index's {size} bytes");
+        // Words every file holds: their postings are most of the index, and read.
+        assert_eq!(search(&mut warm, "save the model"), cold_common);
+        assert!(warm.take_notes().is_empty());
+    }
+
+    #[test]
+    fn a_damaged_block_of_the_lexical_index_is_found_when_read_and_the_index_rebuilt() {
+        let dir = with_rare_words(40);
+        let file = dir.path().join(".codegraph").join(crate::text::STORE_NAME);
+        let (mut cold, _) = open(dir.path());
+        let queries = ["exponential backoff", "save the model", "shared helper value"];
+        let expected: Vec<_> = queries.iter().map(|q| search(&mut cold, q)).collect();
+        drop(cold);
+        let sound = std::fs::read(&file).unwrap();
+        let parts = crate::text::tests::sections(&sound);
+        // A byte in the middle of the chunk records, of the terms and of the postings.
+        for (i, section) in [(1, "chunks"), (3, "terms"), (5, "postings")] {
+            let mut damaged = sound.clone();
+            damaged[(parts[i].offset + parts[i].len / 2) as usize] ^= 0x20;
+            std::fs::write(&file, &damaged).unwrap();
+            let (mut warm, _) = open(dir.path());
+            let answers: Vec<_> = queries.iter().map(|q| search(&mut warm, q)).collect();
+            assert_eq!(answers, expected, "{section}");
+            let notes = warm.take_notes();
+            assert!(notes.len() == 1 && notes[0].contains("text.bin") && notes[0].contains(section), "{notes:?}");
+            assert_eq!(std::fs::read(&file).unwrap(), sound, "{section}: written again, sound");
+        }
     }
 
     #[test]

@@ -1062,8 +1062,13 @@ fn save(host: &dyn crate::host::Host, key: &str, built: &Built) -> Result<(), St
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// The section table of `text.bin`'s bytes, checked.
+    pub(crate) fn sections(bytes: &[u8]) -> Vec<sectioned::Entry> {
+        sectioned::read_header(&bytes.to_vec(), &FORMAT).expect("a sound header")
+    }
 
     #[test]
     fn stopwords_are_sorted_for_binary_search() {
