@@ -1186,7 +1186,10 @@ mod tests {
         let (mut warm, read) = open_counting(dir.path(), &text);
         assert_eq!(search(&mut warm, "exponential backoff"), cold_rare);
         let by_rare = read.load(Ordering::Relaxed);
-        assert!(by_rare < 160 * 1024, "a warm search of two rare words read {by_rare} of the lexical index's {size} bytes");
+        assert!(
+            by_rare < 160 * 1024,
+            "a warm search of two rare words read {by_rare} of the lexical index's {size} bytes"
+        );
         // Words every file holds: their postings are most of the index, and read.
         assert_eq!(search(&mut warm, "save the model"), cold_common);
         assert!(warm.take_notes().is_empty());

@@ -68,7 +68,9 @@ pub(crate) struct Hit {
 }
 
 pub(crate) struct Ranking {
-    /// Files and declarations merged, best first, at most `PER_FILE` declarations per file.
+    /// Files and declarations merged, best first, at most `PER_FILE` declarations per file. The
+    /// order is exact for the first `reach` hits asked for; after them, declarations of one file
+    /// tied in score may stand in another order (only the count of them is used).
     pub hits: Vec<Hit>,
     /// Declarations left out by the per-file cap.
     pub capped: u64,
@@ -139,8 +141,8 @@ fn matched(labels: &BTreeMap<String, u8>) -> Vec<String> {
     labels.iter().map(|(t, f)| format!("{}:{t}", field_name(*f))).collect()
 }
 
-/// Ranks files and declarations for a query.
-pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
+/// Ranks files and declarations for a query; the first `reach` hits are the answer.
+pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str, reach: usize) -> Ranking {
     let q = text.query(query);
     // Coverage counts the query's words by rarity: holding the rare ones matters most.
     let total_idf: f64 = q.slots.iter().map(|s| s.idf).sum::<f64>().max(1e-9);
@@ -230,31 +232,47 @@ pub(crate) fn rank(index: &Index, text: &TextIndex, query: &str) -> Ranking {
         let score = score * test_weight(file);
         hits.push(Hit { file, sym: Some(sym), score: round(score), matched });
     }
+    // Best first, then by path, a file before its declarations; declarations of one file tied in
+    // score by position, which only their facts hold: the order is settled without them, then each
+    // run of such ties that reaches the answer is put in position order.
     hits.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
             .then_with(|| index.files[a.file as usize].path.cmp(&index.files[b.file as usize].path))
             .then_with(|| a.sym.is_some().cmp(&b.sym.is_some()))
-            .then_with(|| a.sym.map(|s| index.symbol(s).start).cmp(&b.sym.map(|s| index.symbol(s).start)))
             .then_with(|| a.sym.cmp(&b.sym))
     });
+    let tied = |a: &Hit, b: &Hit| {
+        a.sym.is_some() && b.sym.is_some() && a.file == b.file && a.score.total_cmp(&b.score).is_eq()
+    };
     let mut per_file: HashMap<FileId, usize> = HashMap::default();
-    let before = hits.len();
-    hits.retain(|h| {
-        if h.sym.is_none() {
-            return true;
+    let mut keep = Vec::with_capacity(hits.len());
+    let (mut kept, mut at) = (0, 0);
+    while at < hits.len() {
+        let run = 1 + hits[at..].windows(2).take_while(|w| tied(&w[0], &w[1])).count();
+        let ties = &mut hits[at..at + run];
+        if run > 1 && kept < reach {
+            ties.sort_by_cached_key(|h| (h.sym.map(|s| index.symbol(s).start), h.sym));
         }
-        let n = per_file.entry(h.file).or_default();
-        *n += 1;
-        *n <= PER_FILE
-    });
-    Ranking { capped: (before - hits.len()) as u64, hits, unknown: q.unknown, stale_files: text.stale_files() }
+        for h in ties.iter() {
+            let n = per_file.entry(h.file).or_default();
+            *n += usize::from(h.sym.is_some());
+            let k = h.sym.is_none() || *n <= PER_FILE;
+            kept += usize::from(k);
+            keep.push(k);
+        }
+        at += run;
+    }
+    let capped = keep.iter().filter(|k| !**k).count() as u64;
+    let mut keep = keep.into_iter();
+    hits.retain(|_| keep.next().unwrap_or(false));
+    Ranking { capped, hits, unknown: q.unknown, stale_files: text.stale_files() }
 }
 
 /// Validates a query and ranks it, noting in `omitted` what `limit` leaves of the list `list`.
 pub(crate) fn ranked(ctx: &Ctx, raw: &str, list: &str, limit: usize) -> Result<(String, Ranking, Omitted), Error> {
     let query = nonempty_query(raw)?;
-    let ranking = rank(ctx.index(), ctx.text(), &query);
+    let ranking = rank(ctx.index(), ctx.text(), &query, limit);
     let mut omitted = Omitted::by_limit(list, ranking.hits.len().saturating_sub(limit));
     if ranking.capped > 0 {
         omitted.other.insert("declarationsBeyondThreePerFile".into(), ranking.capped);
