@@ -1173,11 +1173,19 @@ mod tests {
     #[test]
     fn a_warm_search_reads_the_blocks_of_its_words_and_answers_as_cold() {
         let dir = with_rare_words(10_000);
+        // 300 modules of 20 functions each that a search for `retry attempts` scores alike.
+        std::fs::create_dir_all(dir.path().join("retries")).unwrap();
+        for i in 0..300 {
+            let text: String =
+                ('a'..='t').map(|c| format!("def retry_{c}(attempts):\n    return attempts\n\n\n")).collect();
+            std::fs::write(dir.path().join(format!("retries/r{i}.py")), text).unwrap();
+        }
         let text = format!(".codegraph/{}", crate::text::STORE_NAME);
         let (mut cold, _) = open(dir.path());
         let cold_rare = search(&mut cold, "exponential backoff");
         assert_eq!(cold_rare.hits[0].path, "pkg0/retry.py", "{cold_rare:?}");
         let cold_common = search(&mut cold, "save the model");
+        let cold_tied = search(&mut cold, "retry attempts");
         drop(cold);
         let size = std::fs::metadata(dir.path().join(&text)).unwrap().len();
 
@@ -1193,6 +1201,27 @@ mod tests {
         // Words every file holds: their postings are most of the index, and read.
         assert_eq!(search(&mut warm, "save the model"), cold_common);
         assert!(warm.take_notes().is_empty());
+
+        // Of the snapshot, ranking 6,000 declarations tied in score, 20 to a file, reads the file
+        // list, the columns that weigh hits and the facts of the files answered, not of every file
+        // with ties.
+        let bytes = std::fs::read(dir.path().join(FILE)).unwrap();
+        let (mut warm, read) = open(dir.path());
+        assert_eq!(search(&mut warm, "retry attempts"), cold_tied);
+        assert_eq!(cold_tied.omitted.other["declarationsBeyondThreePerFile"], 300 * 17);
+        let answered: usize = cold_tied.hits.iter().map(|h| facts_of(&bytes, &h.path).1).sum();
+        // (Kinds and use counts weigh declarations, the dependency lists files.)
+        let columns = [Section::Meta, Section::Files, Section::Traits, Section::Counts, Section::HandleNumbers]
+            .into_iter()
+            .chain([Section::Deps])
+            .map(|s| sections(&bytes)[s as usize].len)
+            .sum::<u64>();
+        let by_search = read.load(Ordering::Relaxed);
+        assert!(
+            by_search < columns + answered as u64 + 16 * 1024,
+            "a warm search read {by_search} of the snapshot's {} bytes, where those sections hold {columns} and the facts answered {answered}",
+            bytes.len()
+        );
     }
 
     #[test]
