@@ -1186,6 +1186,10 @@ mod tests {
         assert_eq!(cold_rare.hits[0].path, "pkg0/retry.py", "{cold_rare:?}");
         let cold_common = search(&mut cold, "save the model");
         let cold_tied = search(&mut cold, "retry attempts");
+        let explore = |s: &mut Session, query: &str| {
+            s.explore(crate::api::ExploreRequest { query: query.into(), ..Default::default() }).unwrap()
+        };
+        let cold_explore = explore(&mut cold, "exponential backoff");
         drop(cold);
         let size = std::fs::metadata(dir.path().join(&text)).unwrap().len();
 
@@ -1222,6 +1226,19 @@ mod tests {
             "a warm search read {by_search} of the snapshot's {} bytes, where those sections hold {columns} and the facts answered {answered}",
             bytes.len()
         );
+
+        // Explore walks imports for its blast radius and tests: from the dependency lists, not the
+        // graph.
+        let (mut warm, read) = open(dir.path());
+        assert_eq!(explore(&mut warm, "exponential backoff"), cold_explore);
+        let by_explore = read.load(Ordering::Relaxed);
+        let graph = sections(&bytes)[Section::Graph as usize].len;
+        assert!(
+            by_explore < columns + 256 * 1024,
+            "a warm explore read {by_explore} of the snapshot's {} bytes ({graph} of graph), where the file list, the columns that weigh hits and the dependency lists hold {columns}",
+            bytes.len()
+        );
+        assert!(warm.take_notes().is_empty());
     }
 
     #[test]

@@ -143,7 +143,7 @@ pub(crate) fn graph(ctx: &Ctx, req: GraphRequest) -> Result<GraphResponse, Error
         .collect();
     let mut edges: Vec<GraphEdge> = Vec::new();
     for &f in &kept {
-        for &d in &index.graph().deps[f as usize] {
+        for &d in &index.file_edges().imports[f as usize] {
             if kept.contains(&d) {
                 edges.push(GraphEdge { from: path(f), to: path(d) });
             }

@@ -109,6 +109,34 @@ pub(crate) enum DepVia {
 /// Per file, the files it depends on and what made each dependency, sorted by file.
 pub(crate) type FileDeps = Vec<Vec<(FileId, DepVia)>>;
 
+/// The file dependency graph alone: per file, the files it imports and the files importing it, each
+/// in file order.
+pub(crate) struct FileEdges {
+    pub imports: Vec<Vec<FileId>>,
+    pub importers: Vec<Vec<FileId>>,
+}
+
+impl FileEdges {
+    fn of(deps: &[Vec<(FileId, DepVia)>]) -> FileEdges {
+        let imports: Vec<Vec<FileId>> = deps
+            .iter()
+            .map(|d| {
+                let mut files: Vec<FileId> = d.iter().map(|&(f, _)| f).collect();
+                files.sort_unstable();
+                files.dedup();
+                files
+            })
+            .collect();
+        let mut importers = vec![Vec::new(); imports.len()];
+        for (f, list) in imports.iter().enumerate() {
+            for &t in list {
+                importers[t as usize].push(f as FileId);
+            }
+        }
+        FileEdges { imports, importers }
+    }
+}
+
 /// The resolved graph.
 #[derive(Default)]
 pub(crate) struct Graph {
@@ -355,10 +383,11 @@ pub(crate) struct Index {
     /// Per symbol: its kind, whether it is exported and whether it is top-level (what a name lookup
     /// or a public API filters and ranks by before it reads any facts).
     traits: OnceLock<Vec<Traits>>,
-    /// The graph's counts of sites (`uses`); per file, how many files depend on it. From the graph
-    /// when it is read, else from the snapshot (a ranking by either reads no graph).
+    /// The graph's counts of sites (`uses`), and the file dependency graph alone. From the graph
+    /// when it is read, else from the snapshot (a ranking by either, a walk of imports, reads no
+    /// graph).
     counts: OnceLock<Counts>,
-    dependents: OnceLock<Vec<u32>>,
+    file_edges: OnceLock<FileEdges>,
     handle_numbers: OnceLock<Vec<(SymId, u32)>>,
     graph: OnceLock<Graph>,
     /// The graph's per-file counters, when the graph was read from the snapshot without them.
@@ -461,7 +490,7 @@ impl Index {
             qualified: OnceLock::new(),
             traits: OnceLock::new(),
             counts: OnceLock::new(),
-            dependents: OnceLock::new(),
+            file_edges: OnceLock::new(),
             handle_numbers: OnceLock::new(),
             graph: OnceLock::new(),
             file_stats: OnceLock::new(),
@@ -537,22 +566,25 @@ impl Index {
         std::borrow::Cow::Borrowed(&refs[start..end])
     }
 
-    /// The files a file depends on (`forward`) or that depend on it, in file order: from the graph
-    /// when it is read, else from the snapshot's dependency lists alone.
+    /// The files a file depends on (`forward`) or that depend on it, in file order.
     pub(crate) fn file_deps(&self, file: FileId, forward: bool) -> Vec<FileId> {
-        if let (None, Some((image, _))) = (self.graph.get(), &self.stored) {
-            match self.stored_deps() {
-                Ok(deps) if forward => return deps[file as usize].iter().map(|&(f, _)| f).collect(),
-                Ok(deps) => {
-                    let has = |d: &[(FileId, DepVia)]| d.iter().any(|&(f, _)| f == file);
-                    return (0..deps.len() as FileId).filter(|&f| has(&deps[f as usize])).collect();
+        let edges = self.file_edges();
+        let lists = if forward { &edges.imports } else { &edges.importers };
+        lists[file as usize].clone()
+    }
+
+    /// The file dependency graph: from the graph when it is read, else from the snapshot's
+    /// dependency lists alone.
+    pub(crate) fn file_edges(&self) -> &FileEdges {
+        self.file_edges.get_or_init(|| {
+            if let (None, Some((image, _))) = (self.graph.get(), &self.stored) {
+                match self.stored_deps() {
+                    Ok(deps) => return FileEdges::of(deps),
+                    Err(why) => image.mark_damaged(why),
                 }
-                Err(why) => image.mark_damaged(why),
             }
-        }
-        let graph = self.graph();
-        let edges = if forward { &graph.deps[file as usize] } else { &graph.rdeps[file as usize] };
-        edges.iter().copied().collect()
+            FileEdges::of(&self.graph().dep_via)
+        })
     }
 
     /// The snapshot's dependency lists, read once (for `file_deps` and for the graph).
@@ -665,22 +697,7 @@ impl Index {
 
     /// How many files depend on `file`.
     pub(crate) fn dependents(&self, file: FileId) -> usize {
-        let counts = self.dependents.get_or_init(|| {
-            if let (None, Some((image, _))) = (self.graph.get(), &self.stored) {
-                match self.stored_deps() {
-                    Ok(deps) => {
-                        let mut counts = vec![0u32; self.files.len()];
-                        for &(f, _) in deps.iter().flatten() {
-                            counts[f as usize] += 1;
-                        }
-                        return counts;
-                    }
-                    Err(why) => image.mark_damaged(why),
-                }
-            }
-            self.graph().rdeps.iter().map(|r| r.len() as u32).collect()
-        });
-        counts[file as usize] as usize
+        self.file_edges().importers[file as usize].len()
     }
 
     /// The symbols whose handle needs a `#n` (the n-th of a `Container::name` in one file: overloads
@@ -794,7 +811,7 @@ impl Index {
         let _ = self.graph.set(graph);
         // Counted from the graph again when next asked.
         self.counts = OnceLock::new();
-        self.dependents = OnceLock::new();
+        self.file_edges = OnceLock::new();
         // The lexical index described the old files; whoever keeps it must update it (the session does).
         self.text = std::sync::OnceLock::new();
         Ok(())

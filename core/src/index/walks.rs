@@ -18,7 +18,7 @@ pub(crate) fn import_path(index: &Index, from: FileId, to: FileId) -> Option<Vec
         if f == to {
             break;
         }
-        for &n in &index.graph().deps[f as usize] {
+        for &n in &index.file_edges().imports[f as usize] {
             if visited.insert(n) {
                 prev.insert(n, f);
                 queue.push_back(n);
@@ -50,8 +50,8 @@ pub(crate) enum Along {
 /// whether files lie further on.
 pub(crate) fn within(index: &Index, roots: &[FileId], depth: u32, along: Along) -> (BTreeMap<FileId, u32>, bool) {
     let edges = |f: FileId| match along {
-        Along::Imports => &index.graph().deps[f as usize],
-        Along::Importers => &index.graph().rdeps[f as usize],
+        Along::Imports => &index.file_edges().imports[f as usize],
+        Along::Importers => &index.file_edges().importers[f as usize],
     };
     let mut seen: BTreeMap<FileId, u32> = roots.iter().map(|&f| (f, 0)).collect();
     let mut frontier: Vec<FileId> = roots.to_vec();
@@ -111,7 +111,8 @@ pub(crate) fn candidate_tests(
         }
     }
     for &(d, f) in near {
-        let via = files.iter().find(|&&a| index.graph().deps[f as usize].contains(&a)).or(files.first());
+        let via =
+            files.iter().find(|&&a| index.file_edges().imports[f as usize].binary_search(&a).is_ok()).or(files.first());
         if let Some(&a) = via {
             note(f, d as u8, 1, format!("imports {}", index.files[a as usize].path));
         }
