@@ -1190,6 +1190,10 @@ mod tests {
             s.explore(crate::api::ExploreRequest { query: query.into(), ..Default::default() }).unwrap()
         };
         let cold_explore = explore(&mut cold, "exponential backoff");
+        let packet = |s: &mut Session, target: &str| {
+            s.packet_get(crate::api::PacketGetRequest { target: target.into(), ..Default::default() }).unwrap()
+        };
+        let cold_packet = packet(&mut cold, "retry_a");
         drop(cold);
         let size = std::fs::metadata(dir.path().join(&text)).unwrap().len();
 
@@ -1239,6 +1243,20 @@ mod tests {
             bytes.len()
         );
         assert!(warm.take_notes().is_empty());
+
+        // A packet for a name 300 files declare alike: the best and the alternatives listed are
+        // the first by handle, and only their files' facts are read to order them.
+        let (mut warm, read) = open(dir.path());
+        assert_eq!(packet(&mut warm, "retry_a"), cold_packet);
+        assert_eq!(cold_packet.alternatives.len(), 5);
+        let names = [Section::Names, Section::Lower].map(|s| sections(&bytes)[s as usize].len).iter().sum::<u64>();
+        let by_packet = read.load(Ordering::Relaxed);
+        assert!(
+            by_packet < columns + names + 64 * 1024,
+            "a warm packet read {by_packet} of the snapshot's {} bytes, where the file list, the name columns and the weighing columns hold {}",
+            bytes.len(),
+            columns + names
+        );
     }
 
     #[test]

@@ -111,6 +111,45 @@ impl<'s> Ctx<'s> {
 }
 
 /// Applies a limit's default and cap.
+/// Sorts `list` by `key`, ties by handle. The order is exact for the first `reach` entries: only
+/// the ties among them have their handles made, so a ranking of thousands reads what it answers.
+pub(crate) fn sort_then_by_handle<T, K: Ord>(
+    index: &Index,
+    list: &mut [T],
+    reach: usize,
+    key: impl Fn(&T) -> K,
+    id: impl Fn(&T) -> SymId,
+) {
+    list.sort_by_cached_key(&key);
+    let mut at = 0;
+    while at < list.len().min(reach) {
+        let first = key(&list[at]);
+        let end = at + list[at..].iter().take_while(|e| key(e) == first).count();
+        order_by_handle(index, &mut list[at..end], reach - at, &id);
+        at = end;
+    }
+}
+
+/// Orders `ties` by handle, exactly for the first `reach`. A handle is its file's path, `::`, then
+/// names: the ties are grouped by file without reading anything, and only the files that reach the
+/// answer have their handles made (from their facts). A path holding `::` could sort inside
+/// another file's handles: then every handle is made.
+fn order_by_handle<T>(index: &Index, ties: &mut [T], reach: usize, id: &impl Fn(&T) -> SymId) {
+    let file = |e: &T| index.file_of(id(e));
+    if ties.iter().any(|e| index.files[file(e) as usize].path.contains("::")) {
+        ties.sort_by_cached_key(|e| index.handle(id(e)));
+        return;
+    }
+    let prefix = |e: &T| index.files[file(e) as usize].path.bytes().chain(*b"::");
+    ties.sort_by(|a, b| prefix(a).cmp(prefix(b)));
+    let mut at = 0;
+    while at < ties.len().min(reach) {
+        let end = at + ties[at..].iter().take_while(|e| file(e) == file(&ties[at])).count();
+        ties[at..end].sort_by_cached_key(|e| index.handle(id(e)));
+        at = end;
+    }
+}
+
 pub(crate) fn bounded(value: Option<u32>, default: u32, cap: u32, field: &str) -> Result<usize, Error> {
     match value {
         None => Ok(default as usize),
@@ -293,5 +332,39 @@ pub(crate) mod testing {
         }
         let session = Session::open(Box::new(StdHost::new(dir.path())), DiscoveryOptions::default()).expect("opens");
         (dir, session)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::repo;
+    use super::*;
+
+    #[test]
+    fn ties_are_ordered_by_handle_as_far_as_asked() {
+        // `m.py.d/…` sorts before `m.py::…` by handle though after `m.py` by path; a path holding
+        // `::` sorts inside other handles.
+        let files = [
+            ("m.py", "def dup():\n    pass\n\n\ndef dup():\n    pass\n"),
+            ("m.py.d/n.py", "def dup():\n    pass\n"),
+            ("a.py", "class dup:\n    pass\n"),
+            ("z/dup.py", "def dup():\n    pass\n"),
+        ];
+        let (_dir, mut s) = repo(&files);
+        let index = s.index().unwrap();
+        let mut ids: Vec<SymId> = (0..index.syms.len() as SymId).collect();
+        let mut expected = ids.clone();
+        expected.sort_by_cached_key(|&id| index.handle(id));
+        for reach in [1, 2, ids.len()] {
+            sort_then_by_handle(index, &mut ids, reach, |_| 0, |&id| id);
+            assert_eq!(ids[..reach], expected[..reach], "reach {reach}");
+        }
+        let (_dir, mut s) = repo(&[files[0], ("m.py::x/n.py", "def dup():\n    pass\n"), files[2]]);
+        let index = s.index().unwrap();
+        let mut ids: Vec<SymId> = (0..index.syms.len() as SymId).rev().collect();
+        let mut expected = ids.clone();
+        expected.sort_by_cached_key(|&id| index.handle(id));
+        sort_then_by_handle(index, &mut ids, 1, |_| 0, |&id| id);
+        assert_eq!(ids, expected);
     }
 }

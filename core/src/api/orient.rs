@@ -103,10 +103,6 @@ pub struct DirCount {
     pub files: u64,
 }
 
-/// Up to this many declarations tied by use count are ordered by handles made from their files'
-/// facts; more read the qualified-name column instead.
-const HANDLES_FROM_FACTS: usize = 64;
-
 /// A compact first-turn map of the repository.
 pub(crate) fn orient(ctx: &Ctx, req: OrientRequest) -> Result<OrientResponse, Error> {
     let limit = bounded(req.limit, ORIENT_LIMIT_DEFAULT, ORIENT_LIMIT_CAP, "limit")?;
@@ -149,18 +145,8 @@ pub(crate) fn orient(ctx: &Ctx, req: OrientRequest) -> Result<OrientResponse, Er
         })
         .map(|id| (index.uses(id) as u64, id))
         .collect();
-    // Most used first, ties by handle: only the ties that reach the answer need their handles.
-    api.sort_unstable_by_key(|&(uses, _)| std::cmp::Reverse(uses));
-    let mut at = 0;
-    while at < api.len().min(limit) {
-        let end = at + api[at..].iter().take_while(|e| e.0 == api[at].0).count();
-        if end - at > HANDLES_FROM_FACTS {
-            // Many ties: every qualified name at once (one column), not each one's facts.
-            index.qualified();
-        }
-        api[at..end].sort_by_cached_key(|&(_, id)| index.handle(id));
-        at = end;
-    }
+    // Most used first, ties by handle.
+    super::sort_then_by_handle(index, &mut api, limit, |&(uses, _)| std::cmp::Reverse(uses), |&(_, id)| id);
     let public_api: Vec<ApiEntry> = omitted
         .cut(api, limit, "publicApi")
         .into_iter()

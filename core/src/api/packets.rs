@@ -269,15 +269,15 @@ pub(crate) fn packet_get(ctx: &Ctx, req: PacketGetRequest) -> Result<PacketGetRe
         .map(|(id, tier, _)| (tier, id))
         .filter(|(tier, _)| (1..=3).contains(tier))
         .collect();
-    found.sort_by_cached_key(|&(tier, id)| {
+    let rank = |&(tier, id): &(u8, SymId)| {
         (
             tier,
             is_test_path(&index.files[index.file_of(id) as usize].path),
             std::cmp::Reverse(index.traits()[id as usize].exported()),
             std::cmp::Reverse(index.uses(id)),
-            index.handle(id),
         )
-    });
+    };
+    super::sort_then_by_handle(index, &mut found, 1 + limit, rank, |&(_, id)| id);
     let Some(best) = found.first() else {
         return Err(Error::NotFound(format!(
             "`{target}` is not a handle, an indexed file or a declaration name; try search or explore"
