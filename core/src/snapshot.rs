@@ -1260,6 +1260,43 @@ mod tests {
     }
 
     #[test]
+    fn line_counts_are_kept_by_content_and_a_warm_loc_reads_only_files_never_counted() {
+        let loc = |s: &mut Session| s.loc(crate::api::LocRequest::default()).unwrap();
+        let dir = with_rare_words(40);
+        let cold = loc(&mut open_counting(dir.path(), "pkg0/m7.py").0);
+        assert_eq!(cold.total.files, 42);
+        let stored = dir.path().join(".codegraph/loc.bin");
+        let sound = std::fs::read(&stored).unwrap();
+        // Warm: the same answer, no source read.
+        let (mut warm, read) = open_counting(dir.path(), "pkg0/m7.py");
+        assert_eq!(loc(&mut warm), cold);
+        assert_eq!(read.load(Ordering::Relaxed), 0);
+        // Damaged: counted again, and kept again.
+        let mut damaged = sound.clone();
+        let at = damaged.len() - 10;
+        damaged[at] ^= 1;
+        std::fs::write(&stored, &damaged).unwrap();
+        let (mut warm, read) = open_counting(dir.path(), "pkg0/m7.py");
+        assert_eq!(loc(&mut warm), cold);
+        assert!(read.load(Ordering::Relaxed) > 0);
+        assert_eq!(std::fs::read(&stored).unwrap(), sound);
+        // An edit: that file alone is counted again; the answer is a cold one's.
+        std::fs::write(dir.path().join("pkg0/m7.py"), "# one comment\n\nx = 1\n").unwrap();
+        let (mut warm, read) = open_counting(dir.path(), "pkg0/m7.py");
+        let edited = loc(&mut warm);
+        assert!(read.load(Ordering::Relaxed) > 0);
+        let (mut untouched, read_other) = open_counting(dir.path(), "pkg0/m8.py");
+        assert_eq!(loc(&mut untouched), edited);
+        assert_eq!(read_other.load(Ordering::Relaxed), 0);
+        let fresh =
+            Session::open(Box::new(StdHost::new(dir.path())), DiscoveryOptions::default()).map(|mut s| loc(&mut s));
+        let mut fresh = fresh.unwrap();
+        fresh.freshness = edited.freshness.clone();
+        assert_eq!(edited, fresh);
+        assert_ne!(edited.total, cold.total);
+    }
+
+    #[test]
     fn a_damaged_block_of_the_lexical_index_is_found_when_read_and_the_index_rebuilt() {
         let dir = with_rare_words(40);
         let file = dir.path().join(".codegraph").join(crate::text::STORE_NAME);

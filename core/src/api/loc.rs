@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
 use tree_sitter::Parser;
 
@@ -15,6 +16,7 @@ use crate::extract::Kind;
 use super::{bounded, Ctx, Error, Freshness, Omitted};
 use crate::facts::SymbolKind;
 use crate::lang::Language;
+use crate::sectioned::{self, Format, SectionFile};
 
 pub const LOC_DETAIL_LIMIT_DEFAULT: u32 = 1000;
 pub const LOC_DETAIL_LIMIT_CAP: u32 = 20000;
@@ -85,17 +87,36 @@ pub(crate) struct LineCounts {
 pub(crate) fn loc(ctx: &Ctx, req: LocRequest) -> Result<LocResponse, Error> {
     let limit = bounded(req.limit, LOC_DETAIL_LIMIT_DEFAULT, LOC_DETAIL_LIMIT_CAP, "limit")?;
     let index = ctx.index();
-    // Read in order through the host, parsed in parallel where the build has threads.
+    let persist = ctx.options.persist;
+    // Counts kept from an earlier answer, by content: only files never counted are read and parsed
+    // (in parallel where the build has threads). A file whose bytes no longer match the index is
+    // not counted.
+    let mut stored = if persist { load(ctx.host, index.files.len()) } else { HashMap::default() };
+    let hashes: Vec<Option<[u8; 32]>> =
+        index.files.iter().map(|f| blake3::Hash::from_hex(&f.hash).ok().map(|h| *h.as_bytes())).collect();
+    let missing: Vec<usize> =
+        (0..index.files.len()).filter(|&i| hashes[i].is_none_or(|h| !stored.contains_key(&h))).collect();
     let texts: Vec<(usize, Option<String>)> =
-        (0..index.files.len()).map(|i| (i, index.files[i].indexed_text(ctx.host))).collect();
+        missing.iter().map(|&i| (i, index.files[i].indexed_text(ctx.host))).collect();
     let counted: Vec<(usize, Option<LineCounts>)> =
         crate::map_maybe_parallel(texts, |(i, text)| (i, text.map(|t| count_lines(index.files[i].language, &t))));
+    let mut fresh = Vec::new();
+    for (i, counts) in counted {
+        if let (Some(c), Some(h)) = (counts, hashes[i]) {
+            stored.insert(h, c);
+            fresh.push(i);
+        }
+    }
+    if persist && !fresh.is_empty() {
+        // Best effort: a failed write only means the next answer counts these files again.
+        let _ = save(ctx.host, &hashes, &stored);
+    }
+    let traits = index.traits();
     let mut rows: BTreeMap<Language, LocRow> = BTreeMap::new();
     let mut changed = 0;
     let mut declarations = Vec::new();
-    for (i, counts) in counted {
-        let f = &index.files[i];
-        let Some(c) = counts else {
+    for (i, f) in index.files.iter().enumerate() {
+        let Some(c) = hashes[i].and_then(|h| stored.get(&h)) else {
             changed += 1;
             continue;
         };
@@ -107,8 +128,11 @@ pub(crate) fn loc(ctx: &Ctx, req: LocRequest) -> Result<LocResponse, Error> {
         row.comment += c.comment;
         row.blank += c.blank;
         row.bytes += f.size;
-        for s in &f.facts.symbols {
-            let kind = match s.kind {
+        // Kinds from the kinds column: a file's facts are read only to list its declarations.
+        let ids = f.sym_base..f.sym_base + f.facts.symbol_count();
+        for (local, id) in ids.enumerate() {
+            let kind = traits[id as usize].kind();
+            let count = match kind {
                 SymbolKind::Function | SymbolKind::Method => &mut row.functions,
                 SymbolKind::Class
                 | SymbolKind::Struct
@@ -119,12 +143,13 @@ pub(crate) fn loc(ctx: &Ctx, req: LocRequest) -> Result<LocResponse, Error> {
                 SymbolKind::Constant => &mut row.constants,
                 _ => continue,
             };
-            *kind += 1;
+            *count += 1;
             if req.detail {
+                let s = &f.facts.symbols[local];
                 declarations.push(LocDeclaration {
                     path: f.path.clone(),
                     line: s.name_pos.line,
-                    kind: s.kind.as_str().into(),
+                    kind: kind.as_str().into(),
                     name: s.name.clone(),
                     language: f.language.name().into(),
                 });
@@ -222,6 +247,61 @@ pub(crate) fn count_lines(language: Language, text: &str) -> LineCounts {
         start = end;
     }
     counts
+}
+
+/// Where a persisting session keeps the line counts of the files it counted, by content hash,
+/// beside the snapshot (in `.codegraph/`): a warm `loc` parses only files it never counted.
+pub(crate) const STORE_NAME: &str = "loc.bin";
+
+/// `loc.bin`: the core version, then one record per content hash (blake3, then code, comment and
+/// blank lines as little-endian u32), sorted by hash. Bumped whenever `count_lines` changes.
+static FORMAT: Format =
+    Format { magic: *b"CGLOC\0\0\0", version: 1, noun: "line counts", sections: &["meta", "counts"] };
+const RECORD: usize = 32 + 3 * 4;
+
+/// The stored counts (of at most `files` files), when this version wrote them and they check.
+fn load(host: &dyn crate::host::Host, files: usize) -> HashMap<[u8; 32], LineCounts> {
+    let cap = FORMAT.header_len() as u64 + 1024 + (files * RECORD) as u64;
+    let read = || -> Option<HashMap<[u8; 32], LineCounts>> {
+        let bytes = crate::store::read(host, STORE_NAME, cap).ok()??;
+        let file = SectionFile::open(Box::new(bytes), &FORMAT).ok()?;
+        let version: String = postcard::from_bytes(&file.section(0).ok()?).ok()?;
+        let records = file.section(1).ok()?;
+        if version != crate::VERSION || !records.len().is_multiple_of(RECORD) {
+            return None;
+        }
+        let field =
+            |r: &[u8], i: usize| u64::from(u32::from_le_bytes(r[32 + i * 4..36 + i * 4].try_into().expect("4 bytes")));
+        let counts = records.chunks_exact(RECORD).map(|r| {
+            let hash: [u8; 32] = r[..32].try_into().expect("32 bytes");
+            (hash, LineCounts { code: field(r, 0), comment: field(r, 1), blank: field(r, 2) })
+        });
+        Some(counts.collect())
+    };
+    read().unwrap_or_default()
+}
+
+/// Stores the counts of the files of the index (`hashes`), sorted by hash.
+fn save(
+    host: &dyn crate::host::Host,
+    hashes: &[Option<[u8; 32]>],
+    counts: &HashMap<[u8; 32], LineCounts>,
+) -> Result<(), String> {
+    let mut kept: Vec<([u8; 32], LineCounts)> =
+        hashes.iter().flatten().filter_map(|h| counts.get(h).map(|c| (*h, *c))).collect();
+    kept.sort_unstable_by_key(|(h, _)| *h);
+    kept.dedup_by_key(|(h, _)| *h);
+    let mut records = Vec::with_capacity(kept.len() * RECORD);
+    for (hash, c) in kept {
+        records.extend_from_slice(&hash);
+        for n in [c.code, c.comment, c.blank] {
+            records.extend_from_slice(&u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes());
+        }
+    }
+    let mut w = sectioned::Writer::new(&FORMAT, records.len() + 64);
+    w.postcard(crate::VERSION)?;
+    w.bytes(&records)?;
+    crate::store::write_cache(host, STORE_NAME, &w.finish())
 }
 
 #[cfg(test)]

@@ -227,6 +227,9 @@ fn a_persisted_index_that_is_a_fifo_a_device_or_sparse_is_rejected_and_rebuilt()
         ("text.bin", "fifo"),
         ("text.bin", "zero"),
         ("text.bin", "sparse"),
+        ("loc.bin", "fifo"),
+        ("loc.bin", "zero"),
+        ("loc.bin", "sparse"),
         ("config", "fifo"),
     ] {
         let dir = tempfile::tempdir().unwrap();
@@ -241,14 +244,16 @@ fn a_persisted_index_that_is_a_fifo_a_device_or_sparse_is_rejected_and_rebuilt()
             _ => sparse(&target, 8 << 30),
         }
         let root = dir.path().to_path_buf();
-        let (status, search, context) = bounded(60, move || {
+        let (status, search, context, loc) = bounded(60, move || {
             let mut s = open(&root, true);
             let status: Value = s.call("status", json!({})).unwrap();
             let search: Value = s.call("search", json!({ "query": "retry" })).unwrap();
             let context = s.call("context", json!({})).map_err(|e| e.code());
-            (status, search, context)
+            let loc: Value = s.call("loc", json!({})).unwrap();
+            (status, search, context, loc)
         });
         assert_eq!(status["files"], 1, "{name} {make}");
+        assert_eq!(loc["total"]["code"], 2, "{name} {make}: {loc}");
         assert_eq!(search["hits"][0]["path"], "a.py", "{name} {make}");
         if name == "index.bin" {
             assert_eq!(status["snapshot"]["state"], "rejected", "{name} {make}: {status}");
