@@ -1176,8 +1176,10 @@ mod tests {
         // 300 modules of 20 functions each that a search for `retry attempts` scores alike.
         std::fs::create_dir_all(dir.path().join("retries")).unwrap();
         for i in 0..300 {
-            let text: String =
-                ('a'..='t').map(|c| format!("def retry_{c}(attempts):\n    return attempts\n\n\n")).collect();
+            let text = ('a'..='t')
+                .map(|c| format!("def retry_{c}(attempts):\n    return attempts\n"))
+                .collect::<Vec<_>>()
+                .join("\n\n");
             std::fs::write(dir.path().join(format!("retries/r{i}.py")), text).unwrap();
         }
         let text = format!(".codegraph/{}", crate::text::STORE_NAME);
