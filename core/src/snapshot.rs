@@ -21,7 +21,7 @@ pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
 const MAGIC: [u8; 8] = *b"CODEGRPH";
 /// Bumped whenever the layout, the meaning of facts or what the stored graph resolves changes.
-pub(crate) const FORMAT_VERSION: u32 = 109;
+pub(crate) const FORMAT_VERSION: u32 = 110;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 
@@ -95,6 +95,8 @@ pub(crate) enum Section {
     Counts,
     /// The symbols whose handle has a `#n`, with n (`Vec<(u32, u32)>` in id order).
     HandleNumbers,
+    /// The graph's type relations: impl members and supertypes (`crate::index::Relations`).
+    Relations,
     /// The resolved graph (`GraphParts`), when the snapshot has one.
     Graph,
     /// Its per-file counters (`Vec<FileRefs>`), which only an update and the artifact read.
@@ -112,7 +114,7 @@ pub(crate) enum Section {
 }
 
 impl Section {
-    pub(crate) const ALL: [Section; 15] = [
+    pub(crate) const ALL: [Section; 16] = [
         Section::Meta,
         Section::Facts,
         Section::Files,
@@ -122,6 +124,7 @@ impl Section {
         Section::Traits,
         Section::Counts,
         Section::HandleNumbers,
+        Section::Relations,
         Section::Graph,
         Section::FileStats,
         Section::UnresolvedCalls,
@@ -145,6 +148,7 @@ impl Section {
         "symbol kinds",
         "use counts",
         "handle numbers",
+        "type relations",
         "graph",
         "per-file counters",
         "unresolved call names",
@@ -196,6 +200,7 @@ pub(crate) struct Parts<'a> {
     pub counts: &'a crate::index::Counts,
     pub handle_numbers: &'a [(u32, u32)],
     pub graph: crate::index::StoredGraph<'a>,
+    pub relations: crate::index::StoredRelations<'a>,
     pub file_stats: Vec<crate::index::StoredFileStats<'a>>,
     /// Sorted by name.
     pub unresolved_calls: Vec<(&'a str, u32)>,
@@ -271,6 +276,7 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
     })?;
     w.postcard(parts.counts)?;
     w.postcard(&parts.handle_numbers)?;
+    w.postcard(&parts.relations)?;
     for section in graph_sections? {
         w.bytes(&section)?;
     }
@@ -361,6 +367,13 @@ impl Image {
             return Err("its handle numbers do not fit its symbols".into());
         }
         Ok(numbers)
+    }
+
+    /// The graph's type relations, checked: every id below `symbols`, types sorted once each.
+    pub(crate) fn relations(&self, symbols: usize) -> Result<crate::index::Relations, String> {
+        let relations: crate::index::Relations = postcard::from_bytes(&self.section(Section::Relations)?)
+            .map_err(|e| format!("its type relations are undecodable: {e}"))?;
+        relations.fits(symbols).then_some(relations).ok_or_else(|| "its type relations do not fit its symbols".into())
     }
 
     /// The stored graph, decoded.
@@ -1167,11 +1180,13 @@ mod tests {
         write_tree(dir.path(), files);
         let retry = "def throttle_retries(attempts):\n    \"\"\"Exponential backoff between attempts.\"\"\"\n    return attempts * 2\n";
         std::fs::write(dir.path().join("pkg0/retry.py"), retry).unwrap();
+        let shapes = "class Shape:\n    pass\n\n\nclass Circle(Shape):\n    pass\n\n\nclass Disc(Circle):\n    pass\n";
+        std::fs::write(dir.path().join("shapes.py"), shapes).unwrap();
         dir
     }
 
     #[test]
-    fn a_warm_search_reads_the_blocks_of_its_words_and_answers_as_cold() {
+    fn warm_search_explore_packets_and_hierarchy_read_what_they_answer() {
         let dir = with_rare_words(10_000);
         // 300 modules of 20 functions each that a search for `retry attempts` scores alike.
         std::fs::create_dir_all(dir.path().join("retries")).unwrap();
@@ -1196,6 +1211,16 @@ mod tests {
             s.packet_get(crate::api::PacketGetRequest { target: target.into(), ..Default::default() }).unwrap()
         };
         let cold_packet = packet(&mut cold, "retry_a");
+        let hierarchy = |s: &mut Session| {
+            use crate::api::{GetSymbolRequest, HierarchyRequest};
+            let request = |handle: &str| HierarchyRequest { handle: handle.into(), depth: Some(3), limit: None };
+            let up = s.supertypes(request("shapes.py::Disc")).unwrap();
+            let down = s.subtypes(request("shapes.py::Shape")).unwrap();
+            let symbol = s.get_symbol(GetSymbolRequest { handle: "shapes.py::Circle".into() }).unwrap();
+            (up, down, symbol)
+        };
+        let cold_hierarchy = hierarchy(&mut cold);
+        assert_eq!(cold_hierarchy.2.supertypes, ["shapes.py::Shape"]);
         drop(cold);
         let size = std::fs::metadata(dir.path().join(&text)).unwrap().len();
 
@@ -1259,6 +1284,19 @@ mod tests {
             bytes.len(),
             columns + names
         );
+
+        // The hierarchy tools and a symbol's relations: the type relations, not the graph.
+        let (mut warm, read) = open(dir.path());
+        assert_eq!(hierarchy(&mut warm), cold_hierarchy);
+        let relations = sections(&bytes)[Section::Relations as usize].len;
+        let by_hierarchy = read.load(Ordering::Relaxed);
+        assert!(
+            by_hierarchy < columns + relations + 128 * 1024,
+            "a warm hierarchy read {by_hierarchy} of the snapshot's {} bytes ({graph} of graph), where the file list, the weighing columns and the relations hold {}",
+            bytes.len(),
+            columns + relations
+        );
+        assert!(warm.take_notes().is_empty());
     }
 
     #[test]
@@ -1266,7 +1304,7 @@ mod tests {
         let loc = |s: &mut Session| s.loc(crate::api::LocRequest::default()).unwrap();
         let dir = with_rare_words(40);
         let cold = loc(&mut open_counting(dir.path(), "pkg0/m7.py").0);
-        assert_eq!(cold.total.files, 42);
+        assert_eq!(cold.total.files, 43);
         let stored = dir.path().join(".codegraph/loc.bin");
         let sound = std::fs::read(&stored).unwrap();
         // Warm: the same answer, no source read.
@@ -1346,6 +1384,7 @@ mod tests {
             middle(Section::Traits),
             middle(Section::Sites),
             middle(Section::Graph),
+            middle(Section::Relations),
             middle(Section::Deps),
         ] {
             let mut damaged = sound.clone();

@@ -192,7 +192,7 @@ pub(crate) fn owner_type(index: &Index, id: SymId) -> Option<SymId> {
         return index.symbol(c).kind.is_type().then_some(c);
     }
     sym.impl_of.as_ref()?;
-    index.graph().impl_members.iter().find(|(_, members)| members.contains(&id)).map(|(&t, _)| t)
+    index.relations().owner_of(id)
 }
 
 /// One type reached by the walk.
@@ -223,7 +223,7 @@ impl Step {
 /// (depth, handle).
 pub(crate) fn walk(index: &Index, id: SymId, direction: Direction, depth: u32) -> Vec<Step> {
     let mut up: BTreeMap<SymId, Vec<(TypeRelKind, SymId)>> = BTreeMap::new();
-    for &(sub, kind, sup) in &index.graph().supertypes {
+    for &(sub, kind, sup) in &index.relations().supertypes {
         let (from, to) = if direction == Direction::Up { (sub, sup) } else { (sup, sub) };
         up.entry(from).or_default().push((kind, to));
     }
@@ -281,7 +281,7 @@ pub(crate) fn members(index: &Index, id: SymId) -> Vec<SymId> {
         .filter(|(_, s)| s.container == Some(local))
         .map(|(i, _)| index.global(file, i as u32))
         .collect();
-    members.extend(index.graph().impl_members.get(&id).into_iter().flatten().copied());
+    members.extend(index.relations().members_of(id));
     members.sort_unstable();
     members.dedup();
     members

@@ -105,9 +105,9 @@ pub(crate) fn get_symbol(ctx: &Ctx, req: GetSymbolRequest) -> Result<GetSymbolRe
     let members = super::hierarchy::members(index, id);
     let sites = index.sites_of(id);
     let supertypes =
-        index.graph().supertypes.iter().filter(|(s, _, _)| *s == id).map(|(_, _, t)| index.handle(*t)).collect();
+        index.relations().supertypes.iter().filter(|(s, _, _)| *s == id).map(|(_, _, t)| index.handle(*t)).collect();
     let subtypes =
-        index.graph().supertypes.iter().filter(|(_, _, t)| *t == id).map(|(s, _, _)| index.handle(*s)).collect();
+        index.relations().supertypes.iter().filter(|(_, _, t)| *t == id).map(|(s, _, _)| index.handle(*s)).collect();
     Ok(GetSymbolResponse {
         symbol: SymbolInfo::of(index, id),
         members: members.into_iter().map(|m| SymbolInfo::of(index, m)).collect(),

@@ -137,6 +137,43 @@ impl FileEdges {
     }
 }
 
+/// The type relations of a graph, apart: what `symbol` and the hierarchy tools read (a warm start
+/// reads them from their own section, not the graph).
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Relations {
+    /// Rust impl members and Go methods, by the type they belong to, sorted by type.
+    pub impl_members: Vec<(SymId, Vec<SymId>)>,
+    /// (subtype, kind, supertype).
+    pub supertypes: Vec<(SymId, TypeRelKind, SymId)>,
+}
+
+impl Relations {
+    /// The impl members and Go methods of type `t`.
+    pub(crate) fn members_of(&self, t: SymId) -> &[SymId] {
+        self.impl_members.binary_search_by_key(&t, |(t, _)| *t).map_or(&[], |at| &self.impl_members[at].1)
+    }
+
+    /// The type whose impl block (or receiver) declares member `id`.
+    pub(crate) fn owner_of(&self, id: SymId) -> Option<SymId> {
+        self.impl_members.iter().find(|(_, members)| members.contains(&id)).map(|(t, _)| *t)
+    }
+
+    /// Whether every id names a symbol of `symbols`, and the types are sorted once each.
+    pub(crate) fn fits(&self, symbols: usize) -> bool {
+        let sym = |s: SymId| (s as usize) < symbols;
+        self.impl_members.windows(2).all(|w| w[0].0 < w[1].0)
+            && self.impl_members.iter().all(|(t, m)| sym(*t) && m.iter().all(|&s| sym(s)))
+            && self.supertypes.iter().all(|&(a, _, b)| sym(a) && sym(b))
+    }
+}
+
+/// Relations as they are stored, borrowed from a graph.
+#[derive(Serialize)]
+pub(crate) struct StoredRelations<'a> {
+    impl_members: Vec<(SymId, &'a [SymId])>,
+    supertypes: &'a [(SymId, TypeRelKind, SymId)],
+}
+
 /// The resolved graph.
 #[derive(Default)]
 pub(crate) struct Graph {
@@ -172,8 +209,6 @@ pub(crate) struct Graph {
 pub(crate) struct GraphParts {
     refs: Vec<RefSite>,
     refs_by_file: Vec<Vec<u32>>,
-    impl_members: Vec<(SymId, Vec<SymId>)>,
-    supertypes: Vec<(SymId, TypeRelKind, SymId)>,
     import_bindings: Vec<ImportBinding>,
     /// The totals of the per-file counters (which the snapshot stores apart: only an update and
     /// the artifact read them).
@@ -188,8 +223,6 @@ pub(crate) struct GraphParts {
 pub(crate) struct StoredGraph<'a> {
     refs: &'a [RefSite],
     refs_by_file: &'a [Vec<u32>],
-    impl_members: Vec<(SymId, &'a [SymId])>,
-    supertypes: &'a [(SymId, TypeRelKind, SymId)],
     import_bindings: &'a [ImportBinding],
     resolved_refs: u64,
     unresolved_refs: u64,
@@ -218,8 +251,6 @@ impl GraphParts {
                 .iter()
                 .enumerate()
                 .all(|(f, list)| list.iter().all(|&i| self.refs[i as usize].file as usize == f))
-            && self.impl_members.iter().all(|(t, m)| sym(*t) && m.iter().all(|&s| sym(s)))
-            && self.supertypes.iter().all(|&(a, _, b)| sym(a) && sym(b))
             && self.import_bindings.iter().all(|b| file(b.file) && sym(b.target))
     }
 }
@@ -255,19 +286,30 @@ impl Graph {
     /// What the snapshot stores of this graph (its per-file counters apart: `file_stats_parts`),
     /// borrowed: it is encoded as it is, not copied first.
     pub fn parts(&self) -> StoredGraph<'_> {
-        let mut impl_members: Vec<(SymId, &[SymId])> =
-            self.impl_members.iter().map(|(&t, m)| (t, m.as_slice())).collect();
-        impl_members.sort_unstable();
         StoredGraph {
             refs: &self.refs,
             refs_by_file: &self.refs_by_file,
-            impl_members,
-            supertypes: &self.supertypes,
             import_bindings: &self.import_bindings,
             resolved_refs: self.resolved_refs,
             unresolved_refs: self.unresolved_refs,
             unbound_imports: self.unbound_imports,
         }
+    }
+
+    /// Its type relations as the snapshot stores them, borrowed.
+    pub fn relations_parts(&self) -> StoredRelations<'_> {
+        let mut impl_members: Vec<(SymId, &[SymId])> =
+            self.impl_members.iter().map(|(&t, m)| (t, m.as_slice())).collect();
+        impl_members.sort_unstable();
+        StoredRelations { impl_members, supertypes: &self.supertypes }
+    }
+
+    /// Its type relations, as `Relations`.
+    fn relations(&self) -> Relations {
+        let mut impl_members: Vec<(SymId, Vec<SymId>)> =
+            self.impl_members.iter().map(|(&t, m)| (t, m.clone())).collect();
+        impl_members.sort_unstable();
+        Relations { impl_members, supertypes: self.supertypes.clone() }
     }
 
     /// The callee names of unproven call sites with their counts, by name, borrowed.
@@ -300,19 +342,20 @@ impl Graph {
     /// the caller resolves).
     fn from_parts(
         parts: GraphParts,
+        relations: Relations,
         calls: Vec<(String, u32)>,
         deps: FileDeps,
         files: usize,
         symbols: usize,
     ) -> Option<Graph> {
-        if !parts.fits(files, symbols) {
+        if !parts.fits(files, symbols) || !relations.fits(symbols) {
             return None;
         }
         let mut graph = Graph {
             refs: parts.refs,
             refs_by_file: parts.refs_by_file,
-            impl_members: parts.impl_members.into_iter().collect(),
-            supertypes: parts.supertypes,
+            impl_members: relations.impl_members.into_iter().collect(),
+            supertypes: relations.supertypes,
             import_bindings: parts.import_bindings,
             resolved_refs: parts.resolved_refs,
             unresolved_refs: parts.unresolved_refs,
@@ -387,6 +430,8 @@ pub(crate) struct Index {
     /// when it is read, else from the snapshot (a ranking by either, a walk of imports, reads no
     /// graph).
     counts: OnceLock<Counts>,
+    /// The graph's type relations: the graph's when it is read, else the snapshot's section.
+    relations: OnceLock<Relations>,
     file_edges: OnceLock<FileEdges>,
     handle_numbers: OnceLock<Vec<(SymId, u32)>>,
     graph: OnceLock<Graph>,
@@ -490,6 +535,7 @@ impl Index {
             qualified: OnceLock::new(),
             traits: OnceLock::new(),
             counts: OnceLock::new(),
+            relations: OnceLock::new(),
             file_edges: OnceLock::new(),
             handle_numbers: OnceLock::new(),
             graph: OnceLock::new(),
@@ -516,7 +562,8 @@ impl Index {
             let n = self.files.len();
             let graph = image.graph().and_then(|p| {
                 let (calls, deps) = (self.stored_unresolved_calls()?.clone(), self.stored_deps()?.clone());
-                Graph::from_parts(p, calls, deps, n, self.syms.len())
+                let relations = image.relations(self.syms.len())?;
+                Graph::from_parts(p, relations, calls, deps, n, self.syms.len())
                     .ok_or_else(|| "its graph does not fit its files".into())
             });
             match graph {
@@ -695,6 +742,20 @@ impl Index {
         })
     }
 
+    /// The graph's type relations (impl members, supertypes): from the graph when it is read, else
+    /// from the snapshot's section alone.
+    pub(crate) fn relations(&self) -> &Relations {
+        self.relations.get_or_init(|| {
+            if let (None, Some((image, _))) = (self.graph.get(), &self.stored) {
+                match image.relations(self.syms.len()) {
+                    Ok(relations) => return relations,
+                    Err(why) => image.mark_damaged(why),
+                }
+            }
+            self.graph().relations()
+        })
+    }
+
     /// How many files depend on `file`.
     pub(crate) fn dependents(&self, file: FileId) -> usize {
         self.file_edges().importers[file as usize].len()
@@ -767,6 +828,7 @@ impl Index {
             counts: self.counts(),
             handle_numbers: self.handle_numbers(),
             graph: self.graph().parts(),
+            relations: self.graph().relations_parts(),
             file_stats: Graph::file_stats_parts(self.file_stats()),
             unresolved_calls: self.graph().unresolved_calls_parts(),
             deps: &self.graph().dep_via,
@@ -811,6 +873,7 @@ impl Index {
         let _ = self.graph.set(graph);
         // Counted from the graph again when next asked.
         self.counts = OnceLock::new();
+        self.relations = OnceLock::new();
         self.file_edges = OnceLock::new();
         // The lexical index described the old files; whoever keeps it must update it (the session does).
         self.text = std::sync::OnceLock::new();
