@@ -21,7 +21,7 @@ pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
 const MAGIC: [u8; 8] = *b"CODEGRPH";
 /// Bumped whenever the layout, the meaning of facts or what the stored graph resolves changes.
-pub(crate) const FORMAT_VERSION: u32 = 110;
+pub(crate) const FORMAT_VERSION: u32 = 111;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 
@@ -109,12 +109,17 @@ pub(crate) enum Section {
     Sites,
     /// The first target and the blake3 of each block of `Sites` (`Vec<(u32, [u8; 32])>`).
     SiteBlocks,
+    /// The sites within a declaration again, by that declaration (then in the graph's order), read
+    /// a block at a time: `callees` reads the blocks of one caller, not the graph.
+    CallerSites,
+    /// The first enclosing declaration and the blake3 of each block of `CallerSites`.
+    CallerBlocks,
     /// Per file, the files it depends on and what made each (`Vec<Vec<(FileId, DepVia)>>`).
     Deps,
 }
 
 impl Section {
-    pub(crate) const ALL: [Section; 16] = [
+    pub(crate) const ALL: [Section; 18] = [
         Section::Meta,
         Section::Facts,
         Section::Files,
@@ -130,6 +135,8 @@ impl Section {
         Section::UnresolvedCalls,
         Section::Sites,
         Section::SiteBlocks,
+        Section::CallerSites,
+        Section::CallerBlocks,
         Section::Deps,
     ];
 
@@ -154,6 +161,8 @@ impl Section {
         "unresolved call names",
         "sites",
         "site blocks",
+        "sites by caller",
+        "blocks of sites by caller",
         "file dependencies",
     ];
 }
@@ -283,9 +292,9 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
     Ok(w.finish())
 }
 
-/// The sections after the handle numbers, in `Section::ALL` order: the graph, the per-file
-/// counters, the unresolved call names, the sites with the blake3 of each block of them, and the
-/// dependency lists.
+/// The sections after the relations, in `Section::ALL` order: the graph, the per-file counters,
+/// the unresolved call names, the sites by target and by caller with the blake3 of each block of
+/// them, and the dependency lists.
 fn graph_sections(parts: &Parts) -> Result<Vec<Vec<u8>>, String> {
     fn postcard<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, String> {
         postcard::to_allocvec(value).map_err(|e| e.to_string())
@@ -297,12 +306,23 @@ fn graph_sections(parts: &Parts) -> Result<Vec<Vec<u8>>, String> {
     }
     let firsts = sites.chunks(SITES_PER_BLOCK).map(|block| block[0].target);
     let blocks: Vec<SiteBlock> = firsts.zip(SITE_BLOCKS.hashes(&site_bytes)).collect();
+    // Stable: the sites of one caller stay in the graph's order.
+    let mut by_caller: Vec<&RefSite> = sites.iter().filter(|r| r.enclosing.is_some()).collect();
+    by_caller.sort_by_key(|r| r.enclosing);
+    let mut caller_bytes = Vec::with_capacity(by_caller.len() * SITE_LEN);
+    for r in &by_caller {
+        write_site(&mut caller_bytes, r);
+    }
+    let firsts = by_caller.chunks(SITES_PER_BLOCK).map(|block| block[0].enclosing.unwrap_or(u32::MAX));
+    let caller_blocks: Vec<SiteBlock> = firsts.zip(SITE_BLOCKS.hashes(&caller_bytes)).collect();
     Ok(vec![
         postcard(&parts.graph)?,
         postcard(&parts.file_stats)?,
         postcard(&parts.unresolved_calls)?,
         site_bytes,
         postcard(&blocks)?,
+        caller_bytes,
+        postcard(&caller_blocks)?,
         postcard(&parts.deps)?,
     ])
 }
@@ -314,6 +334,7 @@ pub(crate) struct Image {
     file: SectionFile,
     damage: std::sync::Mutex<Option<String>>,
     site_blocks: std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
+    caller_blocks: std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
 }
 
 impl std::fmt::Debug for Image {
@@ -395,23 +416,45 @@ impl Image {
     /// The sites whose target is `target`, read from the blocks that can hold them (each checked
     /// against its blake3), with every id checked against the index's `files` and `symbols`.
     pub(crate) fn sites_of(&self, target: u32, files: usize, symbols: usize) -> Result<Vec<RefSite>, String> {
-        let blocks = self.site_blocks.get_or_init(|| {
-            let blocks: Vec<SiteBlock> = postcard::from_bytes(&self.section(Section::SiteBlocks)?)
-                .map_err(|e| format!("its site blocks are undecodable: {e}"))?;
-            let fits = SITE_BLOCKS.fit(self.file.entry(Section::Sites as usize).len, blocks.len())
+        let by_target = SiteIndex { records: Section::Sites, blocks: Section::SiteBlocks, key: |r| Some(r.target) };
+        self.sites_by(&by_target, &self.site_blocks, target, files, symbols)
+    }
+
+    /// The sites within declaration `caller`, in the graph's order, read as `sites_of` reads.
+    pub(crate) fn sites_in(&self, caller: u32, files: usize, symbols: usize) -> Result<Vec<RefSite>, String> {
+        let by_caller =
+            SiteIndex { records: Section::CallerSites, blocks: Section::CallerBlocks, key: |r| r.enclosing };
+        self.sites_by(&by_caller, &self.caller_blocks, caller, files, symbols)
+    }
+
+    /// The sites of a section of site records sorted by `index.key` whose key is `key`.
+    fn sites_by(
+        &self,
+        index: &SiteIndex,
+        table: &std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
+        key: u32,
+        files: usize,
+        symbols: usize,
+    ) -> Result<Vec<RefSite>, String> {
+        let blocks = table.get_or_init(|| {
+            let blocks: Vec<SiteBlock> = postcard::from_bytes(&self.section(index.blocks)?)
+                .map_err(|e| format!("its {} are undecodable: {e}", index.blocks.name()))?;
+            let fits = SITE_BLOCKS.fit(self.file.entry(index.records as usize).len, blocks.len())
                 && blocks.windows(2).all(|w| w[0].0 <= w[1].0);
-            fits.then_some(blocks).ok_or_else(|| "its site blocks do not fit its sites".to_string())
+            fits.then_some(blocks).ok_or_else(|| format!("its {} do not fit its sites", index.blocks.name()))
         });
         let blocks = blocks.as_ref().map_err(Clone::clone)?;
-        let first = blocks.partition_point(|b| b.0 < target).saturating_sub(1);
-        let end = blocks.partition_point(|b| b.0 <= target);
+        let first = blocks.partition_point(|b| b.0 < key).saturating_sub(1);
+        let end = blocks.partition_point(|b| b.0 <= key);
         let mut out = Vec::new();
         for (i, (_, hash)) in blocks.iter().enumerate().take(end).skip(first) {
-            let bytes = self.file.block(Section::Sites as usize, SITE_BLOCKS, i, hash)?;
+            let bytes = self.file.block(index.records as usize, SITE_BLOCKS, i, hash)?;
             for record in bytes.chunks_exact(SITE_LEN) {
                 let r = read_site(record);
-                if r.target == target {
-                    let fits = (r.file as usize) < files && r.enclosing.is_none_or(|e| (e as usize) < symbols);
+                if (index.key)(&r) == Some(key) {
+                    let fits = (r.file as usize) < files
+                        && (r.target as usize) < symbols
+                        && r.enclosing.is_none_or(|e| (e as usize) < symbols);
                     if !fits {
                         return Err("its sites do not fit its files".into());
                     }
@@ -496,6 +539,7 @@ pub(crate) fn open(host: &dyn Host, options_key: &str, cap: u64) -> Result<Optio
         file: SectionFile::open(file, &FORMAT).map_err(rejection)?,
         damage: std::sync::Mutex::new(None),
         site_blocks: std::sync::OnceLock::new(),
+        caller_blocks: std::sync::OnceLock::new(),
     };
     let meta: Meta = postcard::from_bytes(&image.section(Section::Meta).map_err(damaged)?)
         .map_err(|e| damaged(format!("undecodable snapshot meta: {e}")))?;
@@ -542,8 +586,16 @@ fn rejection(e: HeaderError) -> Rejection {
     Rejection { why: e.why, damaged: !e.outdated }
 }
 
-/// A block of `Sites`: the target of its first site and its blake3.
+/// A block of `Sites` (`CallerSites`): the target (enclosing declaration) of its first site and
+/// its blake3.
 type SiteBlock = (u32, [u8; 32]);
+
+/// A section of site records and the section of its blocks, sorted by `key`.
+struct SiteIndex {
+    records: Section,
+    blocks: Section,
+    key: fn(&RefSite) -> Option<u32>,
+}
 
 /// Sites a block of `Sites` holds, and the bytes of one.
 const SITES_PER_BLOCK: usize = 2048;
@@ -1064,9 +1116,15 @@ mod tests {
         s.deps(crate::api::DepsRequest { file: file.into(), limit: None }).unwrap()
     }
 
-    /// A question that reads the graph itself.
+    /// A question that reads the sites by caller (or the graph, once it is read).
     fn callees(s: &mut Session, handle: &str) -> crate::api::CallsResponse {
         s.callees(crate::api::CallsRequest { handle: Some(handle.into()), ..Default::default() }).unwrap()
+    }
+
+    /// A question that reads the graph itself (its import bindings).
+    fn imports(s: &mut Session, name: &str) -> crate::api::WorkspaceSymbolsResponse {
+        s.workspace_symbols(WorkspaceSymbolsRequest { query: name.into(), include_imports: true, ..Default::default() })
+            .unwrap()
     }
 
     /// The section table of a snapshot's bytes, checked as `open` checks it.
@@ -1112,6 +1170,8 @@ mod tests {
         let cold_symbols = symbols(&mut cold, "save_4242");
         let handle = cold_symbols.symbols[0].symbol.handle.clone();
         let cold_refs = refs(&mut cold, &handle);
+        let cold_callees = callees(&mut cold, "pkg42/m42.py::helper_4242");
+        assert_eq!(cold_callees.groups.len(), 2, "{cold_callees:?}");
         assert_eq!(cold_refs.refs.len(), 1, "{cold_refs:?}");
         let cold_many = [many(&mut cold, "helper", &[]), many(&mut cold, "model", &["class"])];
         assert_eq!([cold_many[0].total, cold_many[1].total], [9_999, 9_999], "pkg0/m0.py holds `shared` instead");
@@ -1135,6 +1195,10 @@ mod tests {
         assert_eq!(refs(&mut warm, &handle), cold_refs);
         let by_refs = read.load(Ordering::Relaxed) - by_symbols;
         assert!(by_refs < 256 * 1024, "a warm refs query read {by_refs} of the snapshot's {size} bytes");
+        // The block of sites by caller that holds the function's, and the facts they name: no graph.
+        assert_eq!(callees(&mut warm, "pkg42/m42.py::helper_4242"), cold_callees);
+        let by_callees = read.load(Ordering::Relaxed) - by_symbols - by_refs;
+        assert!(by_callees < 256 * 1024, "a warm callees query read {by_callees} of the snapshot's {size} bytes");
         assert!(warm.take_notes().is_empty());
 
         // 9,999 matches are counted and ranked from the columns; the facts read are those of the
@@ -1367,6 +1431,8 @@ mod tests {
         let expected_refs = refs(&mut cold, "pkg0/m0.py::shared");
         let expected_deps = deps(&mut cold, "pkg0/m17.py");
         let expected_callees = callees(&mut cold, "pkg0/m17.py::helper_17");
+        let expected_imports = imports(&mut cold, "shared");
+        assert!(expected_imports.symbols.iter().any(|m| m.import_of.is_some()), "{expected_imports:?}");
         drop(cold);
         let file = dir.path().join(FILE);
         let sound = std::fs::read(&file).unwrap();
@@ -1383,6 +1449,7 @@ mod tests {
             names_at,
             middle(Section::Traits),
             middle(Section::Sites),
+            middle(Section::CallerSites),
             middle(Section::Graph),
             middle(Section::Relations),
             middle(Section::Deps),
@@ -1395,6 +1462,7 @@ mod tests {
             assert_eq!(refs(&mut warm, "pkg0/m0.py::shared"), expected_refs);
             assert_eq!(deps(&mut warm, "pkg0/m17.py"), expected_deps);
             assert_eq!(callees(&mut warm, "pkg0/m17.py::helper_17"), expected_callees);
+            assert_eq!(imports(&mut warm, "shared"), expected_imports);
             let notes = warm.take_notes();
             assert_eq!(notes.len(), 1, "{notes:?}");
             assert!(
@@ -1493,6 +1561,7 @@ mod tests {
         let expected_refs = refs(&mut cold, "pkg0/m0.py::shared");
         let deps_of_m3 = deps(&mut cold, "pkg0/m3.py").files;
         let callees_of_m3 = callees(&mut cold, "pkg0/m3.py::helper_3");
+        let imports_of_shared = imports(&mut cold, "shared");
         drop(cold);
         let file = dir.path().join(FILE);
         let sound = std::fs::read(&file).unwrap();
@@ -1533,12 +1602,25 @@ mod tests {
             p[Section::Sites as usize] = records;
             p[Section::SiteBlocks as usize] = postcard::to_allocvec(&blocks).unwrap();
         });
+        // The sites by caller, each naming a target no symbol has.
+        let callers = recrafted(&sound, |p| {
+            let mut records = p[Section::CallerSites as usize].clone();
+            for record in records.chunks_exact_mut(SITE_LEN) {
+                record[..4].copy_from_slice(&1_000_000u32.to_le_bytes()); // the target
+            }
+            let blocks: Vec<(u32, [u8; 32])> = records
+                .chunks(SITES_PER_BLOCK * SITE_LEN)
+                .map(|b| (read_site(b).enclosing.unwrap(), *blake3::hash(b).as_bytes()))
+                .collect();
+            p[Section::CallerSites as usize] = records;
+            p[Section::CallerBlocks as usize] = postcard::to_allocvec(&blocks).unwrap();
+        });
         // A kind byte no kind has; then one symbol's kind missing.
         let kind = recrafted(&sound, |p| p[Section::Traits as usize][0] = 0x7f);
         let kinds = recrafted(&sound, |p| {
             p[Section::Traits as usize].pop();
         });
-        for crafted in [graph, facts, sites, kind, kinds] {
+        for crafted in [graph, facts, sites, callers, kind, kinds] {
             assert!(read_header(&crafted).is_ok(), "its checksums match");
             std::fs::write(&file, &crafted).unwrap();
             let (mut warm, _) = open(dir.path());
@@ -1546,6 +1628,7 @@ mod tests {
             assert_eq!(refs(&mut warm, "pkg0/m0.py::shared"), expected_refs);
             assert_eq!(deps(&mut warm, "pkg0/m3.py").files, deps_of_m3);
             assert_eq!(callees(&mut warm, "pkg0/m3.py::helper_3"), callees_of_m3);
+            assert_eq!(imports(&mut warm, "shared"), imports_of_shared);
             let notes = warm.take_notes();
             assert!(notes.len() == 1 && notes[0].contains("not fit"), "{notes:?}");
         }

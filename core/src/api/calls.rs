@@ -100,27 +100,18 @@ fn calls(ctx: &Ctx, req: CallsRequest, direction: Direction) -> Result<CallsResp
     for level in 1..=depth {
         let mut next = Vec::new();
         for &current in &frontier {
-            let sites;
-            let edges: Vec<(Key, &RefSite)> = match direction {
-                Direction::Callers => {
-                    sites = index.sites_of(current);
-                    sites
-                        .iter()
-                        .filter(|r| r.call)
-                        .map(|r| (r.enclosing.map_or(Key::File(r.file), Key::Sym), r))
-                        .collect()
-                }
-                Direction::Callees => index
-                    .graph()
-                    .refs_by_enclosing()
-                    .get(&current)
-                    .into_iter()
-                    .flatten()
-                    .map(|&i| &index.graph().refs[i as usize])
-                    .filter(|r| r.call)
-                    .map(|r| (Key::Sym(r.target), r))
-                    .collect(),
+            let sites = match direction {
+                Direction::Callers => index.sites_of(current),
+                Direction::Callees => index.sites_in(current),
             };
+            let edges: Vec<(Key, &RefSite)> = sites
+                .iter()
+                .filter(|r| r.call)
+                .map(|r| match direction {
+                    Direction::Callers => (r.enclosing.map_or(Key::File(r.file), Key::Sym), r),
+                    Direction::Callees => (Key::Sym(r.target), r),
+                })
+                .collect();
             for (key, r) in edges {
                 let entry = groups.entry(key).or_insert((level, Vec::new()));
                 if entry.0 == level {

@@ -103,12 +103,7 @@ pub(crate) fn workspace_symbols(ctx: &Ctx, req: WorkspaceSymbolsRequest) -> Resu
     let mut omitted = Omitted::default();
     if req.include_imports {
         for b in &index.graph().import_bindings {
-            let target = index.symbol(b.target);
-            let path = &index.files[b.file as usize].path;
-            if (!kinds.is_empty() && !kinds.contains(&target.kind)) || glob.as_ref().is_some_and(|g| !g.is_match(path))
-            {
-                continue;
-            }
+            // (The alias first, then the kinds column: the target's facts are read for a match only.)
             let tier = if b.alias == query {
                 2
             } else if b.alias.to_lowercase() == lower {
@@ -120,6 +115,11 @@ pub(crate) fn workspace_symbols(ctx: &Ctx, req: WorkspaceSymbolsRequest) -> Resu
             } else {
                 continue;
             };
+            let path = &index.files[b.file as usize].path;
+            let kind = traits[b.target as usize].kind();
+            if (!kinds.is_empty() && !kinds.contains(&kind)) || glob.as_ref().is_some_and(|g| !g.is_match(path)) {
+                continue;
+            }
             let mut info = SymbolInfo::of(index, b.target);
             info.name.clone_from(&b.alias);
             info.path.clone_from(path);
