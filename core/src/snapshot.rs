@@ -1301,66 +1301,55 @@ mod tests {
         assert_eq!(search(&mut warm, "save the model"), cold_common);
         assert!(warm.take_notes().is_empty());
 
-        // Of the snapshot, ranking 6,000 declarations tied in score, 20 to a file, reads the file
-        // list, the columns that weigh hits and the facts of the files answered, not of every file
-        // with ties.
+        // Of the snapshot: what each question reads, asked alone in a warm session that must
+        // answer as the cold one did, with no note.
         let bytes = std::fs::read(dir.path().join(FILE)).unwrap();
-        let (mut warm, read) = open(dir.path());
-        assert_eq!(search(&mut warm, "retry attempts"), cold_tied);
-        assert_eq!(cold_tied.omitted.other["declarationsBeyondThreePerFile"], 300 * 17);
-        let answered: usize = cold_tied.hits.iter().map(|h| facts_of(&bytes, &h.path).1).sum();
-        // (Kinds and use counts weigh declarations, the dependency lists files.)
+        let len = |s: Section| sections(&bytes)[s as usize].len;
+        // (The file list; kinds and use counts weigh declarations, the dependency lists files.)
         let columns = [Section::Meta, Section::Files, Section::Traits, Section::Counts, Section::HandleNumbers]
             .into_iter()
             .chain([Section::Deps])
-            .map(|s| sections(&bytes)[s as usize].len)
+            .map(len)
             .sum::<u64>();
-        let by_search = read.load(Ordering::Relaxed);
-        assert!(
-            by_search < columns + answered as u64 + 16 * 1024,
-            "a warm search read {by_search} of the snapshot's {} bytes, where those sections hold {columns} and the facts answered {answered}",
-            bytes.len()
-        );
+        let graph = len(Section::Graph);
+        let within = |what: &str, read: u64, bound: u64| {
+            assert!(
+                read < bound,
+                "a warm {what} read {read} of the snapshot's {} bytes ({graph} of graph), against a bound of {bound}",
+                bytes.len()
+            );
+        };
 
-        // Explore walks imports for its blast radius and tests: from the dependency lists, not the
-        // graph.
-        let (mut warm, read) = open(dir.path());
-        assert_eq!(explore(&mut warm, "exponential backoff"), cold_explore);
-        let by_explore = read.load(Ordering::Relaxed);
-        let graph = sections(&bytes)[Section::Graph as usize].len;
-        assert!(
-            by_explore < columns + 256 * 1024,
-            "a warm explore read {by_explore} of the snapshot's {} bytes ({graph} of graph), where the file list, the columns that weigh hits and the dependency lists hold {columns}",
-            bytes.len()
-        );
-        assert!(warm.take_notes().is_empty());
-
+        // Ranking 6,000 declarations tied in score, 20 to a file, reads the facts of the files
+        // answered, not of every file with ties.
+        assert_eq!(cold_tied.omitted.other["declarationsBeyondThreePerFile"], 300 * 17);
+        let answered: usize = cold_tied.hits.iter().map(|h| facts_of(&bytes, &h.path).1).sum();
+        let read = warm_reads(dir.path(), &cold_tied, |s| search(s, "retry attempts"));
+        within("search", read, columns + answered as u64 + 16 * 1024);
+        // Explore walks imports for its blast radius and tests: the dependency lists, not the graph.
+        let read = warm_reads(dir.path(), &cold_explore, |s| explore(s, "exponential backoff"));
+        within("explore", read, columns + 256 * 1024);
         // A packet for a name 300 files declare alike: the best and the alternatives listed are
         // the first by handle, and only their files' facts are read to order them.
-        let (mut warm, read) = open(dir.path());
-        assert_eq!(packet(&mut warm, "retry_a"), cold_packet);
         assert_eq!(cold_packet.alternatives.len(), 5);
-        let names = [Section::Names, Section::Lower].map(|s| sections(&bytes)[s as usize].len).iter().sum::<u64>();
-        let by_packet = read.load(Ordering::Relaxed);
-        assert!(
-            by_packet < columns + names + 64 * 1024,
-            "a warm packet read {by_packet} of the snapshot's {} bytes, where the file list, the name columns and the weighing columns hold {}",
-            bytes.len(),
-            columns + names
-        );
-
+        let read = warm_reads(dir.path(), &cold_packet, |s| packet(s, "retry_a"));
+        within("packet", read, columns + len(Section::Names) + len(Section::Lower) + 64 * 1024);
         // The hierarchy tools and a symbol's relations: the type relations, not the graph.
-        let (mut warm, read) = open(dir.path());
-        assert_eq!(hierarchy(&mut warm), cold_hierarchy);
-        let relations = sections(&bytes)[Section::Relations as usize].len;
-        let by_hierarchy = read.load(Ordering::Relaxed);
-        assert!(
-            by_hierarchy < columns + relations + 128 * 1024,
-            "a warm hierarchy read {by_hierarchy} of the snapshot's {} bytes ({graph} of graph), where the file list, the weighing columns and the relations hold {}",
-            bytes.len(),
-            columns + relations
-        );
+        let read = warm_reads(dir.path(), &cold_hierarchy, hierarchy);
+        within("hierarchy", read, columns + len(Section::Relations) + 128 * 1024);
+    }
+
+    /// Asks `ask` in a new warm session on `root`: it must answer `expected` with no note. Returns
+    /// the bytes of the snapshot it read.
+    fn warm_reads<T: PartialEq + std::fmt::Debug>(
+        root: &std::path::Path,
+        expected: &T,
+        ask: impl FnOnce(&mut Session) -> T,
+    ) -> u64 {
+        let (mut warm, read) = open(root);
+        assert_eq!(&ask(&mut warm), expected);
         assert!(warm.take_notes().is_empty());
+        read.load(Ordering::Relaxed)
     }
 
     #[test]
@@ -1398,6 +1387,31 @@ mod tests {
         fresh.freshness = edited.freshness.clone();
         assert_eq!(edited, fresh);
         assert_ne!(edited.total, cold.total);
+    }
+
+    #[test]
+    fn a_stored_lexical_index_follows_an_edit_as_a_fresh_build_would() {
+        let dir = with_rare_words(40);
+        let queries = ["exponential backoff", "save the model", "jittered backoff"];
+        let (mut cold, _) = open(dir.path());
+        for q in queries {
+            search(&mut cold, q);
+        }
+        drop(cold);
+        // Read from text.bin, then brought up to date in place after an edit.
+        let (mut warm, _) = open(dir.path());
+        assert_eq!(search(&mut warm, "exponential backoff").hits[0].path, "pkg0/retry.py");
+        let retry = "def throttle_retries(attempts):\n    \"\"\"Jittered backoff between attempts.\"\"\"\n    return attempts * 3\n";
+        std::fs::write(dir.path().join("pkg0/retry.py"), retry).unwrap();
+        warm.call("refresh", serde_json::json!({})).unwrap();
+        let mut fresh = Session::open(Box::new(StdHost::new(dir.path())), DiscoveryOptions::default()).unwrap();
+        for q in queries {
+            let (mut updated, built) = (search(&mut warm, q), search(&mut fresh, q));
+            updated.freshness = built.freshness.clone();
+            assert_eq!(updated, built, "{q}");
+        }
+        assert_eq!(search(&mut warm, "jittered").hits[0].path, "pkg0/retry.py");
+        assert!(warm.take_notes().is_empty());
     }
 
     #[test]

@@ -19,11 +19,10 @@ use rust_stemmers::{Algorithm, Stemmer};
 use rustc_hash::FxHashMap as HashMap;
 use serde::{Deserialize, Serialize};
 
-use crate::sectioned::{self, Blocks, Format, SectionFile};
-
 use crate::facts::SymbolKind;
 use crate::index::{FileId, Index, SymId};
 use crate::lang::Language;
+use crate::sectioned::{self, Blocks, Format, SectionFile};
 
 /// Where a word stands in a chunk; a posting keeps the set as bits.
 pub(crate) const NAME: u8 = 1;
@@ -1068,6 +1067,45 @@ pub(crate) mod tests {
     /// The section table of `text.bin`'s bytes, checked.
     pub(crate) fn sections(bytes: &[u8]) -> Vec<sectioned::Entry> {
         sectioned::read_header(&bytes.to_vec(), &FORMAT).expect("a sound header")
+    }
+
+    #[test]
+    fn a_stored_index_reads_back_as_built_whole_and_a_term_at_a_time() {
+        let files = [
+            ("retry.py", "def schedule_retry(job):\n    \"\"\"Queue a failed job again after a backoff delay.\"\"\"\n    return job\n"),
+            ("queue.ts", "export class JobQueue {\n  // Runs jobs in order.\n  push(job: string) { return job; }\n}\n"),
+            ("lib.rs", "/// Spawns blocking work.\npub fn spawn_blocking() {}\n"),
+        ];
+        let (_dir, mut s) = crate::api::testing::repo(&files);
+        let index = s.index().unwrap();
+        let contents = files.iter().map(|(_, t)| Some(t.to_string()));
+        let by_path: HashMap<&str, Option<String>> = files.iter().map(|f| f.0).zip(contents).collect();
+        let built = TextIndex::build(index, index.files.iter().map(|f| by_path[f.path.as_str()].clone()).collect());
+        let Repr::Built(b) = &built.repr else { panic!("built") };
+        let bytes = encode("key", b).unwrap();
+        let file = SectionFile::open(Box::new(bytes), &FORMAT).unwrap();
+        assert!(Stored::open(SectionFile::open(Box::new(encode("key", b).unwrap()), &FORMAT).unwrap(), index, "other")
+            .is_none());
+        let stored = TextIndex { repr: Repr::Stored(Stored::open(file, index, "key").unwrap()), save_failure: None };
+        for q in ["failed job backoff", "spawn blocking", "jobs in order", "queue", "nothing here"] {
+            let (a, b) = (built.query(q), stored.query(q));
+            assert_eq!((&a.unknown, a.terms.len()), (&b.unknown, b.terms.len()), "{q}");
+            let scores = |t: &TextIndex, q: &Query| {
+                t.score(q)
+                    .into_iter()
+                    .map(|c| (c.chunk, c.file, c.sym, c.bm25.to_bits(), c.matched))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(scores(&built, &a), scores(&stored, &b), "{q}");
+        }
+        let Repr::Stored(st) = &stored.repr else { panic!("stored") };
+        let whole = st.read_whole().unwrap();
+        assert_eq!((&whole.chunks, &whole.file_chunks, whole.live), (&b.chunks, &b.file_chunks, b.live));
+        assert_eq!(whole.total_len.to_bits(), b.total_len.to_bits());
+        for (term, &id) in &b.terms {
+            assert_eq!(whole.postings[whole.terms[term] as usize], b.postings[id as usize], "{term}");
+        }
+        assert_eq!(stored.damage(), None);
     }
 
     #[test]
