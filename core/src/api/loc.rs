@@ -88,9 +88,9 @@ pub(crate) fn loc(ctx: &Ctx, req: LocRequest) -> Result<LocResponse, Error> {
     let limit = bounded(req.limit, LOC_DETAIL_LIMIT_DEFAULT, LOC_DETAIL_LIMIT_CAP, "limit")?;
     let index = ctx.index();
     let persist = ctx.options.persist;
-    // Counts kept from an earlier answer, by content: only files never counted are read and parsed
-    // (in parallel where the build has threads). A file whose bytes no longer match the index is
-    // not counted.
+    // Counts kept from an earlier answer, by content (they describe the indexed bytes): only files
+    // never counted are read and parsed (in parallel where the build has threads), and of those a
+    // file whose bytes no longer match the index is not counted.
     let mut stored = if persist { load(ctx.host, index.files.len()) } else { HashMap::default() };
     let hashes: Vec<Option<[u8; 32]>> =
         index.files.iter().map(|f| blake3::Hash::from_hex(&f.hash).ok().map(|h| *h.as_bytes())).collect();
@@ -100,14 +100,13 @@ pub(crate) fn loc(ctx: &Ctx, req: LocRequest) -> Result<LocResponse, Error> {
         missing.iter().map(|&i| (i, index.files[i].indexed_text(ctx.host))).collect();
     let counted: Vec<(usize, Option<LineCounts>)> =
         crate::map_maybe_parallel(texts, |(i, text)| (i, text.map(|t| count_lines(index.files[i].language, &t))));
-    let mut fresh = Vec::new();
+    let mut new = false;
     for (i, counts) in counted {
         if let (Some(c), Some(h)) = (counts, hashes[i]) {
-            stored.insert(h, c);
-            fresh.push(i);
+            new |= stored.insert(h, c).is_none();
         }
     }
-    if persist && !fresh.is_empty() {
+    if persist && new {
         // Best effort: a failed write only means the next answer counts these files again.
         let _ = save(ctx.host, &hashes, &stored);
     }

@@ -306,10 +306,11 @@ impl Graph {
 
     /// Its type relations, as `Relations`.
     fn relations(&self) -> Relations {
-        let mut impl_members: Vec<(SymId, Vec<SymId>)> =
-            self.impl_members.iter().map(|(&t, m)| (t, m.clone())).collect();
-        impl_members.sort_unstable();
-        Relations { impl_members, supertypes: self.supertypes.clone() }
+        let StoredRelations { impl_members, supertypes } = self.relations_parts();
+        Relations {
+            impl_members: impl_members.into_iter().map(|(t, m)| (t, m.to_vec())).collect(),
+            supertypes: supertypes.to_vec(),
+        }
     }
 
     /// The callee names of unproven call sites with their counts, by name, borrowed.
@@ -430,9 +431,9 @@ pub(crate) struct Index {
     /// when it is read, else from the snapshot (a ranking by either, a walk of imports, reads no
     /// graph).
     counts: OnceLock<Counts>,
+    file_edges: OnceLock<FileEdges>,
     /// The graph's type relations: the graph's when it is read, else the snapshot's section.
     relations: OnceLock<Relations>,
-    file_edges: OnceLock<FileEdges>,
     handle_numbers: OnceLock<Vec<(SymId, u32)>>,
     graph: OnceLock<Graph>,
     /// The graph's per-file counters, when the graph was read from the snapshot without them.
