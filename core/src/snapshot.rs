@@ -21,7 +21,7 @@ pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
 const MAGIC: [u8; 8] = *b"CODEGRPH";
 /// Bumped whenever the layout, the meaning of facts or what the stored graph resolves changes.
-pub(crate) const FORMAT_VERSION: u32 = 111;
+pub(crate) const FORMAT_VERSION: u32 = 112;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 
@@ -109,8 +109,8 @@ pub(crate) enum Section {
     Sites,
     /// The first target and the blake3 of each block of `Sites` (`Vec<(u32, [u8; 32])>`).
     SiteBlocks,
-    /// The sites within a declaration again, by that declaration (then in the graph's order), read
-    /// a block at a time: `callees` reads the blocks of one caller, not the graph.
+    /// The call sites within a declaration again, by that declaration (then in the graph's order),
+    /// read a block at a time: `callees` reads the blocks of one caller, not the graph.
     CallerSites,
     /// The first enclosing declaration and the blake3 of each block of `CallerSites`.
     CallerBlocks,
@@ -307,7 +307,7 @@ fn graph_sections(parts: &Parts) -> Result<Vec<Vec<u8>>, String> {
     let firsts = sites.chunks(SITES_PER_BLOCK).map(|block| block[0].target);
     let blocks: Vec<SiteBlock> = firsts.zip(SITE_BLOCKS.hashes(&site_bytes)).collect();
     // Stable: the sites of one caller stay in the graph's order.
-    let mut by_caller: Vec<&RefSite> = sites.iter().filter(|r| r.enclosing.is_some()).collect();
+    let mut by_caller: Vec<&RefSite> = sites.iter().filter(|r| r.call && r.enclosing.is_some()).collect();
     by_caller.sort_by_key(|r| r.enclosing);
     let mut caller_bytes = Vec::with_capacity(by_caller.len() * SITE_LEN);
     for r in &by_caller {
@@ -420,8 +420,8 @@ impl Image {
         self.sites_by(&by_target, &self.site_blocks, target, files, symbols)
     }
 
-    /// The sites within declaration `caller`, in the graph's order, read as `sites_of` reads.
-    pub(crate) fn sites_in(&self, caller: u32, files: usize, symbols: usize) -> Result<Vec<RefSite>, String> {
+    /// The call sites within declaration `caller`, in the graph's order, read as `sites_of` reads.
+    pub(crate) fn calls_in(&self, caller: u32, files: usize, symbols: usize) -> Result<Vec<RefSite>, String> {
         let by_caller =
             SiteIndex { records: Section::CallerSites, blocks: Section::CallerBlocks, key: |r| r.enclosing };
         self.sites_by(&by_caller, &self.caller_blocks, caller, files, symbols)

@@ -102,7 +102,7 @@ fn calls(ctx: &Ctx, req: CallsRequest, direction: Direction) -> Result<CallsResp
         for &current in &frontier {
             let sites = match direction {
                 Direction::Callers => index.sites_of(current),
-                Direction::Callees => index.sites_in(current),
+                Direction::Callees => std::borrow::Cow::Owned(index.calls_in(current)),
             };
             let edges: Vec<(Key, &RefSite)> = sites
                 .iter()

@@ -614,19 +614,19 @@ impl Index {
         std::borrow::Cow::Borrowed(&refs[start..end])
     }
 
-    /// The sites within declaration `id` (what it calls and uses), in the graph's order: from the
-    /// graph when it is read, else from the blocks of the snapshot's sites by caller.
-    pub(crate) fn sites_in(&self, id: SymId) -> std::borrow::Cow<'_, [RefSite]> {
+    /// The call sites within declaration `id` (what it calls), in the graph's order: from the graph
+    /// when it is read, else from the blocks of the snapshot's call sites by caller.
+    pub(crate) fn calls_in(&self, id: SymId) -> Vec<RefSite> {
         let few = self.site_reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < SITE_READS_BEFORE_GRAPH;
         if let (None, Some((image, _)), true) = (self.graph.get(), &self.stored, few) {
-            match image.sites_in(id, self.files.len(), self.syms.len()) {
-                Ok(sites) => return std::borrow::Cow::Owned(sites),
+            match image.calls_in(id, self.files.len(), self.syms.len()) {
+                Ok(sites) => return sites,
                 Err(why) => image.mark_damaged(why),
             }
         }
         let graph = self.graph();
         let within = graph.refs_by_enclosing().get(&id).into_iter().flatten();
-        std::borrow::Cow::Owned(within.map(|&i| graph.refs[i as usize].clone()).collect())
+        within.map(|&i| graph.refs[i as usize].clone()).filter(|r| r.call).collect()
     }
 
     /// The files a file depends on (`forward`) or that depend on it, in file order.
