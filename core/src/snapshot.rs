@@ -68,13 +68,15 @@ impl SnapshotFile {
 
 // ---- the sectioned index file --------------------------------------------------------------------
 //
-// `index.bin` is a header and sections, each read (and checked against its blake3) only when a
-// question needs it: a warm `symbols` reads the file list, the name and kind columns and the facts of
-// the files it answers; a `refs` the blocks of sites that hold its target; `orient` the kinds, the
-// use counts and the dependency lists; a `callees` the graph; a `context` the facts of the files it
-// shows. The header names every section's offset, length and
-// blake3, and is itself checksummed. Facts are one blob per file (with its own blake3 in the file
-// list) so that a question about three files decodes three.
+// `index.bin` is a sectioned file (see `sectioned`): each section is read (and checked against its
+// blake3) only when a question needs it. A warm `symbols` reads the file list, the name and kind
+// columns and the facts of the files it answers; a `refs` the blocks of sites that hold its target;
+// a `callees` the blocks of call sites by caller that hold its function; `orient`, `search` and
+// `explore` the kinds, the use counts and the dependency lists; the hierarchy tools the type
+// relations; a `context` the facts of the files it shows. What still reads the graph: an update in
+// place, the artifact, `impact`, `rename_preview`, and import bindings (`symbols --imports`,
+// `graph --depends-on`). Facts are one blob per file (with its own blake3 in the file list) so that
+// a question about three files decodes three.
 
 /// The sections, in file order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
