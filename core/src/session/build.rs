@@ -49,6 +49,7 @@ impl Session {
     /// Returns false, having changed nothing, when a full build is needed (a file added, deleted,
     /// ignored now, skipped or reshaped, or a config file changed).
     pub(crate) fn update_in_place(&mut self, changes: &Changes) -> Result<bool, Error> {
+        self.make_facts_cache();
         let Some(index) = self.index.as_ref() else { return Ok(false) };
         if changes.left {
             return Ok(false);
@@ -98,6 +99,14 @@ impl Session {
             self.index = Some(index);
         }
         Ok(true)
+    }
+
+    /// Makes the facts cache from the files of the last build, if it was left to be made.
+    fn make_facts_cache(&mut self) {
+        if std::mem::take(&mut self.facts_cache_pending) {
+            self.facts_cache =
+                self.previous.values().map(|f| (facts_key(f.language, &f.hash), f.facts.clone())).collect();
+        }
     }
 
     /// Files added, modified or deleted on disk since the index was built (by size and mtime). A walk
@@ -250,6 +259,9 @@ impl Session {
         }
         timings.read_ms = clock.lap(self.host.now_ms());
         let total = work.len() as u64;
+        if !work.is_empty() {
+            self.make_facts_cache();
+        }
         let cache = &self.facts_cache;
         files.extend(map_maybe_parallel_reporting(
             work,
@@ -258,7 +270,9 @@ impl Session {
             &mut |done| progress(Progress { phase: "parse", done: done as u64, total }),
         ));
         timings.parse_ms = clock.lap(self.host.now_ms());
-        self.facts_cache = files.iter().map(|f| (facts_key(f.language, &f.hash), f.facts.clone())).collect();
+        // The facts of these files, made from `previous` (set below) when a file is next parsed.
+        self.facts_cache.clear();
+        self.facts_cache_pending = true;
         let removed = self.previous.keys().any(|p| !self.stats.contains_key(p));
         // Same files as the stored graph, some with new contents: the files as the snapshot had them
         // (to rebuild the stored graph) and the new versions (to bring it up to date in place).
@@ -277,7 +291,10 @@ impl Session {
                 files.iter().filter(|f| self.previous[&f.path].hash != f.hash).cloned().collect();
             (stored, changed)
         });
-        self.previous = files.iter().map(|f| (f.path.clone(), SnapshotFile::of(f))).collect();
+        // (Unchanged when every file was taken from it as it was.)
+        if read > 0 || removed || files.len() != self.previous.len() {
+            self.previous = files.iter().map(|f| (f.path.clone(), SnapshotFile::of(f))).collect();
+        }
         self.snapshot_status.reused_files = reused;
         self.snapshot_status.read_files = read;
         self.snapshot_status.written = false;

@@ -151,6 +151,9 @@ pub struct Session {
     index: Option<Index>,
     /// Facts by content hash, kept across rebuilds so unchanged files are never parsed twice.
     facts_cache: HashMap<String, LazyFacts>,
+    /// The cache is the facts of `previous`, not made yet: made when a file is next parsed (a warm
+    /// start that parses nothing never makes it).
+    facts_cache_pending: bool,
     /// (size, mtime) of every candidate file when the index was built: the stat snapshot that change
     /// detection compares against.
     stats: BTreeMap<String, (u64, f64)>,
@@ -189,6 +192,7 @@ impl Session {
             options,
             index: None,
             facts_cache: HashMap::default(),
+            facts_cache_pending: false,
             stats: BTreeMap::new(),
             watch: crate::discover::Watch::default(),
             freshness: Freshness::fresh(),
@@ -360,6 +364,7 @@ impl Session {
         self.index = None;
         self.previous.clear();
         self.facts_cache.clear();
+        self.facts_cache_pending = false;
         self.prior_image = None;
         true
     }
