@@ -21,7 +21,7 @@ pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
 const MAGIC: [u8; 8] = *b"CODEGRPH";
 /// Bumped whenever the layout, the meaning of facts or what the stored graph resolves changes.
-pub(crate) const FORMAT_VERSION: u32 = 112;
+pub(crate) const FORMAT_VERSION: u32 = 113;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 
@@ -99,6 +99,8 @@ pub(crate) enum Section {
     HandleNumbers,
     /// The graph's type relations: impl members and supertypes (`crate::index::Relations`).
     Relations,
+    /// The graph's import bindings (`crate::index::Imports`).
+    ImportBindings,
     /// The resolved graph (`GraphParts`), when the snapshot has one.
     Graph,
     /// Its per-file counters (`Vec<FileRefs>`), which only an update and the artifact read.
@@ -121,7 +123,7 @@ pub(crate) enum Section {
 }
 
 impl Section {
-    pub(crate) const ALL: [Section; 18] = [
+    pub(crate) const ALL: [Section; 19] = [
         Section::Meta,
         Section::Facts,
         Section::Files,
@@ -132,6 +134,7 @@ impl Section {
         Section::Counts,
         Section::HandleNumbers,
         Section::Relations,
+        Section::ImportBindings,
         Section::Graph,
         Section::FileStats,
         Section::UnresolvedCalls,
@@ -158,6 +161,7 @@ impl Section {
         "use counts",
         "handle numbers",
         "type relations",
+        "import bindings",
         "graph",
         "per-file counters",
         "unresolved call names",
@@ -212,6 +216,7 @@ pub(crate) struct Parts<'a> {
     pub handle_numbers: &'a [(u32, u32)],
     pub graph: crate::index::StoredGraph<'a>,
     pub relations: crate::index::StoredRelations<'a>,
+    pub imports: crate::index::StoredImports<'a>,
     pub file_stats: Vec<crate::index::StoredFileStats<'a>>,
     /// Sorted by name.
     pub unresolved_calls: Vec<(&'a str, u32)>,
@@ -288,6 +293,7 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
     w.postcard(parts.counts)?;
     w.postcard(&parts.handle_numbers)?;
     w.postcard(&parts.relations)?;
+    w.postcard(&parts.imports)?;
     for section in graph_sections? {
         w.bytes(&section)?;
     }
@@ -397,6 +403,13 @@ impl Image {
         let relations: crate::index::Relations = postcard::from_bytes(&self.section(Section::Relations)?)
             .map_err(|e| format!("its type relations are undecodable: {e}"))?;
         relations.fits(symbols).then_some(relations).ok_or_else(|| "its type relations do not fit its symbols".into())
+    }
+
+    /// The graph's import bindings, checked: every file and symbol in range.
+    pub(crate) fn imports(&self, files: usize, symbols: usize) -> Result<crate::index::Imports, String> {
+        let imports: crate::index::Imports = postcard::from_bytes(&self.section(Section::ImportBindings)?)
+            .map_err(|e| format!("its import bindings are undecodable: {e}"))?;
+        imports.fits(files, symbols).then_some(imports).ok_or_else(|| "its import bindings do not fit its files".into())
     }
 
     /// The stored graph, decoded.
@@ -1123,7 +1136,17 @@ mod tests {
         s.callees(crate::api::CallsRequest { handle: Some(handle.into()), ..Default::default() }).unwrap()
     }
 
-    /// A question that reads the graph itself (its import bindings).
+    /// A question that reads the graph itself (a rename proves its sites from the graph's).
+    fn rename(s: &mut Session, handle: &str) -> crate::api::RenamePreviewResponse {
+        let request = crate::api::RenamePreviewRequest {
+            handle: handle.into(),
+            new_name: "renamed".into(),
+            ..Default::default()
+        };
+        s.rename_preview(request).unwrap()
+    }
+
+    /// A question that reads the import bindings.
     fn imports(s: &mut Session, name: &str) -> crate::api::WorkspaceSymbolsResponse {
         s.workspace_symbols(WorkspaceSymbolsRequest { query: name.into(), include_imports: true, ..Default::default() })
             .unwrap()
@@ -1286,6 +1309,8 @@ mod tests {
             (up, down, symbol)
         };
         let cold_hierarchy = hierarchy(&mut cold);
+        let cold_imports = imports(&mut cold, "shared");
+        assert_eq!(cold_imports.total, 10_000, "the declaration and 9,999 imports");
         assert_eq!(cold_hierarchy.2.supertypes, ["shapes.py::Shape"]);
         drop(cold);
         let size = std::fs::metadata(dir.path().join(&text)).unwrap().len();
@@ -1339,6 +1364,13 @@ mod tests {
         // The hierarchy tools and a symbol's relations: the type relations, not the graph.
         let read = warm_reads(dir.path(), &cold_hierarchy, hierarchy);
         within("hierarchy", read, columns + len(Section::Relations) + 128 * 1024);
+        // Imports named like the query: the import bindings, not the graph.
+        let read = warm_reads(dir.path(), &cold_imports, |s| imports(s, "shared"));
+        within(
+            "imports",
+            read,
+            columns + len(Section::Names) + len(Section::Lower) + len(Section::ImportBindings) + 64 * 1024,
+        );
     }
 
     /// Asks `ask` in a new warm session on `root`: it must answer `expected` with no note. Returns
@@ -1448,6 +1480,7 @@ mod tests {
         let expected_deps = deps(&mut cold, "pkg0/m17.py");
         let expected_callees = callees(&mut cold, "pkg0/m17.py::helper_17");
         let expected_imports = imports(&mut cold, "shared");
+        let expected_rename = rename(&mut cold, "pkg0/m0.py::shared");
         assert!(expected_imports.symbols.iter().any(|m| m.import_of.is_some()), "{expected_imports:?}");
         drop(cold);
         let file = dir.path().join(FILE);
@@ -1468,6 +1501,7 @@ mod tests {
             middle(Section::CallerSites),
             middle(Section::Graph),
             middle(Section::Relations),
+            middle(Section::ImportBindings),
             middle(Section::Deps),
         ] {
             let mut damaged = sound.clone();
@@ -1479,6 +1513,7 @@ mod tests {
             assert_eq!(deps(&mut warm, "pkg0/m17.py"), expected_deps);
             assert_eq!(callees(&mut warm, "pkg0/m17.py::helper_17"), expected_callees);
             assert_eq!(imports(&mut warm, "shared"), expected_imports);
+            assert_eq!(rename(&mut warm, "pkg0/m0.py::shared"), expected_rename);
             let notes = warm.take_notes();
             assert_eq!(notes.len(), 1, "{notes:?}");
             assert!(
@@ -1578,6 +1613,7 @@ mod tests {
         let deps_of_m3 = deps(&mut cold, "pkg0/m3.py").files;
         let callees_of_m3 = callees(&mut cold, "pkg0/m3.py::helper_3");
         let imports_of_shared = imports(&mut cold, "shared");
+        let rename_of_shared = rename(&mut cold, "pkg0/m0.py::shared");
         drop(cold);
         let file = dir.path().join(FILE);
         let sound = std::fs::read(&file).unwrap();
@@ -1645,6 +1681,7 @@ mod tests {
             assert_eq!(deps(&mut warm, "pkg0/m3.py").files, deps_of_m3);
             assert_eq!(callees(&mut warm, "pkg0/m3.py::helper_3"), callees_of_m3);
             assert_eq!(imports(&mut warm, "shared"), imports_of_shared);
+            assert_eq!(rename(&mut warm, "pkg0/m0.py::shared"), rename_of_shared);
             let notes = warm.take_notes();
             assert!(notes.len() == 1 && notes[0].contains("not fit"), "{notes:?}");
         }

@@ -178,12 +178,12 @@ pub(crate) fn graph(ctx: &Ctx, req: GraphRequest) -> Result<GraphResponse, Error
 /// Each file inside focus importing `target` directly, with the target's declarations it imports.
 fn blast_radius(index: &Index, target: FileId, inside: &dyn Fn(&str) -> bool) -> Vec<BlastEntry> {
     let mut names: BTreeMap<FileId, BTreeSet<String>> = BTreeMap::new();
-    for &f in &index.graph().rdeps[target as usize] {
+    for &f in &index.file_edges().importers[target as usize] {
         if inside(&index.files[f as usize].path) {
             names.entry(f).or_default();
         }
     }
-    for b in &index.graph().import_bindings {
+    for b in &index.imports().bindings {
         if index.file_of(b.target) == target {
             if let Some(set) = names.get_mut(&b.file) {
                 set.insert(index.symbol(b.target).name.clone());

@@ -102,7 +102,8 @@ pub(crate) fn workspace_symbols(ctx: &Ctx, req: WorkspaceSymbolsRequest) -> Resu
     }
     let mut omitted = Omitted::default();
     if req.include_imports {
-        for b in &index.graph().import_bindings {
+        let imports = index.imports();
+        for b in &imports.bindings {
             // (The alias first, then the kinds column: the target's facts are read for a match only.)
             let tier = if b.alias == query {
                 2
@@ -133,8 +134,8 @@ pub(crate) fn workspace_symbols(ctx: &Ctx, req: WorkspaceSymbolsRequest) -> Resu
             let m = SymbolMatch { symbol: info, matched: "import".into(), import_of };
             found.push(Found { tier, hidden: false, file: b.file, what: Match::Import(b.pos, Box::new(m)) });
         }
-        if index.graph().unbound_imports > 0 {
-            omitted.other.insert("namespaceOrUnresolvedImports".into(), index.graph().unbound_imports);
+        if imports.unbound > 0 {
+            omitted.other.insert("namespaceOrUnresolvedImports".into(), imports.unbound);
         }
     }
     // By tier, exported first, then path (files are in path order, so by file id); within a file, by

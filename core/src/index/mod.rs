@@ -167,6 +167,29 @@ impl Relations {
     }
 }
 
+/// The graph's import bindings, apart: what `symbols --imports` and `graph --depends-on` read (a
+/// warm start reads them from their own section, not the graph).
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Imports {
+    pub bindings: Vec<ImportBinding>,
+    /// Import aliases that bind a namespace/glob or could not be resolved to a declaration.
+    pub unbound: u64,
+}
+
+impl Imports {
+    /// Whether every binding names a file of `files` and a symbol of `symbols`.
+    pub(crate) fn fits(&self, files: usize, symbols: usize) -> bool {
+        self.bindings.iter().all(|b| (b.file as usize) < files && (b.target as usize) < symbols)
+    }
+}
+
+/// Import bindings as they are stored, borrowed from a graph.
+#[derive(Serialize)]
+pub(crate) struct StoredImports<'a> {
+    bindings: &'a [ImportBinding],
+    unbound: u64,
+}
+
 /// Relations as they are stored, borrowed from a graph.
 #[derive(Serialize)]
 pub(crate) struct StoredRelations<'a> {
@@ -209,12 +232,10 @@ pub(crate) struct Graph {
 pub(crate) struct GraphParts {
     refs: Vec<RefSite>,
     refs_by_file: Vec<Vec<u32>>,
-    import_bindings: Vec<ImportBinding>,
     /// The totals of the per-file counters (which the snapshot stores apart: only an update and
     /// the artifact read them).
     resolved_refs: u64,
     unresolved_refs: u64,
-    unbound_imports: u64,
 }
 
 /// A graph as `GraphParts` is encoded, borrowed from it for writing (postcard writes a slice as it
@@ -223,10 +244,8 @@ pub(crate) struct GraphParts {
 pub(crate) struct StoredGraph<'a> {
     refs: &'a [RefSite],
     refs_by_file: &'a [Vec<u32>],
-    import_bindings: &'a [ImportBinding],
     resolved_refs: u64,
     unresolved_refs: u64,
-    unbound_imports: u64,
 }
 
 impl GraphParts {
@@ -251,7 +270,6 @@ impl GraphParts {
                 .iter()
                 .enumerate()
                 .all(|(f, list)| list.iter().all(|&i| self.refs[i as usize].file as usize == f))
-            && self.import_bindings.iter().all(|b| file(b.file) && sym(b.target))
     }
 }
 
@@ -289,11 +307,14 @@ impl Graph {
         StoredGraph {
             refs: &self.refs,
             refs_by_file: &self.refs_by_file,
-            import_bindings: &self.import_bindings,
             resolved_refs: self.resolved_refs,
             unresolved_refs: self.unresolved_refs,
-            unbound_imports: self.unbound_imports,
         }
+    }
+
+    /// Its import bindings as the snapshot stores them, borrowed.
+    pub fn imports_parts(&self) -> StoredImports<'_> {
+        StoredImports { bindings: &self.import_bindings, unbound: self.unbound_imports }
     }
 
     /// Its type relations as the snapshot stores them, borrowed.
@@ -344,12 +365,13 @@ impl Graph {
     fn from_parts(
         parts: GraphParts,
         relations: Relations,
+        imports: Imports,
         calls: Vec<(String, u32)>,
         deps: FileDeps,
         files: usize,
         symbols: usize,
     ) -> Option<Graph> {
-        if !parts.fits(files, symbols) || !relations.fits(symbols) {
+        if !parts.fits(files, symbols) || !relations.fits(symbols) || !imports.fits(files, symbols) {
             return None;
         }
         let mut graph = Graph {
@@ -357,10 +379,10 @@ impl Graph {
             refs_by_file: parts.refs_by_file,
             impl_members: relations.impl_members.into_iter().collect(),
             supertypes: relations.supertypes,
-            import_bindings: parts.import_bindings,
+            import_bindings: imports.bindings,
             resolved_refs: parts.resolved_refs,
             unresolved_refs: parts.unresolved_refs,
-            unbound_imports: parts.unbound_imports,
+            unbound_imports: imports.unbound,
             unresolved_calls: calls.into_iter().collect(),
             ..Graph::default()
         };
@@ -432,8 +454,10 @@ pub(crate) struct Index {
     /// graph).
     counts: OnceLock<Counts>,
     file_edges: OnceLock<FileEdges>,
-    /// The graph's type relations: the graph's when it is read, else the snapshot's section.
+    /// The graph's type relations and import bindings: the graph's when it is read, else the
+    /// snapshot's sections.
     relations: OnceLock<Relations>,
+    imports: OnceLock<Imports>,
     handle_numbers: OnceLock<Vec<(SymId, u32)>>,
     graph: OnceLock<Graph>,
     /// The graph's per-file counters, when the graph was read from the snapshot without them.
@@ -537,6 +561,7 @@ impl Index {
             traits: OnceLock::new(),
             counts: OnceLock::new(),
             relations: OnceLock::new(),
+            imports: OnceLock::new(),
             file_edges: OnceLock::new(),
             handle_numbers: OnceLock::new(),
             graph: OnceLock::new(),
@@ -564,7 +589,8 @@ impl Index {
             let graph = image.graph().and_then(|p| {
                 let (calls, deps) = (self.stored_unresolved_calls()?.clone(), self.stored_deps()?.clone());
                 let relations = image.relations(self.syms.len())?;
-                Graph::from_parts(p, relations, calls, deps, n, self.syms.len())
+                let imports = image.imports(n, self.syms.len())?;
+                Graph::from_parts(p, relations, imports, calls, deps, n, self.syms.len())
                     .ok_or_else(|| "its graph does not fit its files".into())
             });
             match graph {
@@ -772,6 +798,21 @@ impl Index {
         })
     }
 
+    /// The graph's import bindings: from the graph when it is read, else from the snapshot's section
+    /// alone.
+    pub(crate) fn imports(&self) -> &Imports {
+        self.imports.get_or_init(|| {
+            if let (None, Some((image, _))) = (self.graph.get(), &self.stored) {
+                match image.imports(self.files.len(), self.syms.len()) {
+                    Ok(imports) => return imports,
+                    Err(why) => image.mark_damaged(why),
+                }
+            }
+            let graph = self.graph();
+            Imports { bindings: graph.import_bindings.clone(), unbound: graph.unbound_imports }
+        })
+    }
+
     /// How many files depend on `file`.
     pub(crate) fn dependents(&self, file: FileId) -> usize {
         self.file_edges().importers[file as usize].len()
@@ -845,6 +886,7 @@ impl Index {
             handle_numbers: self.handle_numbers(),
             graph: self.graph().parts(),
             relations: self.graph().relations_parts(),
+            imports: self.graph().imports_parts(),
             file_stats: Graph::file_stats_parts(self.file_stats()),
             unresolved_calls: self.graph().unresolved_calls_parts(),
             deps: &self.graph().dep_via,
@@ -890,6 +932,7 @@ impl Index {
         // Counted from the graph again when next asked.
         self.counts = OnceLock::new();
         self.relations = OnceLock::new();
+        self.imports = OnceLock::new();
         self.file_edges = OnceLock::new();
         // The lexical index described the old files; whoever keeps it must update it (the session does).
         self.text = std::sync::OnceLock::new();
