@@ -73,10 +73,10 @@ impl SnapshotFile {
 // columns and the facts of the files it answers; a `refs` the blocks of sites that hold its target;
 // a `callees` the blocks of call sites by caller that hold its function; `orient`, `search` and
 // `explore` the kinds, the use counts and the dependency lists; the hierarchy tools the type
-// relations; a `context` the facts of the files it shows. What still reads the graph: an update in
-// place, the artifact, `impact`, `rename_preview`, and import bindings (`symbols --imports`,
-// `graph --depends-on`). Facts are one blob per file (with its own blake3 in the file list) so that
-// a question about three files decodes three.
+// relations; `symbols --imports` and `graph --depends-on` the import bindings; a `context` the facts
+// of the files it shows. What still reads the graph: an update in place, the artifact, `impact`,
+// `review` and `rename_preview`. Facts are one blob per file (with its own blake3 in the file list)
+// so that a question about three files decodes three.
 
 /// The sections, in file order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
