@@ -137,14 +137,17 @@ pub(crate) fn orient(ctx: &Ctx, req: OrientRequest) -> Result<OrientResponse, Er
     let entry_points: Vec<String> = omitted.cut(entries, limit, "entryPoints").into_iter().map(|(_, p)| p).collect();
 
     // Exported top-level declarations outside tests (from the kinds column: no facts read), by use.
+    // (A file's path is judged once, not once per declaration.)
     let traits = index.traits();
-    let mut api: Vec<(u64, SymId)> = (0..index.syms.len() as SymId)
-        .filter(|&id| {
+    let mut api: Vec<(u64, SymId)> = Vec::new();
+    for f in index.files.iter().filter(|f| !is_test_path(&f.path)) {
+        for id in f.sym_base..f.sym_base + f.facts.symbol_count() {
             let t = traits[id as usize];
-            t.exported() && t.top_level() && !is_test_path(&index.files[index.file_of(id) as usize].path)
-        })
-        .map(|id| (index.uses(id) as u64, id))
-        .collect();
+            if t.exported() && t.top_level() {
+                api.push((index.uses(id) as u64, id));
+            }
+        }
+    }
     // Most used first, ties by handle.
     super::sort_then_by_handle(index, &mut api, limit, |&(uses, _)| std::cmp::Reverse(uses), |&(_, id)| id);
     let public_api: Vec<ApiEntry> = omitted
