@@ -628,11 +628,9 @@ impl Index {
         // A question about many symbols' sites (a ranking by use counts) reads the graph once
         // instead of a block per symbol.
         let few = self.site_reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < SITE_READS_BEFORE_GRAPH;
-        if let (None, Some((image, _)), true) = (self.graph.get(), &self.stored, few) {
-            match image.sites_of(id, self.files.len(), self.syms.len()) {
-                Ok(sites) => return std::borrow::Cow::Owned(sites),
-                Err(why) => image.mark_damaged(why),
-            }
+        let stored = few.then(|| self.without_graph(|image| image.sites_of(id, self.files.len(), self.syms.len())));
+        if let Some(sites) = stored.flatten() {
+            return std::borrow::Cow::Owned(sites);
         }
         let refs = &self.graph().refs;
         let start = refs.partition_point(|r| r.target < id);
@@ -644,11 +642,9 @@ impl Index {
     /// when it is read, else from the blocks of the snapshot's call sites by caller.
     pub(crate) fn calls_in(&self, id: SymId) -> Vec<RefSite> {
         let few = self.site_reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < SITE_READS_BEFORE_GRAPH;
-        if let (None, Some((image, _)), true) = (self.graph.get(), &self.stored, few) {
-            match image.calls_in(id, self.files.len(), self.syms.len()) {
-                Ok(sites) => return sites,
-                Err(why) => image.mark_damaged(why),
-            }
+        let stored = few.then(|| self.without_graph(|image| image.calls_in(id, self.files.len(), self.syms.len())));
+        if let Some(sites) = stored.flatten() {
+            return sites;
         }
         let graph = self.graph();
         let within = graph.refs_by_enclosing().get(&id).into_iter().flatten();
@@ -666,14 +662,17 @@ impl Index {
     /// dependency lists alone.
     pub(crate) fn file_edges(&self) -> &FileEdges {
         self.file_edges.get_or_init(|| {
-            if let (None, Some((image, _))) = (self.graph.get(), &self.stored) {
-                match self.stored_deps() {
-                    Ok(deps) => return FileEdges::of(deps),
-                    Err(why) => image.mark_damaged(why),
-                }
-            }
-            FileEdges::of(&self.graph().dep_via)
+            self.without_graph(|_| self.stored_deps().map(|deps| FileEdges::of(deps)))
+                .unwrap_or_else(|| FileEdges::of(&self.graph().dep_via))
         })
+    }
+
+    /// A part read from the snapshot by `read`, while the graph is not read (once it is, what it
+    /// holds is the answer); None then, or when the part fails its check, which marks the snapshot
+    /// damaged (the session rebuilds, and meanwhile the caller answers from the graph).
+    fn without_graph<T>(&self, read: impl FnOnce(&crate::snapshot::Image) -> Result<T, String>) -> Option<T> {
+        let (None, Some((image, _))) = (self.graph.get(), &self.stored) else { return None };
+        read(image).map_err(|why| image.mark_damaged(why)).ok()
     }
 
     /// The snapshot's dependency lists, read once (for `file_deps` and for the graph).
@@ -691,15 +690,11 @@ impl Index {
 
     /// How many call sites written with callee name `name` could not be proven.
     pub(crate) fn unresolved_calls_named(&self, name: &str) -> Option<u32> {
-        if let (None, Some((image, _))) = (self.graph.get(), &self.stored) {
-            match self.stored_unresolved_calls() {
-                Ok(calls) => {
-                    return calls.binary_search_by(|(n, _)| n.as_str().cmp(name)).ok().map(|at| calls[at].1);
-                }
-                Err(why) => image.mark_damaged(why),
-            }
-        }
-        self.graph().unresolved_calls.get(name).copied()
+        let named = |calls: &Vec<(String, u32)>| {
+            calls.binary_search_by(|(n, _)| n.as_str().cmp(name)).ok().map(|at| calls[at].1)
+        };
+        self.without_graph(|_| self.stored_unresolved_calls().map(named))
+            .unwrap_or_else(|| self.graph().unresolved_calls.get(name).copied())
     }
 
     /// Why a part of the snapshot this index reads from could not be trusted, if one could not.
@@ -769,11 +764,8 @@ impl Index {
     /// The graph's counts of sites.
     pub(crate) fn counts(&self) -> &Counts {
         self.counts.get_or_init(|| {
-            if let (None, Some((image, _))) = (self.graph.get(), &self.stored) {
-                match image.counts(self.syms.len()) {
-                    Ok(counts) => return counts,
-                    Err(why) => image.mark_damaged(why),
-                }
+            if let Some(counts) = self.without_graph(|image| image.counts(self.syms.len())) {
+                return counts;
             }
             let graph = self.graph();
             let mut uses = vec![0u32; self.syms.len()];
@@ -788,13 +780,7 @@ impl Index {
     /// from the snapshot's section alone.
     pub(crate) fn relations(&self) -> &Relations {
         self.relations.get_or_init(|| {
-            if let (None, Some((image, _))) = (self.graph.get(), &self.stored) {
-                match image.relations(self.syms.len()) {
-                    Ok(relations) => return relations,
-                    Err(why) => image.mark_damaged(why),
-                }
-            }
-            self.graph().relations()
+            self.without_graph(|image| image.relations(self.syms.len())).unwrap_or_else(|| self.graph().relations())
         })
     }
 
@@ -802,11 +788,8 @@ impl Index {
     /// alone.
     pub(crate) fn imports(&self) -> &Imports {
         self.imports.get_or_init(|| {
-            if let (None, Some((image, _))) = (self.graph.get(), &self.stored) {
-                match image.imports(self.files.len(), self.syms.len()) {
-                    Ok(imports) => return imports,
-                    Err(why) => image.mark_damaged(why),
-                }
+            if let Some(imports) = self.without_graph(|image| image.imports(self.files.len(), self.syms.len())) {
+                return imports;
             }
             let graph = self.graph();
             Imports { bindings: graph.import_bindings.clone(), unbound: graph.unbound_imports }
