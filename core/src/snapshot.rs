@@ -362,6 +362,11 @@ impl Image {
         self.file.part(s as usize, offset, len, hash)
     }
 
+    /// A section decoded from postcard (the caller checks what it holds).
+    fn decoded<T: serde::de::DeserializeOwned>(&self, s: Section) -> Result<T, String> {
+        postcard::from_bytes(&self.section(s)?).map_err(|e| format!("its {} cannot be decoded: {e}", s.name()))
+    }
+
     /// A string column of `count` entries, checked.
     pub(crate) fn str_column(&self, s: Section, count: usize) -> Result<StrColumn, String> {
         StrColumn::from_bytes(self.section(s)?, count).map_err(|why| format!("its {} are malformed: {why}", s.name()))
@@ -382,15 +387,13 @@ impl Image {
 
     /// The graph's counts of sites, checked: one a symbol of `symbols`.
     pub(crate) fn counts(&self, symbols: usize) -> Result<crate::index::Counts, String> {
-        let counts: crate::index::Counts = postcard::from_bytes(&self.section(Section::Counts)?)
-            .map_err(|e| format!("its use counts are undecodable: {e}"))?;
+        let counts: crate::index::Counts = self.decoded(Section::Counts)?;
         (counts.uses.len() == symbols).then_some(counts).ok_or_else(|| "its use counts do not fit its symbols".into())
     }
 
     /// The symbols whose handle has a `#n`, checked: in id order, each below `symbols`.
     pub(crate) fn handle_numbers(&self, symbols: u32) -> Result<Vec<(u32, u32)>, String> {
-        let numbers: Vec<(u32, u32)> = postcard::from_bytes(&self.section(Section::HandleNumbers)?)
-            .map_err(|e| format!("its handle numbers are undecodable: {e}"))?;
+        let numbers: Vec<(u32, u32)> = self.decoded(Section::HandleNumbers)?;
         let ordered = numbers.windows(2).all(|w| w[0].0 < w[1].0);
         if !ordered || numbers.iter().any(|&(id, n)| id >= symbols || n < 2) {
             return Err("its handle numbers do not fit its symbols".into());
@@ -400,28 +403,24 @@ impl Image {
 
     /// The graph's type relations, checked: every id below `symbols`, types sorted once each.
     pub(crate) fn relations(&self, symbols: usize) -> Result<crate::index::Relations, String> {
-        let relations: crate::index::Relations = postcard::from_bytes(&self.section(Section::Relations)?)
-            .map_err(|e| format!("its type relations are undecodable: {e}"))?;
+        let relations: crate::index::Relations = self.decoded(Section::Relations)?;
         relations.fits(symbols).then_some(relations).ok_or_else(|| "its type relations do not fit its symbols".into())
     }
 
     /// The graph's import bindings, checked: every file and symbol in range.
     pub(crate) fn imports(&self, files: usize, symbols: usize) -> Result<crate::index::Imports, String> {
-        let imports: crate::index::Imports = postcard::from_bytes(&self.section(Section::ImportBindings)?)
-            .map_err(|e| format!("its import bindings are undecodable: {e}"))?;
+        let imports: crate::index::Imports = self.decoded(Section::ImportBindings)?;
         imports.fits(files, symbols).then_some(imports).ok_or_else(|| "its import bindings do not fit its files".into())
     }
 
     /// The stored graph, decoded.
     pub(crate) fn graph(&self) -> Result<crate::index::GraphParts, String> {
-        let bytes = self.section(Section::Graph)?;
-        postcard::from_bytes(&bytes).map_err(|e| format!("its graph is undecodable: {e}"))
+        self.decoded(Section::Graph)
     }
 
     /// The callee names of unproven call sites with their counts, checked: by name, unique.
     pub(crate) fn unresolved_calls(&self) -> Result<Vec<(String, u32)>, String> {
-        let calls: Vec<(String, u32)> = postcard::from_bytes(&self.section(Section::UnresolvedCalls)?)
-            .map_err(|e| format!("its unresolved call names are undecodable: {e}"))?;
+        let calls: Vec<(String, u32)> = self.decoded(Section::UnresolvedCalls)?;
         if !calls.windows(2).all(|w| w[0].0 < w[1].0) {
             return Err("its unresolved call names are out of order".into());
         }
@@ -452,8 +451,7 @@ impl Image {
         symbols: usize,
     ) -> Result<Vec<RefSite>, String> {
         let blocks = table.get_or_init(|| {
-            let blocks: Vec<SiteBlock> = postcard::from_bytes(&self.section(index.blocks)?)
-                .map_err(|e| format!("its {} are undecodable: {e}", index.blocks.name()))?;
+            let blocks: Vec<SiteBlock> = self.decoded(index.blocks)?;
             let fits = SITE_BLOCKS.fit(self.file.entry(index.records as usize).len, blocks.len())
                 && blocks.windows(2).all(|w| w[0].0 <= w[1].0);
             fits.then_some(blocks).ok_or_else(|| format!("its {} do not fit its sites", index.blocks.name()))
@@ -485,8 +483,7 @@ impl Image {
 
     /// Per file, the files it depends on, checked: one list per file, every file in range.
     pub(crate) fn deps(&self, files: usize) -> Result<crate::index::FileDeps, String> {
-        let deps: crate::index::FileDeps = postcard::from_bytes(&self.section(Section::Deps)?)
-            .map_err(|e| format!("its file dependencies are undecodable: {e}"))?;
+        let deps: crate::index::FileDeps = self.decoded(Section::Deps)?;
         if deps.len() != files || deps.iter().flatten().any(|&(f, _)| f as usize >= files) {
             return Err("its file dependencies do not fit its files".into());
         }
@@ -495,8 +492,7 @@ impl Image {
 
     /// The graph's per-file counters, decoded: one per file.
     pub(crate) fn file_stats(&self, files: usize, symbols: usize) -> Result<Vec<crate::index::FileRefs>, String> {
-        let stats: Vec<crate::index::FileRefs> = postcard::from_bytes(&self.section(Section::FileStats)?)
-            .map_err(|e| format!("its per-file counters are undecodable: {e}"))?;
+        let stats: Vec<crate::index::FileRefs> = self.decoded(Section::FileStats)?;
         if stats.len() != files {
             return Err("its per-file counters do not fit its files".into());
         }
