@@ -347,7 +347,7 @@ pub(crate) fn context(ctx: &Ctx, req: ContextRequest) -> Result<ContextResponse,
             if found.is_empty() {
                 return Err(Error::NotFound(format!("no declaration `{name}` (in focus); try workspace_symbols")));
             }
-            // Every match may be packed: all are ordered (many ties by the qualified-name column).
+            // Every match may be packed: all are ordered by handle.
             let all = found.len();
             super::sort_then_by_handle(index, &mut found, all, |&(tier, _)| tier, |&(_, id)| id);
             pending.extend(found.into_iter().filter(|&(_, id)| seen.insert(id)).map(|(_, id)| Pending::Symbol(id)));

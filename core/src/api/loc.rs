@@ -128,8 +128,7 @@ pub(crate) fn loc(ctx: &Ctx, req: LocRequest) -> Result<LocResponse, Error> {
         row.blank += c.blank;
         row.bytes += f.size;
         // Kinds from the kinds column: a file's facts are read only to list its declarations.
-        let ids = f.sym_base..f.sym_base + f.facts.symbol_count();
-        for (local, id) in ids.enumerate() {
+        for (local, id) in f.ids().enumerate() {
             let kind = traits[id as usize].kind();
             let count = match kind {
                 SymbolKind::Function | SymbolKind::Method => &mut row.functions,

@@ -141,7 +141,7 @@ pub(crate) fn orient(ctx: &Ctx, req: OrientRequest) -> Result<OrientResponse, Er
     let traits = index.traits();
     let mut api: Vec<(u64, SymId)> = Vec::new();
     for f in index.files.iter().filter(|f| !is_test_path(&f.path)) {
-        for id in f.sym_base..f.sym_base + f.facts.symbol_count() {
+        for id in f.ids() {
             let t = traits[id as usize];
             if t.exported() && t.top_level() {
                 api.push((index.uses(id) as u64, id));

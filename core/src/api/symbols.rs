@@ -105,13 +105,14 @@ pub(crate) fn workspace_symbols(ctx: &Ctx, req: WorkspaceSymbolsRequest) -> Resu
         let imports = index.imports();
         for b in &imports.bindings {
             // (The alias first, then the kinds column: the target's facts are read for a match only.)
+            let alias = b.alias.to_lowercase();
             let tier = if b.alias == query {
                 2
-            } else if b.alias.to_lowercase() == lower {
+            } else if alias == lower {
                 3
-            } else if b.alias.to_lowercase().starts_with(&lower) {
+            } else if alias.starts_with(&lower) {
                 4
-            } else if b.alias.to_lowercase().contains(&lower) {
+            } else if alias.contains(&lower) {
                 6
             } else {
                 continue;

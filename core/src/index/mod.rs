@@ -42,6 +42,11 @@ pub(crate) struct IndexedFile {
 }
 
 impl IndexedFile {
+    /// The global ids of its symbols (known without reading its facts).
+    pub(crate) fn ids(&self) -> std::ops::Range<SymId> {
+        self.sym_base..self.sym_base + self.facts.symbol_count()
+    }
+
     /// The file's bytes as indexed, or None when it changed on disk (or can't be read) since; never
     /// read past its indexed size.
     pub(crate) fn indexed_text(&self, host: &dyn crate::host::Host) -> Option<String> {
@@ -815,7 +820,7 @@ impl Index {
             let mut numbers = Vec::new();
             for f in &self.files {
                 let mut seen: HashMap<&str, u32> = HashMap::default();
-                for id in f.sym_base..f.sym_base + f.facts.symbol_count() {
+                for id in f.ids() {
                     let n = seen.entry(&qualified[id as usize]).or_insert(0);
                     *n += 1;
                     if *n > 1 {
@@ -848,7 +853,7 @@ impl Index {
     pub fn find_handle(&self, handle: &str) -> Option<SymId> {
         handle.match_indices("::").find_map(|(at, _)| {
             let file = &self.files[*self.by_path.get(&handle[..at])? as usize];
-            (file.sym_base..file.sym_base + file.facts.symbol_count()).find(|&id| self.handle(id) == handle)
+            file.ids().find(|&id| self.handle(id) == handle)
         })
     }
 
