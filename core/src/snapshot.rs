@@ -21,7 +21,7 @@ pub(crate) const FILE: &str = ".codegraph/index.bin";
 const LOCK: &str = "lock";
 const MAGIC: [u8; 8] = *b"CODEGRPH";
 /// Bumped whenever the layout, the meaning of facts or what the stored graph resolves changes.
-pub(crate) const FORMAT_VERSION: u32 = 113;
+pub(crate) const FORMAT_VERSION: u32 = 114;
 /// A lock older than this was left by a crashed writer and is broken.
 const LOCK_EXPIRY_MS: f64 = 120_000.0;
 
@@ -101,23 +101,25 @@ pub(crate) enum Section {
     Relations,
     /// The graph's import bindings (`crate::index::Imports`).
     ImportBindings,
-    /// The resolved graph (`GraphParts`), when the snapshot has one.
+    /// The resolved graph's totals (`GraphParts`); its sites are `Sites`.
     Graph,
     /// Its per-file counters (`Vec<FileRefs>`), which only an update and the artifact read.
     FileStats,
     /// Callee names of the call sites no declaration was proven for, with their counts
     /// (`Vec<(String, u32)>`, by name).
     UnresolvedCalls,
-    /// The graph's sites again, as fixed-width records in the graph's order (by target), read a
-    /// block at a time: `refs` and `callers` read the blocks of one target, not the graph.
+    /// The graph's sites, as fixed-width records in the graph's order (by target): the graph reads
+    /// them whole, `refs` and `callers` the blocks of one target.
     Sites,
-    /// The first target and the blake3 of each block of `Sites` (`Vec<(u32, [u8; 32])>`).
+    /// The key (`site_key::TARGET`) of the first site and the blake3 of each block of `Sites`
+    /// (`Vec<(u64, [u8; 32])>`).
     SiteBlocks,
-    /// The call sites within a declaration again, by that declaration (then in the graph's order),
-    /// read a block at a time: `callees` reads the blocks of one caller, not the graph.
-    CallerSites,
-    /// The first enclosing declaration and the blake3 of each block of `CallerSites`.
-    CallerBlocks,
+    /// The sites again, by file, then by enclosing declaration (file-level code first), then in the
+    /// graph's order, read a block at a time: `callees` reads the sites of one caller, `goto`,
+    /// `rename_preview` and `impact` those of one file, not the graph.
+    FileSites,
+    /// The key (`site_key::FILE`) of the first site and the blake3 of each block of `FileSites`.
+    FileSiteBlocks,
     /// Per file, the files it depends on and what made each (`Vec<Vec<(FileId, DepVia)>>`).
     Deps,
 }
@@ -140,8 +142,8 @@ impl Section {
         Section::UnresolvedCalls,
         Section::Sites,
         Section::SiteBlocks,
-        Section::CallerSites,
-        Section::CallerBlocks,
+        Section::FileSites,
+        Section::FileSiteBlocks,
         Section::Deps,
     ];
 
@@ -167,8 +169,8 @@ impl Section {
         "unresolved call names",
         "sites",
         "site blocks",
-        "sites by caller",
-        "blocks of sites by caller",
+        "sites by file",
+        "blocks of sites by file",
         "file dependencies",
     ];
 }
@@ -214,7 +216,7 @@ pub(crate) struct Parts<'a> {
     pub traits: &'a [crate::index::Traits],
     pub counts: &'a crate::index::Counts,
     pub handle_numbers: &'a [(u32, u32)],
-    pub graph: crate::index::StoredGraph<'a>,
+    pub graph: &'a crate::index::Graph,
     pub relations: crate::index::StoredRelations<'a>,
     pub imports: crate::index::StoredImports<'a>,
     pub file_stats: Vec<crate::index::StoredFileStats<'a>>,
@@ -232,14 +234,14 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
         symbols: parts.names.len() as u64,
     };
     // Room for the whole file, reserved once (room never written is never touched): facts take
-    // about the size of their sources, the graph about 32 bytes a site and the site blocks 25.
+    // about the size of their sources, the sites 25 bytes each in each of their two orders.
     let columns = [parts.names.bytes(), parts.lower.bytes(), parts.qualified.bytes()];
     let sources: u64 = parts.files.iter().map(|f| f.size).sum();
     let room = usize::try_from(sources).unwrap_or(0).saturating_mul(2)
         + parts.files.len() * 256
         + columns.iter().map(|c| c.len()).sum::<usize>()
         + parts.traits.len() * 3
-        + parts.graph.sites() * (32 + SITE_LEN)
+        + parts.graph.sites() * 2 * SITE_LEN
         + parts.deps.iter().map(|d| 1 + d.len() * 6).sum::<usize>();
     // Every section is written into the file's bytes after room for the header (the facts straight
     // there, never held twice), in `Section::ALL` order; then the header is filled in.
@@ -312,25 +314,23 @@ fn graph_sections(parts: &Parts) -> Result<Vec<Vec<u8>>, String> {
     for r in sites {
         write_site(&mut site_bytes, r);
     }
-    let firsts = sites.chunks(SITES_PER_BLOCK).map(|block| block[0].target);
-    let blocks: Vec<SiteBlock> = firsts.zip(SITE_BLOCKS.hashes(&site_bytes)).collect();
-    // Stable: the sites of one caller stay in the graph's order.
-    let mut by_caller: Vec<&RefSite> = sites.iter().filter(|r| r.call && r.enclosing.is_some()).collect();
-    by_caller.sort_by_key(|r| r.enclosing);
-    let mut caller_bytes = Vec::with_capacity(by_caller.len() * SITE_LEN);
-    for r in &by_caller {
-        write_site(&mut caller_bytes, r);
+    let blocks = site_blocks(sites.iter(), &site_bytes, site_key::target);
+    // Stable: the sites of one file and declaration stay in the graph's order.
+    let mut by_file: Vec<&RefSite> = sites.iter().collect();
+    by_file.sort_by_key(|r| site_key::file(r));
+    let mut file_bytes = Vec::with_capacity(by_file.len() * SITE_LEN);
+    for r in &by_file {
+        write_site(&mut file_bytes, r);
     }
-    let firsts = by_caller.chunks(SITES_PER_BLOCK).map(|block| block[0].enclosing.unwrap_or(u32::MAX));
-    let caller_blocks: Vec<SiteBlock> = firsts.zip(SITE_BLOCKS.hashes(&caller_bytes)).collect();
+    let file_blocks = site_blocks(by_file.into_iter(), &file_bytes, site_key::file);
     Ok(vec![
-        postcard(&parts.graph)?,
+        postcard(&parts.graph.parts())?,
         postcard(&parts.file_stats)?,
         postcard(&parts.unresolved_calls)?,
         site_bytes,
         postcard(&blocks)?,
-        caller_bytes,
-        postcard(&caller_blocks)?,
+        file_bytes,
+        postcard(&file_blocks)?,
         postcard(&parts.deps)?,
     ])
 }
@@ -342,7 +342,7 @@ pub(crate) struct Image {
     file: SectionFile,
     damage: std::sync::Mutex<Option<String>>,
     site_blocks: std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
-    caller_blocks: std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
+    file_blocks: std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
 }
 
 impl std::fmt::Debug for Image {
@@ -413,9 +413,30 @@ impl Image {
         imports.fits(files, symbols).then_some(imports).ok_or_else(|| "its import bindings do not fit its files".into())
     }
 
-    /// The stored graph, decoded.
+    /// The stored graph's totals, decoded.
     pub(crate) fn graph(&self) -> Result<crate::index::GraphParts, String> {
         self.decoded(Section::Graph)
+    }
+
+    /// Every site, in the graph's order (by target), checked as `sites_of` checks them.
+    pub(crate) fn sites(&self, files: usize, symbols: usize) -> Result<Vec<RefSite>, String> {
+        let bytes = self.section(Section::Sites)?;
+        if bytes.len() % SITE_LEN != 0 {
+            return Err("its sites are cut short".into());
+        }
+        let sites: Vec<RefSite> = bytes.chunks_exact(SITE_LEN).map(read_site).collect();
+        let fits = sites.iter().all(|r| {
+            (r.file as usize) < files
+                && (r.target as usize) < symbols
+                && r.enclosing.is_none_or(|e| (e as usize) < symbols)
+        });
+        if !fits {
+            return Err("its sites do not fit its files".into());
+        }
+        if !sites.windows(2).all(|w| w[0] < w[1]) {
+            return Err("its sites are out of order".into());
+        }
+        Ok(sites)
     }
 
     /// The callee names of unproven call sites with their counts, checked: by name, unique.
@@ -430,23 +451,36 @@ impl Image {
     /// The sites whose target is `target`, read from the blocks that can hold them (each checked
     /// against its blake3), with every id checked against the index's `files` and `symbols`.
     pub(crate) fn sites_of(&self, target: u32, files: usize, symbols: usize) -> Result<Vec<RefSite>, String> {
-        let by_target = SiteIndex { records: Section::Sites, blocks: Section::SiteBlocks, key: |r| Some(r.target) };
-        self.sites_by(&by_target, &self.site_blocks, target, files, symbols)
+        let key = u64::from(target);
+        self.sites_by(&BY_TARGET, &self.site_blocks, key..key + 1, files, symbols)
     }
 
-    /// The call sites within declaration `caller`, in the graph's order, read as `sites_of` reads.
-    pub(crate) fn calls_in(&self, caller: u32, files: usize, symbols: usize) -> Result<Vec<RefSite>, String> {
-        let by_caller =
-            SiteIndex { records: Section::CallerSites, blocks: Section::CallerBlocks, key: |r| r.enclosing };
-        self.sites_by(&by_caller, &self.caller_blocks, caller, files, symbols)
+    /// The sites of code in `file` within declaration `within` (`None`: file-level code), in the
+    /// graph's order, read as `sites_of` reads.
+    pub(crate) fn sites_within(
+        &self,
+        file: u32,
+        within: Option<u32>,
+        files: usize,
+        symbols: usize,
+    ) -> Result<Vec<RefSite>, String> {
+        let key = site_key::file_within(file, within);
+        self.sites_by(&BY_FILE, &self.file_blocks, key..key + 1, files, symbols)
     }
 
-    /// The sites of a section of site records sorted by `index.key` whose key is `key`.
+    /// The sites in `file`, by enclosing declaration (file-level code first), then in the graph's
+    /// order, read as `sites_of` reads.
+    pub(crate) fn sites_in_file(&self, file: u32, files: usize, symbols: usize) -> Result<Vec<RefSite>, String> {
+        let keys = site_key::file_within(file, None)..(u64::from(file) + 1) << 32;
+        self.sites_by(&BY_FILE, &self.file_blocks, keys, files, symbols)
+    }
+
+    /// The sites of a section of site records sorted by `index.key` whose key is in `keys`.
     fn sites_by(
         &self,
         index: &SiteIndex,
         table: &std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
-        key: u32,
+        keys: std::ops::Range<u64>,
         files: usize,
         symbols: usize,
     ) -> Result<Vec<RefSite>, String> {
@@ -457,14 +491,14 @@ impl Image {
             fits.then_some(blocks).ok_or_else(|| format!("its {} do not fit its sites", index.blocks.name()))
         });
         let blocks = blocks.as_ref().map_err(Clone::clone)?;
-        let first = blocks.partition_point(|b| b.0 < key).saturating_sub(1);
-        let end = blocks.partition_point(|b| b.0 <= key);
-        let mut out = Vec::new();
+        let first = blocks.partition_point(|b| b.0 < keys.start).saturating_sub(1);
+        let end = blocks.partition_point(|b| b.0 < keys.end);
+        let mut out: Vec<RefSite> = Vec::new();
         for (i, (_, hash)) in blocks.iter().enumerate().take(end).skip(first) {
             let bytes = self.file.block(index.records as usize, SITE_BLOCKS, i, hash)?;
             for record in bytes.chunks_exact(SITE_LEN) {
                 let r = read_site(record);
-                if (index.key)(&r) == Some(key) {
+                if keys.contains(&(index.key)(&r)) {
                     let fits = (r.file as usize) < files
                         && (r.target as usize) < symbols
                         && r.enclosing.is_none_or(|e| (e as usize) < symbols);
@@ -475,7 +509,8 @@ impl Image {
                 }
             }
         }
-        if !out.windows(2).all(|w| w[0] <= w[1]) {
+        // By key, then in the graph's order.
+        if !out.windows(2).all(|w| ((index.key)(&w[0]), &w[0]) <= ((index.key)(&w[1]), &w[1])) {
             return Err("its sites are out of order".into());
         }
         Ok(out)
@@ -550,7 +585,7 @@ pub(crate) fn open(host: &dyn Host, options_key: &str, cap: u64) -> Result<Optio
         file: SectionFile::open(file, &FORMAT).map_err(rejection)?,
         damage: std::sync::Mutex::new(None),
         site_blocks: std::sync::OnceLock::new(),
-        caller_blocks: std::sync::OnceLock::new(),
+        file_blocks: std::sync::OnceLock::new(),
     };
     let meta: Meta = postcard::from_bytes(&image.section(Section::Meta).map_err(damaged)?)
         .map_err(|e| damaged(format!("undecodable snapshot meta: {e}")))?;
@@ -597,15 +632,43 @@ fn rejection(e: HeaderError) -> Rejection {
     Rejection { why: e.why, damaged: !e.outdated }
 }
 
-/// A block of `Sites` (`CallerSites`): the target (enclosing declaration) of its first site and
-/// its blake3.
-type SiteBlock = (u32, [u8; 32]);
+/// A block of `Sites` (`FileSites`): the key of its first site and its blake3.
+type SiteBlock = (u64, [u8; 32]);
 
 /// A section of site records and the section of its blocks, sorted by `key`.
 struct SiteIndex {
     records: Section,
     blocks: Section,
-    key: fn(&RefSite) -> Option<u32>,
+    key: fn(&RefSite) -> u64,
+}
+
+static BY_TARGET: SiteIndex = SiteIndex { records: Section::Sites, blocks: Section::SiteBlocks, key: site_key::target };
+static BY_FILE: SiteIndex =
+    SiteIndex { records: Section::FileSites, blocks: Section::FileSiteBlocks, key: site_key::file };
+
+/// The orders sites are stored in, as one number a site.
+mod site_key {
+    use crate::index::RefSite;
+
+    /// By target.
+    pub(super) fn target(r: &RefSite) -> u64 {
+        u64::from(r.target)
+    }
+
+    /// By file, then by enclosing declaration (file-level code first).
+    pub(super) fn file(r: &RefSite) -> u64 {
+        file_within(r.file, r.enclosing)
+    }
+
+    pub(super) fn file_within(file: u32, within: Option<u32>) -> u64 {
+        u64::from(file) << 32 | within.map_or(0, |e| u64::from(e) + 1)
+    }
+}
+
+/// The blocks of `bytes`, the records of `sites` in order: each block's first key and blake3.
+fn site_blocks<'s>(sites: impl Iterator<Item = &'s RefSite>, bytes: &[u8], key: fn(&RefSite) -> u64) -> Vec<SiteBlock> {
+    let firsts = sites.step_by(SITES_PER_BLOCK).map(key);
+    firsts.zip(SITE_BLOCKS.hashes(bytes)).collect()
 }
 
 /// Sites a block of `Sites` holds, and the bytes of one.
@@ -672,18 +735,30 @@ impl LazyFacts {
     /// damaged and reads as facts with as many (nameless) symbols as it had, so that every symbol id
     /// stays valid until the session rebuilds.
     pub(crate) fn get(&self) -> &Arc<FileFacts> {
-        self.0.facts.get_or_init(|| {
-            let s = self.0.stored.as_ref().expect("facts without a snapshot are set when made");
-            let decoded =
-                s.image.part(Section::Facts, s.offset, s.len, &s.hash).and_then(|b| unpack_facts(&b)).and_then(|f| {
-                    (f.symbols.len() == s.symbols as usize && symbol_indices_fit(&f))
-                        .then_some(f)
-                        .ok_or_else(|| "facts that do not fit the file list".to_string())
-                });
-            Arc::new(decoded.unwrap_or_else(|why| {
-                s.image.mark_damaged(why);
-                FileFacts { symbols: vec![nameless_symbol(); s.symbols as usize], ..FileFacts::default() }
-            }))
+        self.0.facts.get_or_init(|| Arc::new(self.decoded()))
+    }
+
+    /// The facts for one look: those at hand, else read and decoded without being kept (a question
+    /// that looks at many files' facts once holds one file's at a time).
+    pub(crate) fn passing(&self) -> Arc<FileFacts> {
+        match self.0.facts.get() {
+            Some(facts) => facts.clone(),
+            None => Arc::new(self.decoded()),
+        }
+    }
+
+    /// The stored facts, decoded (see `get`).
+    fn decoded(&self) -> FileFacts {
+        let s = self.0.stored.as_ref().expect("facts without a snapshot are set when made");
+        let decoded =
+            s.image.part(Section::Facts, s.offset, s.len, &s.hash).and_then(|b| unpack_facts(&b)).and_then(|f| {
+                (f.symbols.len() == s.symbols as usize && symbol_indices_fit(&f))
+                    .then_some(f)
+                    .ok_or_else(|| "facts that do not fit the file list".to_string())
+            });
+        decoded.unwrap_or_else(|why| {
+            s.image.mark_damaged(why);
+            FileFacts { symbols: vec![nameless_symbol(); s.symbols as usize], ..FileFacts::default() }
         })
     }
 
@@ -1085,11 +1160,12 @@ mod tests {
         open_counting(root, FILE)
     }
 
-    /// A persisting session on `root` and the count of bytes it reads of `counted`.
+    /// A persisting session on `root` (which may build the artifact) and the count of bytes it
+    /// reads of `counted`.
     fn open_counting(root: &std::path::Path, counted: &str) -> (Session, Arc<AtomicU64>) {
         let read = Arc::new(AtomicU64::new(0));
         let host = Counting { inner: StdHost::new(root), counted: counted.into(), read: read.clone() };
-        let options = DiscoveryOptions { persist: true, ..DiscoveryOptions::default() };
+        let options = DiscoveryOptions { persist: true, allow_build: true, ..DiscoveryOptions::default() };
         (Session::open(Box::new(host), options).expect("opens"), read)
     }
 
@@ -1127,12 +1203,13 @@ mod tests {
         s.deps(crate::api::DepsRequest { file: file.into(), limit: None }).unwrap()
     }
 
-    /// A question that reads the sites by caller (or the graph, once it is read).
+    /// A question that reads the sites by file (or the graph, once it is read).
     fn callees(s: &mut Session, handle: &str) -> crate::api::CallsResponse {
         s.callees(crate::api::CallsRequest { handle: Some(handle.into()), ..Default::default() }).unwrap()
     }
 
-    /// A question that reads the graph itself (a rename proves its sites from the graph's).
+    /// A question that reads the sites by file and the per-file counters (a rename proves its
+    /// sites with them).
     fn rename(s: &mut Session, handle: &str) -> crate::api::RenamePreviewResponse {
         let request = crate::api::RenamePreviewRequest {
             handle: handle.into(),
@@ -1140,6 +1217,11 @@ mod tests {
             ..Default::default()
         };
         s.rename_preview(request).unwrap()
+    }
+
+    /// A question that reads the graph itself (the artifact holds every site): its rows.
+    fn artifact(s: &mut Session) -> std::collections::BTreeMap<String, u64> {
+        s.artifact_build(crate::api::ArtifactBuildRequest::default()).unwrap().rows
     }
 
     /// A question that reads the import bindings.
@@ -1193,6 +1275,13 @@ mod tests {
         let cold_refs = refs(&mut cold, &handle);
         let cold_callees = callees(&mut cold, "pkg42/m42.py::helper_4242");
         assert_eq!(cold_callees.groups.len(), 2, "{cold_callees:?}");
+        let goto = |s: &mut Session| {
+            s.goto(crate::api::GotoRequest { file: "pkg42/m42.py".into(), line: 12, column: Some(12) }).unwrap()
+        };
+        let cold_goto = goto(&mut cold);
+        assert_eq!(cold_goto.definitions.len(), 1, "{cold_goto:?}");
+        let cold_rename = rename(&mut cold, "pkg42/m42.py::Model4242::save_4242");
+        assert_eq!(cold_rename.edits.len(), 2, "{cold_rename:?}");
         assert_eq!(cold_refs.refs.len(), 1, "{cold_refs:?}");
         let cold_many = [many(&mut cold, "helper", &[]), many(&mut cold, "model", &["class"])];
         assert_eq!([cold_many[0].total, cold_many[1].total], [9_999, 9_999], "pkg0/m0.py holds `shared` instead");
@@ -1220,6 +1309,21 @@ mod tests {
         assert_eq!(callees(&mut warm, "pkg42/m42.py::helper_4242"), cold_callees);
         let by_callees = read.load(Ordering::Relaxed) - by_symbols - by_refs;
         assert!(by_callees < 256 * 1024, "a warm callees query read {by_callees} of the snapshot's {size} bytes");
+        // The block of sites by file that holds the file's, and its facts: no graph.
+        let before = read.load(Ordering::Relaxed);
+        assert_eq!(goto(&mut warm), cold_goto);
+        let by_goto = read.load(Ordering::Relaxed) - before;
+        assert!(by_goto < 256 * 1024, "a warm goto read {by_goto} of the snapshot's {size} bytes");
+        // The sites of the method, the sites by file and the facts of the one file that can see it,
+        // and the per-file counters: not every file's facts, nor the graph.
+        let before = read.load(Ordering::Relaxed);
+        assert_eq!(rename(&mut warm, "pkg42/m42.py::Model4242::save_4242"), cold_rename);
+        let by_rename = read.load(Ordering::Relaxed) - before;
+        let [counters, names] = [Section::FileStats, Section::Names].map(|s| sections(&bytes)[s as usize].len);
+        assert!(
+            by_rename < counters + names + 256 * 1024,
+            "a warm rename read {by_rename} of the snapshot's {size} bytes ({counters} of per-file counters, {names} of names)"
+        );
         assert!(warm.take_notes().is_empty());
 
         // 9,999 matches are counted and ranked from the columns; the facts read are those of the
@@ -1477,6 +1581,7 @@ mod tests {
         let expected_callees = callees(&mut cold, "pkg0/m17.py::helper_17");
         let expected_imports = imports(&mut cold, "shared");
         let expected_rename = rename(&mut cold, "pkg0/m0.py::shared");
+        let expected_rows = artifact(&mut cold);
         assert!(expected_imports.symbols.iter().any(|m| m.import_of.is_some()), "{expected_imports:?}");
         drop(cold);
         let file = dir.path().join(FILE);
@@ -1494,7 +1599,7 @@ mod tests {
             names_at,
             middle(Section::Traits),
             middle(Section::Sites),
-            middle(Section::CallerSites),
+            middle(Section::FileSites),
             middle(Section::Graph),
             middle(Section::Relations),
             middle(Section::ImportBindings),
@@ -1510,6 +1615,7 @@ mod tests {
             assert_eq!(callees(&mut warm, "pkg0/m17.py::helper_17"), expected_callees);
             assert_eq!(imports(&mut warm, "shared"), expected_imports);
             assert_eq!(rename(&mut warm, "pkg0/m0.py::shared"), expected_rename);
+            assert_eq!(artifact(&mut warm), expected_rows);
             let notes = warm.take_notes();
             assert_eq!(notes.len(), 1, "{notes:?}");
             assert!(
@@ -1610,14 +1716,21 @@ mod tests {
         let callees_of_m3 = callees(&mut cold, "pkg0/m3.py::helper_3");
         let imports_of_shared = imports(&mut cold, "shared");
         let rename_of_shared = rename(&mut cold, "pkg0/m0.py::shared");
+        let rows = artifact(&mut cold);
         drop(cold);
         let file = dir.path().join(FILE);
         let sound = std::fs::read(&file).unwrap();
         // A site whose target is no symbol; then a symbol whose container is none.
         let graph = recrafted(&sound, |p| {
-            let mut g: crate::index::GraphParts = postcard::from_bytes(&p[Section::Graph as usize]).unwrap();
-            g.refs_mut()[0].target = 1_000_000;
-            p[Section::Graph as usize] = postcard::to_allocvec(&g).unwrap();
+            let mut records = p[Section::Sites as usize].clone();
+            let last = records.len() - SITE_LEN;
+            records[last..last + 4].copy_from_slice(&1_000_000u32.to_le_bytes()); // the target
+            let blocks: Vec<(u64, [u8; 32])> = records
+                .chunks(SITES_PER_BLOCK * SITE_LEN)
+                .map(|b| (site_key::target(&read_site(b)), *blake3::hash(b).as_bytes()))
+                .collect();
+            p[Section::Sites as usize] = records;
+            p[Section::SiteBlocks as usize] = postcard::to_allocvec(&blocks).unwrap();
         });
         let facts = recrafted(&sound, |p| {
             let mut list: Vec<FileEntry> = postcard::from_bytes(&p[Section::Files as usize]).unwrap();
@@ -1642,26 +1755,26 @@ mod tests {
             for record in records.chunks_exact_mut(SITE_LEN) {
                 record[4..8].copy_from_slice(&1_000_000u32.to_le_bytes()); // the file
             }
-            let blocks: Vec<(u32, [u8; 32])> = records
+            let blocks: Vec<(u64, [u8; 32])> = records
                 .chunks(SITES_PER_BLOCK * SITE_LEN)
-                .map(|b| (read_site(b).target, *blake3::hash(b).as_bytes()))
+                .map(|b| (site_key::target(&read_site(b)), *blake3::hash(b).as_bytes()))
                 .collect();
-            assert_eq!(blocks[0].0, target);
+            assert_eq!(blocks[0].0, u64::from(target));
             p[Section::Sites as usize] = records;
             p[Section::SiteBlocks as usize] = postcard::to_allocvec(&blocks).unwrap();
         });
-        // The sites by caller, each naming a target no symbol has.
+        // The sites by file, each naming a target no symbol has.
         let callers = recrafted(&sound, |p| {
-            let mut records = p[Section::CallerSites as usize].clone();
+            let mut records = p[Section::FileSites as usize].clone();
             for record in records.chunks_exact_mut(SITE_LEN) {
                 record[..4].copy_from_slice(&1_000_000u32.to_le_bytes()); // the target
             }
-            let blocks: Vec<(u32, [u8; 32])> = records
+            let blocks: Vec<(u64, [u8; 32])> = records
                 .chunks(SITES_PER_BLOCK * SITE_LEN)
-                .map(|b| (read_site(b).enclosing.unwrap(), *blake3::hash(b).as_bytes()))
+                .map(|b| (site_key::file(&read_site(b)), *blake3::hash(b).as_bytes()))
                 .collect();
-            p[Section::CallerSites as usize] = records;
-            p[Section::CallerBlocks as usize] = postcard::to_allocvec(&blocks).unwrap();
+            p[Section::FileSites as usize] = records;
+            p[Section::FileSiteBlocks as usize] = postcard::to_allocvec(&blocks).unwrap();
         });
         // A kind byte no kind has; then one symbol's kind missing.
         let kind = recrafted(&sound, |p| p[Section::Traits as usize][0] = 0x7f);
@@ -1678,6 +1791,7 @@ mod tests {
             assert_eq!(callees(&mut warm, "pkg0/m3.py::helper_3"), callees_of_m3);
             assert_eq!(imports(&mut warm, "shared"), imports_of_shared);
             assert_eq!(rename(&mut warm, "pkg0/m0.py::shared"), rename_of_shared);
+            assert_eq!(artifact(&mut warm), rows);
             let notes = warm.take_notes();
             assert!(notes.len() == 1 && notes[0].contains("not fit"), "{notes:?}");
         }

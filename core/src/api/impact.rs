@@ -316,7 +316,7 @@ impl Analysis {
             diagnostics.extend(still_used(index, old, c, Some(&c.path)));
         }
         for (c, id) in &changed {
-            if let (Some(&n), Some(_)) = (index.graph().unresolved_calls.get(&c.name), id) {
+            if let (Some(n), Some(_)) = (index.unresolved_calls_named(&c.name), id) {
                 if c.kind.is_callable() && matches!(c.change, ChangeKind::ModifiedSignature | ChangeKind::Removed) {
                     diagnostics.push(diagnostic(
                         "unresolvedSameName",
@@ -594,15 +594,14 @@ fn still_used(index: &Index, path: &str, c: &DeclChange, moved_to: Option<&str>)
         let fid = fid as FileId;
         let from_it: Vec<&crate::facts::Import> =
             file.facts.imports.iter().filter(|i| module_names(&i.module, path)).collect();
-        let near = Some(fid) == own || own.is_some_and(|o| index.graph().deps[fid as usize].contains(&o));
+        let near = Some(fid) == own || own.is_some_and(|o| index.file_edges().imports[fid as usize].contains(&o));
         if !near && from_it.is_empty() {
             continue;
         }
         // Names the module is bound to here (`import * as util`, Go's `util.` package name).
         let aliases: BTreeSet<&str> =
             from_it.iter().flat_map(|i| &i.items).filter(|it| it.name != c.name).map(|it| it.alias.as_str()).collect();
-        let resolved: BTreeSet<crate::facts::Pos> =
-            index.graph().refs_by_file[fid as usize].iter().map(|&i| index.graph().refs[i as usize].pos).collect();
+        let resolved: BTreeSet<crate::facts::Pos> = index.sites_in_file(fid).into_iter().map(|r| r.pos).collect();
         let mut uses: Vec<crate::facts::Pos> = Vec::new();
         if top_level {
             uses.extend(from_it.iter().flat_map(|i| &i.items).filter(|it| it.name == c.name).map(|it| it.pos));

@@ -200,16 +200,24 @@ struct Plan<'a> {
     macros: RefCell<HashMap<String, bool>>,
 }
 
-/// A file's text with the start of every line.
+/// A file's text with the start of every line, and its syntax tree once one is asked for.
 struct FileText {
     text: String,
+    language: Language,
     line_starts: Vec<usize>,
+    tree: std::cell::OnceCell<Option<tree_sitter::Tree>>,
 }
 
 impl FileText {
-    fn new(text: String) -> FileText {
+    fn new(text: String, language: Language) -> FileText {
         let line_starts = crate::extract::line_starts(&text);
-        FileText { text, line_starts }
+        FileText { text, language, line_starts, tree: std::cell::OnceCell::new() }
+    }
+
+    /// The text parsed, once for the looks at an edited file's syntax (shorthands, overloads, then its
+    /// macro tokens and literals).
+    fn tree(&self) -> Option<&tree_sitter::Tree> {
+        self.tree.get_or_init(|| parse(self.language, &self.text)).as_ref()
     }
 
     /// Line `n` (1-based) without its newline.
@@ -320,15 +328,14 @@ impl<'a> Plan<'a> {
             let owner = owner_type(index, m).expect("a trait member");
             let trait_name = index.symbol(owner).name.clone();
             let home = crate_folder(&index.files[index.file_of(owner) as usize].path).to_string();
-            for (fid, file) in index.files.iter().enumerate() {
+            for id in index.named(&self.old) {
+                let file = &index.files[index.file_of(id) as usize];
                 if file.language != Language::Rust || crate_folder(&file.path) != home {
                     continue;
                 }
-                for (i, s) in file.facts.symbols.iter().enumerate() {
-                    let implements = s.impl_trait.as_ref().and_then(|t| t.last()).is_some_and(|t| *t == trait_name);
-                    if implements && s.name == self.old {
-                        group.entry(index.global(fid as FileId, i as u32)).or_insert(Role::Implementation);
-                    }
+                let s = index.symbol(id);
+                if s.impl_trait.as_ref().and_then(|t| t.last()).is_some_and(|t| *t == trait_name) {
+                    group.entry(id).or_insert(Role::Implementation);
                 }
             }
         }
@@ -339,14 +346,12 @@ impl<'a> Plan<'a> {
     fn rust_traits_named(&self, name: &str, file: FileId) -> Vec<SymId> {
         let index = self.index;
         let home = crate_folder(&index.files[file as usize].path);
-        (0..index.syms.len() as SymId)
-            .filter(|&t| {
-                let s = index.symbol(t);
-                s.kind == SymbolKind::Trait
-                    && s.name == name
-                    && crate_folder(&index.files[index.file_of(t) as usize].path) == home
-            })
-            .collect()
+        let mut traits = index.named(name);
+        traits.retain(|&t| {
+            index.traits()[t as usize].kind() == SymbolKind::Trait
+                && crate_folder(&index.files[index.file_of(t) as usize].path) == home
+        });
+        traits
     }
 
     /// A file's indexed text (`None`: it changed since it was indexed).
@@ -355,7 +360,8 @@ impl<'a> Plan<'a> {
             .borrow_mut()
             .entry(f)
             .or_insert_with(|| {
-                self.index.files[f as usize].indexed_text(self.ctx.host).map(|t| Rc::new(FileText::new(t)))
+                let file = &self.index.files[f as usize];
+                file.indexed_text(self.ctx.host).map(|t| Rc::new(FileText::new(t, file.language)))
             })
             .clone()
     }
@@ -370,20 +376,22 @@ impl<'a> Plan<'a> {
             filenames: Vec::new(),
             tests: Vec::new(),
         };
-        let reexports = self.reexport_positions();
+        let proven: Vec<(SymId, Role, std::borrow::Cow<'_, [crate::index::RefSite]>)> =
+            self.group.iter().map(|(&g, &role)| (g, role, index.sites_of(g))).collect();
+        let reexports = self.reexport_positions(proven.iter().flat_map(|(_, _, sites)| sites.iter().map(|r| r.file)));
         let mut stale: BTreeSet<FileId> = BTreeSet::new();
         let mut sites: Vec<(FileId, Pos, &'static str)> = Vec::new();
         // The proven uses renamed (for `shared_uses`).
         let mut uses: BTreeSet<(FileId, Pos)> = BTreeSet::new();
-        for (&g, &role) in &self.group {
-            let s = index.symbol(g);
+        for (g, role, proven) in &proven {
+            let s = index.symbol(*g);
             let kind = match role {
                 Role::Asked | Role::Above => "definition",
                 Role::Override => "override",
                 Role::Implementation => "implementation",
             };
-            sites.push((index.file_of(g), s.name_pos, kind));
-            for r in index.sites_of(g).iter() {
+            sites.push((index.file_of(*g), s.name_pos, kind));
+            for r in proven.iter() {
                 if r.alias {
                     continue;
                 }
@@ -404,7 +412,7 @@ impl<'a> Plan<'a> {
             let file = &index.files[f as usize];
             if file.language.is_js_family() {
                 if let Some(text) = self.text(f) {
-                    let more = overload_names(&text.text, file.language, index.symbol(g));
+                    let more = overload_names(&text, index.symbol(g));
                     sites.extend(more.into_iter().map(|p| (f, p, "definition")));
                 }
             }
@@ -435,10 +443,7 @@ impl<'a> Plan<'a> {
                 continue;
             }
             // `{ name }` names a key and a value at once: the renamed one is spelled out.
-            let shorthand = shorthands
-                .entry(f)
-                .or_insert_with(|| shorthand_positions(index.files[f as usize].language, &text.text))
-                .contains(&pos);
+            let shorthand = shorthands.entry(f).or_insert_with(|| shorthand_positions(&text)).contains(&pos);
             let new_text = match (shorthand, member) {
                 (false, _) => self.new.clone(),
                 (true, true) => format!("{}: {}", self.new, self.old),
@@ -588,13 +593,14 @@ impl<'a> Plan<'a> {
         false
     }
 
-    /// Positions of names in re-export statements (`export { a } from`, `pub use`).
-    fn reexport_positions(&self) -> BTreeSet<(FileId, Pos)> {
+    /// Positions of the name in re-export statements (`export { a } from`, `pub use`) of `files`.
+    fn reexport_positions(&self, files: impl Iterator<Item = FileId>) -> BTreeSet<(FileId, Pos)> {
+        let files: BTreeSet<FileId> = files.collect();
         let mut out = BTreeSet::new();
-        for (f, file) in self.index.files.iter().enumerate() {
-            for import in file.facts.imports.iter().filter(|i| i.reexport) {
+        for f in files {
+            for import in self.index.files[f as usize].facts.imports.iter().filter(|i| i.reexport) {
                 for it in import.items.iter().filter(|it| it.name == self.old) {
-                    out.insert((f as FileId, it.pos));
+                    out.insert((f, it.pos));
                 }
             }
         }
@@ -629,7 +635,7 @@ impl<'a> Plan<'a> {
         }
         let mut frontier: Vec<FileId> = seen.iter().copied().collect();
         while let Some(f) = frontier.pop() {
-            for &r in &index.graph().rdeps[f as usize] {
+            for &r in &index.file_edges().importers[f as usize] {
                 if seen.insert(r) {
                     frontier.push(r);
                 }
@@ -645,13 +651,11 @@ impl<'a> Plan<'a> {
     /// no longer names that one, so the preview is not safe.
     fn shared_uses(&self, renamed: &BTreeSet<(FileId, Pos)>, found: &mut Found) {
         let index = self.index;
-        let graph = index.graph();
         let files: BTreeSet<FileId> = renamed.iter().map(|&(f, _)| f).collect();
         let before = found.unsafe_sites.len();
         let mut others: BTreeSet<SymId> = BTreeSet::new();
         for f in files {
-            for &i in &graph.refs_by_file[f as usize] {
-                let r = &graph.refs[i as usize];
+            for r in index.sites_in_file(f) {
                 if renamed.contains(&(r.file, r.pos)) && !self.group.contains_key(&r.target) && !r.alias {
                     others.insert(r.target);
                     found.unsafe_sites.push(UnsafeSite {
@@ -827,8 +831,13 @@ impl<'a> Plan<'a> {
         });
         for &f in visible {
             let file = &index.files[f as usize];
-            let resolved: BTreeSet<Pos> =
-                index.graph().refs_by_file[f as usize].iter().map(|&i| index.graph().refs[i as usize].pos).collect();
+            // Every visible file's facts are looked at once: none is kept.
+            let facts = file.facts.passing();
+            // The positions the resolver proved, read for a file only when it writes the name.
+            let proven = std::cell::OnceCell::new();
+            let resolved = || -> &BTreeSet<Pos> {
+                proven.get_or_init(|| index.sites_in_file(f).into_iter().map(|r| r.pos).collect())
+            };
             // Stops on a value of proven types none of which can carry the renamed member.
             let elsewhere: BTreeSet<(u32, u32)> = match &owners {
                 Some(owners) if file.language.checks_members() => index.file_stats()[f as usize]
@@ -846,7 +855,7 @@ impl<'a> Plan<'a> {
             // imported from a crate outside): their value stopped a later segment.
             let head_proven: BTreeSet<u32> =
                 if member { BTreeSet::new() } else { stats.known_stops.iter().map(|&(k, _, _)| k).collect() };
-            for (k, chain) in file.facts.refs.iter().enumerate() {
+            for (k, chain) in facts.refs.iter().enumerate() {
                 // Macros and items are namespaces of their own: `format!` is no use of a `format`.
                 if (chain.namespace == Namespace::Macros) != renames_macro {
                     continue;
@@ -856,7 +865,9 @@ impl<'a> Plan<'a> {
                 let at: Vec<(Pos, bool)> = if member {
                     // A name given alone to a macro, proven to be what its template names with it
                     // (a member), is judged as the member's site.
-                    let given = chain.argument.is_some() && segs.first().is_some_and(|(_, p)| resolved.contains(p));
+                    let given = chain.argument.is_some()
+                        && segs.iter().any(|(n, _)| *n == self.old)
+                        && segs.first().is_some_and(|(_, p)| resolved().contains(p));
                     let from = usize::from(chain.receiver.is_none() && !given);
                     let apart = file.language.fields_apart_from_methods();
                     segs.iter()
@@ -874,7 +885,7 @@ impl<'a> Plan<'a> {
                         })
                         .collect()
                 } else if !(chain.path_head && file.language.module_path_head(&self.old))
-                    && shadowed_by_local(file, chain.enclosing, &self.old, k as u32)
+                    && shadowed_by_local(&facts, chain.enclosing, &self.old, k as u32)
                 {
                     // A local of that name around the use: it means the local, not the declaration.
                     Vec::new()
@@ -892,7 +903,7 @@ impl<'a> Plan<'a> {
                 }
                 for (pos, other_type) in at {
                     judged.insert((f, pos));
-                    if !other_type && !resolved.contains(&pos) {
+                    if !other_type && !resolved().contains(&pos) {
                         found.unsafe_sites.push(UnsafeSite {
                             path: file.path.clone(),
                             line: pos.line,
@@ -906,16 +917,16 @@ impl<'a> Plan<'a> {
                 continue;
             }
             // Import items of the name that resolve to nothing (`use crate::ast::Name;` in a body).
-            for import in &file.facts.imports {
+            for import in &facts.imports {
                 // `use crate::ast::Kind::*;`: the name is a segment of the module path, proven
                 // when the glob's path, read as a path, resolved there (to it: an edit; to
                 // something else: not it).
                 let in_path = file.language == Language::Rust && import.module.split("::").any(|seg| seg == self.old);
                 let proven = || {
                     import.kind == ImportKind::Glob
-                        && file.facts.refs.iter().any(|c| {
+                        && facts.refs.iter().any(|c| {
                             c.segments.first().is_some_and(|(_, p)| p.line == import.pos.line && *p >= import.pos)
-                                && c.segments.iter().any(|(n, p)| *n == self.old && resolved.contains(p))
+                                && c.segments.iter().any(|(n, p)| *n == self.old && resolved().contains(p))
                         })
                 };
                 if in_path && !proven() {
@@ -927,10 +938,10 @@ impl<'a> Plan<'a> {
                     });
                 }
             }
-            for (i, import) in file.facts.imports.iter().enumerate() {
+            for (i, import) in facts.imports.iter().enumerate() {
                 for (j, it) in import.items.iter().enumerate() {
                     let outside = || stats.outside_imports.contains(&(i as u32, j as u32));
-                    if it.name == self.old && !resolved.contains(&it.pos) && !outside() {
+                    if it.name == self.old && !resolved().contains(&it.pos) && !outside() {
                         found.unsafe_sites.push(UnsafeSite {
                             path: file.path.clone(),
                             line: it.pos.line,
@@ -1002,11 +1013,21 @@ impl<'a> Plan<'a> {
             if !text.contains(&self.old) {
                 continue;
             }
+            // The tree parsed for an edit, else one parsed for this look alone (a rename of a common
+            // name looks at many files, whose trees are not kept).
+            let parsed;
+            let tree = if let Some(tree) = file_text.tree.get() {
+                tree.as_ref()
+            } else {
+                parsed = parse(file.language, text);
+                parsed.as_ref()
+            };
+            let Some(tree) = tree else { continue };
             if file.language == Language::Rust {
                 // Macro arguments are token trees nobody resolves: a name there is unproven, unless
                 // the extractor read that argument as code (`assert!(Regex::new(p).is_ok())`) and
                 // the position was judged with the other uses.
-                for token in macro_tokens(text, &self.old) {
+                for token in macro_tokens(&file_text, tree, &self.old) {
                     let pos = token.pos;
                     // A member is reached as `.name` or `Type::name`, and a macro may paste a
                     // whole argument into either (memchr's `unsafe_ifunc!(Two, find_raw, …)`
@@ -1030,7 +1051,7 @@ impl<'a> Plan<'a> {
                     }
                 }
             }
-            for lit in literal_matches(file.language, text, &self.old) {
+            for lit in literal_matches(&file_text, tree, &self.old) {
                 if edited.contains(&(file.path.clone(), lit.pos.line, lit.pos.col)) {
                     continue;
                 }
@@ -1078,17 +1099,18 @@ impl<'a> Plan<'a> {
     fn rules_of_take_no_names(&self, name: &str) -> bool {
         let index = self.index;
         let mut found = false;
-        for (f, file) in index.files.iter().enumerate() {
-            if file.language != Language::Rust {
+        for id in index.named(name) {
+            let f = index.file_of(id);
+            let rust = index.files[f as usize].language == Language::Rust;
+            if !rust || index.traits()[id as usize].kind() != SymbolKind::Macro {
                 continue;
             }
-            for s in file.facts.symbols.iter().filter(|s| s.kind == SymbolKind::Macro && s.name == name) {
-                found = true;
-                let Some(text) = self.text(f as FileId) else { return false };
-                let definition = text.text.get(text.byte_of(s.start)..text.byte_of(s.end)).unwrap_or_default();
-                if !rules_take_no_names(definition) {
-                    return false;
-                }
+            let s = index.symbol(id);
+            found = true;
+            let Some(text) = self.text(f) else { return false };
+            let definition = text.text.get(text.byte_of(s.start)..text.byte_of(s.end)).unwrap_or_default();
+            if !rules_take_no_names(definition) {
+                return false;
             }
         }
         found
@@ -1128,15 +1150,15 @@ impl<'a> Plan<'a> {
 
 /// Whether a local named `name` is bound in the scope `enclosing` (a local symbol) or one around it,
 /// or at the file's top level in a block open at chain `at` (in a callback there).
-fn shadowed_by_local(file: &crate::index::IndexedFile, enclosing: Option<u32>, name: &str, at: u32) -> bool {
+fn shadowed_by_local(facts: &crate::facts::FileFacts, enclosing: Option<u32>, name: &str, at: u32) -> bool {
     let mut scope = enclosing;
     while let Some(sc) = scope {
-        if file.facts.locals.iter().any(|l| l.scope == Some(sc) && l.name == name) {
+        if facts.locals.iter().any(|l| l.scope == Some(sc) && l.name == name) {
             return true;
         }
-        scope = file.facts.symbols[sc as usize].container;
+        scope = facts.symbols[sc as usize].container;
     }
-    file.facts.locals.iter().any(|l| l.scope.is_none() && l.name == name && l.seen_at(at))
+    facts.locals.iter().any(|l| l.scope.is_none() && l.name == name && l.seen_at(at))
 }
 
 /// The folder a Rust file's crate is taken to live in: its path's first segment.
@@ -1213,11 +1235,11 @@ fn parse(language: Language, text: &str) -> Option<tree_sitter::Tree> {
 
 /// Positions of shorthand names in a file (see `SHORTHAND_KINDS`; a Rust shorthand field
 /// initialiser is an `identifier` under `shorthand_field_initializer`).
-fn shorthand_positions(language: Language, text: &str) -> BTreeSet<Pos> {
+fn shorthand_positions(file: &FileText) -> BTreeSet<Pos> {
     let mut out = BTreeSet::new();
-    let Some(tree) = parse(language, text) else { return out };
-    let positions = crate::extract::positions_of(text);
-    each_node(&tree, |n| {
+    let Some(tree) = file.tree() else { return out };
+    let positions = crate::extract::positions_of(&file.text);
+    each_node(tree, |n| {
         let rust_init =
             n.kind_str() == "identifier" && n.parent().is_some_and(|p| p.kind_str() == "shorthand_field_initializer");
         if SHORTHAND_KINDS.contains(&n.kind_str()) || rust_init {
@@ -1229,7 +1251,7 @@ fn shorthand_positions(language: Language, text: &str) -> BTreeSet<Pos> {
 
 /// The names of a TypeScript declaration's other overload signatures: declarations of the same
 /// name beside the first one, inside the range the merged declaration spans.
-fn overload_names(text: &str, language: Language, sym: &crate::facts::Symbol) -> Vec<Pos> {
+fn overload_names(file: &FileText, sym: &crate::facts::Symbol) -> Vec<Pos> {
     const DECLS: [&str; 6] = [
         "function_signature",
         "function_declaration",
@@ -1238,10 +1260,11 @@ fn overload_names(text: &str, language: Language, sym: &crate::facts::Symbol) ->
         "abstract_method_signature",
         "generator_function_declaration",
     ];
-    let Some(tree) = parse(language, text) else { return Vec::new() };
+    let Some(tree) = file.tree() else { return Vec::new() };
+    let text = file.text.as_str();
     let positions = crate::extract::positions_of(text);
     let mut out = Vec::new();
-    each_node(&tree, |n| {
+    each_node(tree, |n| {
         if !DECLS.contains(&n.kind_str()) {
             return;
         }
@@ -1296,11 +1319,11 @@ struct MacroToken<'t> {
 }
 
 /// The identifiers spelled `name` inside Rust macro token trees.
-fn macro_tokens<'t>(text: &'t str, name: &str) -> Vec<MacroToken<'t>> {
-    let Some(tree) = parse(Language::Rust, text) else { return Vec::new() };
+fn macro_tokens<'t>(file: &'t FileText, tree: &tree_sitter::Tree, name: &str) -> Vec<MacroToken<'t>> {
+    let text = file.text.as_str();
     let positions = crate::extract::positions_of(text);
     let mut out = Vec::new();
-    each_node(&tree, |n| {
+    each_node(tree, |n| {
         let Some(tt) = n.parent().filter(|p| p.kind_str() == "token_tree") else { return };
         if n.kind_str() != "identifier" || &text[n.byte_range()] != name {
             return;
@@ -1385,11 +1408,8 @@ struct Literal {
 
 /// Word matches of `name` in the comments and string literals of a file (the syntax tree says which
 /// text is which).
-fn literal_matches(language: Language, text: &str, name: &str) -> Vec<Literal> {
-    let mut parser = Parser::new();
-    let Some(tree) = parser.set_language(&language.grammar()).ok().and_then(|()| parser.parse(text, None)) else {
-        return Vec::new();
-    };
+fn literal_matches(file: &FileText, tree: &tree_sitter::Tree, name: &str) -> Vec<Literal> {
+    let text = file.text.as_str();
     let positions = crate::extract::positions_of(text);
     let mut out = Vec::new();
     let mut cursor = tree.root_node().walk();

@@ -72,8 +72,7 @@ impl Index {
         }
         let mut found: Option<Pos> = None;
         let mut targets = Vec::new();
-        for &i in &self.graph().refs_by_file[file as usize] {
-            let r = &self.graph().refs[i as usize];
+        for r in self.sites_in_file(file) {
             if covers(r.pos, r.len) && found.is_none_or(|p| p == r.pos) {
                 found = Some(r.pos);
                 if !targets.contains(&r.target) {

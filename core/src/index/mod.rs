@@ -231,62 +231,31 @@ pub(crate) struct Graph {
     pub file_stats: Vec<resolve::FileRefs>,
 }
 
-/// The part of a graph that can't be derived cheaply, as the snapshot stores it: a warm start with
-/// nothing changed reads it instead of resolving every file again.
+/// The totals of a graph, as the snapshot stores them: its sites are the snapshot's `Sites` (by
+/// target, the graph's order), its type relations, import bindings, unresolved call names and
+/// dependencies are sections of their own, and the rest is derived from those when it is read.
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct GraphParts {
-    refs: Vec<RefSite>,
-    refs_by_file: Vec<Vec<u32>>,
     /// The totals of the per-file counters (which the snapshot stores apart: only an update and
     /// the artifact read them).
     resolved_refs: u64,
     unresolved_refs: u64,
 }
 
-/// A graph as `GraphParts` is encoded, borrowed from it for writing (postcard writes a slice as it
-/// writes a `Vec`, a `&str` as a `String`: what is read back is a `GraphParts`).
-#[derive(Serialize)]
-pub(crate) struct StoredGraph<'a> {
-    refs: &'a [RefSite],
-    refs_by_file: &'a [Vec<u32>],
-    resolved_refs: u64,
-    unresolved_refs: u64,
-}
-
-impl GraphParts {
-    #[cfg(test)]
-    pub(crate) fn refs_mut(&mut self) -> &mut Vec<RefSite> {
-        &mut self.refs
+impl Graph {
+    /// What the snapshot stores of this graph beside its sites and the sections named above.
+    pub fn parts(&self) -> GraphParts {
+        GraphParts { resolved_refs: self.resolved_refs, unresolved_refs: self.unresolved_refs }
     }
 
-    /// Whether every id the stored graph holds names a file, symbol or site of the index it is
-    /// read into: a crafted snapshot (its checksums are no secret) must not make a lookup go out
-    /// of range.
-    fn fits(&self, files: usize, symbols: usize) -> bool {
-        let file = |f: FileId| (f as usize) < files;
-        let sym = |s: SymId| (s as usize) < symbols;
-        let sites = self.refs.len();
-        self.refs_by_file.len() == files
-            && self.refs.iter().all(|r| sym(r.target) && file(r.file) && r.enclosing.is_none_or(sym))
-            && self.refs.windows(2).all(|w| w[0] <= w[1])
-            && self.refs_by_file.iter().flatten().all(|&i| (i as usize) < sites)
-            && self
-                .refs_by_file
-                .iter()
-                .enumerate()
-                .all(|(f, list)| list.iter().all(|&i| self.refs[i as usize].file as usize == f))
+    /// Its reference sites, by target: the graph's order.
+    pub fn refs(&self) -> &[RefSite] {
+        &self.refs
     }
-}
 
-impl StoredGraph<'_> {
     /// Its reference sites.
     pub fn sites(&self) -> usize {
         self.refs.len()
-    }
-
-    /// Its reference sites, by target.
-    pub fn refs(&self) -> &[RefSite] {
-        self.refs
     }
 }
 
@@ -306,17 +275,6 @@ pub(crate) struct StoredFileStats<'a> {
 }
 
 impl Graph {
-    /// What the snapshot stores of this graph (its per-file counters apart: `file_stats_parts`),
-    /// borrowed: it is encoded as it is, not copied first.
-    pub fn parts(&self) -> StoredGraph<'_> {
-        StoredGraph {
-            refs: &self.refs,
-            refs_by_file: &self.refs_by_file,
-            resolved_refs: self.resolved_refs,
-            unresolved_refs: self.unresolved_refs,
-        }
-    }
-
     /// Its import bindings as the snapshot stores them, borrowed.
     pub fn imports_parts(&self) -> StoredImports<'_> {
         StoredImports { bindings: &self.import_bindings, unbound: self.unbound_imports }
@@ -364,24 +322,21 @@ impl Graph {
             .collect()
     }
 
-    /// The graph a snapshot stored, with what is derived from it rebuilt (its per-file counters are
-    /// read when first needed: `Index::file_stats`); `None` when it doesn't fit `files` files (then
-    /// the caller resolves).
+    /// The graph a snapshot stored, its parts each checked as read (every id in range of `files`
+    /// files and the index's symbols), with what is derived from them rebuilt (its per-file
+    /// counters are read when first needed: `Index::file_stats`).
     fn from_parts(
         parts: GraphParts,
+        refs: Vec<RefSite>,
         relations: Relations,
         imports: Imports,
         calls: Vec<(String, u32)>,
         deps: FileDeps,
         files: usize,
-        symbols: usize,
-    ) -> Option<Graph> {
-        if !parts.fits(files, symbols) || !relations.fits(symbols) || !imports.fits(files, symbols) {
-            return None;
-        }
+    ) -> Graph {
         let mut graph = Graph {
-            refs: parts.refs,
-            refs_by_file: parts.refs_by_file,
+            refs_by_file: resolve::refs_by_file(&refs, files),
+            refs,
             impl_members: relations.impl_members.into_iter().collect(),
             supertypes: relations.supertypes,
             import_bindings: imports.bindings,
@@ -392,7 +347,7 @@ impl Graph {
             ..Graph::default()
         };
         graph.set_deps(deps);
-        Some(graph)
+        graph
     }
 
     /// The indices into `refs` of the sites within each enclosing symbol, in `refs` order.
@@ -593,10 +548,10 @@ impl Index {
             let n = self.files.len();
             let graph = image.graph().and_then(|p| {
                 let (calls, deps) = (self.stored_unresolved_calls()?.clone(), self.stored_deps()?.clone());
+                let refs = image.sites(n, self.syms.len())?;
                 let relations = image.relations(self.syms.len())?;
                 let imports = image.imports(n, self.syms.len())?;
-                Graph::from_parts(p, relations, imports, calls, deps, n, self.syms.len())
-                    .ok_or_else(|| "its graph does not fit its files".into())
+                Ok(Graph::from_parts(p, refs, relations, imports, calls, deps, n))
             });
             match graph {
                 Ok(graph) => graph,
@@ -610,8 +565,12 @@ impl Index {
 
     /// The graph's counters of each file (by id): what each file resolved, and what it could not.
     pub fn file_stats(&self) -> &[resolve::FileRefs] {
-        let graph = self.graph();
-        if graph.file_stats.len() == self.files.len() {
+        // A graph resolved in this process has them; one read from the snapshot has not (nor is it
+        // read for them).
+        if self.stored.is_none() {
+            return &self.graph().file_stats;
+        }
+        if let Some(graph) = self.graph.get().filter(|g| g.file_stats.len() == self.files.len()) {
             return &graph.file_stats;
         }
         self.file_stats.get_or_init(|| {
@@ -630,10 +589,9 @@ impl Index {
     /// from the blocks of the snapshot's sites that hold them (a warm `refs` or `callers` reads no
     /// graph).
     pub(crate) fn sites_of(&self, id: SymId) -> std::borrow::Cow<'_, [RefSite]> {
-        // A question about many symbols' sites (a ranking by use counts) reads the graph once
-        // instead of a block per symbol.
-        let few = self.site_reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < SITE_READS_BEFORE_GRAPH;
-        let stored = few.then(|| self.without_graph(|image| image.sites_of(id, self.files.len(), self.syms.len())));
+        let stored = self
+            .few_site_reads()
+            .then(|| self.without_graph(|image| image.sites_of(id, self.files.len(), self.syms.len())));
         if let Some(sites) = stored.flatten() {
             return std::borrow::Cow::Owned(sites);
         }
@@ -644,16 +602,40 @@ impl Index {
     }
 
     /// The call sites within declaration `id` (what it calls), in the graph's order: from the graph
-    /// when it is read, else from the blocks of the snapshot's call sites by caller.
+    /// when it is read, else from the blocks of the snapshot's sites by file that hold them.
     pub(crate) fn calls_in(&self, id: SymId) -> Vec<RefSite> {
-        let few = self.site_reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < SITE_READS_BEFORE_GRAPH;
-        let stored = few.then(|| self.without_graph(|image| image.calls_in(id, self.files.len(), self.syms.len())));
+        let file = self.file_of(id);
+        let stored = self
+            .few_site_reads()
+            .then(|| self.without_graph(|image| image.sites_within(file, Some(id), self.files.len(), self.syms.len())));
         if let Some(sites) = stored.flatten() {
-            return sites;
+            return sites.into_iter().filter(|r| r.call).collect();
         }
         let graph = self.graph();
         let within = graph.refs_by_enclosing().get(&id).into_iter().flatten();
         within.map(|&i| graph.refs[i as usize].clone()).filter(|r| r.call).collect()
+    }
+
+    /// The sites in `file`, by position, then target: from the graph when it is read, else from
+    /// the blocks of the snapshot's sites by file that hold them.
+    pub(crate) fn sites_in_file(&self, file: FileId) -> Vec<RefSite> {
+        let stored = self
+            .few_site_reads()
+            .then(|| self.without_graph(|image| image.sites_in_file(file, self.files.len(), self.syms.len())));
+        if let Some(mut sites) = stored.flatten() {
+            // As the graph orders them: by position and target, then in its order.
+            sites.sort_unstable_by(|a, b| (a.pos, a.target).cmp(&(b.pos, b.target)).then_with(|| a.cmp(b)));
+            return sites;
+        }
+        let graph = self.graph();
+        graph.refs_by_file[file as usize].iter().map(|&i| graph.refs[i as usize].clone()).collect()
+    }
+
+    /// Whether a question has read few enough sites from the snapshot's blocks to read more there:
+    /// one about many (a ranking by use counts, a rename through many files) reads the graph once
+    /// instead of a block at a time.
+    fn few_site_reads(&self) -> bool {
+        self.site_reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < SITE_READS_BEFORE_GRAPH
     }
 
     /// The files a file depends on (`forward`) or that depend on it, in file order.
@@ -726,6 +708,16 @@ impl Index {
                 StrColumn::build((0..self.syms.len() as SymId).map(|id| self.symbol(id).name.as_str()))
             })
         })
+    }
+
+    /// The declarations named exactly `name`, in id order, found in the name column's text (no
+    /// file's facts are read).
+    pub(crate) fn named(&self, name: &str) -> Vec<SymId> {
+        let names = self.names();
+        let mut ids = names.holding(name);
+        ids.retain(|&id| names[id as usize] == *name);
+        ids.dedup();
+        ids
     }
 
     /// Each symbol's name, lower-cased.
@@ -872,7 +864,7 @@ impl Index {
             traits: self.traits(),
             counts: self.counts(),
             handle_numbers: self.handle_numbers(),
-            graph: self.graph().parts(),
+            graph: self.graph(),
             relations: self.graph().relations_parts(),
             imports: self.graph().imports_parts(),
             file_stats: Graph::file_stats_parts(self.file_stats()),
@@ -903,6 +895,7 @@ impl Index {
             .collect();
         let Some(ids) = ids else { return Err(changed) };
         // Everything read from the snapshot that the new files change is taken out of it first.
+        self.graph();
         self.file_stats();
         self.qualified();
         self.handle_numbers();

@@ -806,14 +806,20 @@ fn finish_refs(graph: &mut Graph, mut refs: Vec<RefSite>, files: usize) {
     // Every field takes part in the order, so equal sites are identical: unstable is exact.
     crate::sort_maybe_parallel(&mut refs);
     refs.dedup();
-    graph.refs_by_file = vec![Vec::new(); files];
+    graph.refs_by_file = refs_by_file(&refs, files);
+    graph.set_refs(refs);
+}
+
+/// Per file, the indices of its sites in `refs`, by position, then target, then in `refs` order.
+pub(crate) fn refs_by_file(refs: &[RefSite], files: usize) -> Vec<Vec<u32>> {
+    let mut by_file = vec![Vec::new(); files];
     for (i, r) in refs.iter().enumerate() {
-        graph.refs_by_file[r.file as usize].push(i as u32);
+        by_file[r.file as usize].push(i as u32);
     }
-    crate::for_each_maybe_parallel(&mut graph.refs_by_file, |list| {
+    crate::for_each_maybe_parallel(&mut by_file, |list| {
         list.sort_unstable_by_key(|&i| (refs[i as usize].pos, refs[i as usize].target, i));
     });
-    graph.set_refs(refs);
+    by_file
 }
 
 /// Completes the per-file dependencies (Java types used without an import), with what made each,
