@@ -1203,6 +1203,15 @@ mod tests {
         s.deps(crate::api::DepsRequest { file: file.into(), limit: None }).unwrap()
     }
 
+    /// `records` as the sites of `index` in crafted sections (`recrafted`), with their blocks made
+    /// again: every checksum matches.
+    fn put_sites(p: &mut [Vec<u8>], index: &SiteIndex, records: Vec<u8>) {
+        let sites: Vec<RefSite> = records.chunks_exact(SITE_LEN).map(read_site).collect();
+        let blocks = site_blocks(sites.iter(), &records, index.key);
+        p[index.records as usize] = records;
+        p[index.blocks as usize] = postcard::to_allocvec(&blocks).unwrap();
+    }
+
     /// A question that reads the sites by file (or the graph, once it is read).
     fn callees(s: &mut Session, handle: &str) -> crate::api::CallsResponse {
         s.callees(crate::api::CallsRequest { handle: Some(handle.into()), ..Default::default() }).unwrap()
@@ -1725,12 +1734,7 @@ mod tests {
             let mut records = p[Section::Sites as usize].clone();
             let last = records.len() - SITE_LEN;
             records[last..last + 4].copy_from_slice(&1_000_000u32.to_le_bytes()); // the target
-            let blocks: Vec<(u64, [u8; 32])> = records
-                .chunks(SITES_PER_BLOCK * SITE_LEN)
-                .map(|b| (site_key::target(&read_site(b)), *blake3::hash(b).as_bytes()))
-                .collect();
-            p[Section::Sites as usize] = records;
-            p[Section::SiteBlocks as usize] = postcard::to_allocvec(&blocks).unwrap();
+            put_sites(p, &BY_TARGET, records);
         });
         let facts = recrafted(&sound, |p| {
             let mut list: Vec<FileEntry> = postcard::from_bytes(&p[Section::Files as usize]).unwrap();
@@ -1751,17 +1755,10 @@ mod tests {
         });
         let sites = recrafted(&sound, |p| {
             let mut records = p[Section::Sites as usize].clone();
-            let target = read_site(&records[..SITE_LEN]).target;
             for record in records.chunks_exact_mut(SITE_LEN) {
                 record[4..8].copy_from_slice(&1_000_000u32.to_le_bytes()); // the file
             }
-            let blocks: Vec<(u64, [u8; 32])> = records
-                .chunks(SITES_PER_BLOCK * SITE_LEN)
-                .map(|b| (site_key::target(&read_site(b)), *blake3::hash(b).as_bytes()))
-                .collect();
-            assert_eq!(blocks[0].0, u64::from(target));
-            p[Section::Sites as usize] = records;
-            p[Section::SiteBlocks as usize] = postcard::to_allocvec(&blocks).unwrap();
+            put_sites(p, &BY_TARGET, records);
         });
         // The sites by file, each naming a target no symbol has.
         let callers = recrafted(&sound, |p| {
@@ -1769,12 +1766,7 @@ mod tests {
             for record in records.chunks_exact_mut(SITE_LEN) {
                 record[..4].copy_from_slice(&1_000_000u32.to_le_bytes()); // the target
             }
-            let blocks: Vec<(u64, [u8; 32])> = records
-                .chunks(SITES_PER_BLOCK * SITE_LEN)
-                .map(|b| (site_key::file(&read_site(b)), *blake3::hash(b).as_bytes()))
-                .collect();
-            p[Section::FileSites as usize] = records;
-            p[Section::FileSiteBlocks as usize] = postcard::to_allocvec(&blocks).unwrap();
+            put_sites(p, &BY_FILE, records);
         });
         // A kind byte no kind has; then one symbol's kind missing.
         let kind = recrafted(&sound, |p| p[Section::Traits as usize][0] = 0x7f);
