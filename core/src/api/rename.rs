@@ -834,9 +834,9 @@ impl<'a> Plan<'a> {
             // Every visible file's facts are looked at once: none is kept.
             let facts = file.facts.passing();
             // The positions the resolver proved, read for a file only when it writes the name.
-            let proven = std::cell::OnceCell::new();
+            let sites_here = std::cell::OnceCell::new();
             let resolved = || -> &BTreeSet<Pos> {
-                proven.get_or_init(|| index.sites_in_file(f).into_iter().map(|r| r.pos).collect())
+                sites_here.get_or_init(|| index.sites_in_file(f).into_iter().map(|r| r.pos).collect())
             };
             // Stops on a value of proven types none of which can carry the renamed member.
             let elsewhere: BTreeSet<(u32, u32)> = match &owners {
