@@ -592,8 +592,10 @@ fn still_used(index: &Index, path: &str, c: &DeclChange, moved_to: Option<&str>)
     let mut sites: Vec<Site> = Vec::new();
     for (fid, file) in index.files.iter().enumerate() {
         let fid = fid as FileId;
+        // Every file's imports are looked at once: no file's facts are kept.
+        let facts = file.facts.passing();
         let from_it: Vec<&crate::facts::Import> =
-            file.facts.imports.iter().filter(|i| module_names(&i.module, path)).collect();
+            facts.imports.iter().filter(|i| module_names(&i.module, path)).collect();
         let near = Some(fid) == own || own.is_some_and(|o| index.file_edges().imports[fid as usize].contains(&o));
         if !near && from_it.is_empty() {
             continue;
@@ -601,12 +603,11 @@ fn still_used(index: &Index, path: &str, c: &DeclChange, moved_to: Option<&str>)
         // Names the module is bound to here (`import * as util`, Go's `util.` package name).
         let aliases: BTreeSet<&str> =
             from_it.iter().flat_map(|i| &i.items).filter(|it| it.name != c.name).map(|it| it.alias.as_str()).collect();
-        let resolved: BTreeSet<crate::facts::Pos> = index.sites_in_file(fid).into_iter().map(|r| r.pos).collect();
         let mut uses: Vec<crate::facts::Pos> = Vec::new();
         if top_level {
             uses.extend(from_it.iter().flat_map(|i| &i.items).filter(|it| it.name == c.name).map(|it| it.pos));
         }
-        for chain in &file.facts.refs {
+        for chain in &facts.refs {
             let seg = &chain.segments;
             let hit = if top_level {
                 match seg.as_slice() {
@@ -622,6 +623,11 @@ fn still_used(index: &Index, path: &str, c: &DeclChange, moved_to: Option<&str>)
             };
             uses.extend(hit);
         }
+        if uses.is_empty() {
+            continue;
+        }
+        // The sites proven there, read only for a file that uses the name.
+        let resolved: BTreeSet<crate::facts::Pos> = index.sites_in_file(fid).into_iter().map(|r| r.pos).collect();
         sites.extend(uses.into_iter().filter(|p| !resolved.contains(p)).map(|p| Site {
             path: file.path.clone(),
             line: p.line,
