@@ -343,6 +343,9 @@ pub(crate) struct Image {
     damage: std::sync::Mutex<Option<String>>,
     site_blocks: std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
     file_blocks: std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
+    /// The last block of sites by file read, checked (by its number): a question that reads the
+    /// sites of many files in file order reads each block once.
+    last_file_block: std::sync::Mutex<Option<(usize, Arc<Vec<u8>>)>>,
 }
 
 impl std::fmt::Debug for Image {
@@ -475,6 +478,24 @@ impl Image {
         self.sites_by(&BY_FILE, &self.file_blocks, keys, files, symbols)
     }
 
+    /// Block `b` of the records of `index`, checked against `hash`: the last block of sites by file
+    /// read is kept.
+    fn site_block(&self, index: &SiteIndex, b: usize, hash: &[u8; 32]) -> Result<Arc<Vec<u8>>, String> {
+        let read = || self.file.block(index.records as usize, SITE_BLOCKS, b, hash).map(Arc::new);
+        if index.records != Section::FileSites {
+            return read();
+        }
+        let mut last = self.last_file_block.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match &*last {
+            Some((kept, bytes)) if *kept == b => Ok(bytes.clone()),
+            _ => {
+                let bytes = read()?;
+                *last = Some((b, bytes.clone()));
+                Ok(bytes)
+            }
+        }
+    }
+
     /// The sites of a section of site records sorted by `index.key` whose key is in `keys`.
     fn sites_by(
         &self,
@@ -495,7 +516,7 @@ impl Image {
         let end = blocks.partition_point(|b| b.0 < keys.end);
         let mut out: Vec<RefSite> = Vec::new();
         for (i, (_, hash)) in blocks.iter().enumerate().take(end).skip(first) {
-            let bytes = self.file.block(index.records as usize, SITE_BLOCKS, i, hash)?;
+            let bytes = self.site_block(index, i, hash)?;
             for record in bytes.chunks_exact(SITE_LEN) {
                 let r = read_site(record);
                 if keys.contains(&(index.key)(&r)) {
@@ -586,6 +607,7 @@ pub(crate) fn open(host: &dyn Host, options_key: &str, cap: u64) -> Result<Optio
         damage: std::sync::Mutex::new(None),
         site_blocks: std::sync::OnceLock::new(),
         file_blocks: std::sync::OnceLock::new(),
+        last_file_block: std::sync::Mutex::new(None),
     };
     let meta: Meta = postcard::from_bytes(&image.section(Section::Meta).map_err(damaged)?)
         .map_err(|e| damaged(format!("undecodable snapshot meta: {e}")))?;

@@ -354,6 +354,16 @@ impl<'a> Plan<'a> {
         traits
     }
 
+    /// A file's text for one look: the one kept, else read and not kept (the literal pass reads
+    /// every visible file once; only the texts of edited files and macro definitions are kept).
+    fn text_passing(&self, f: FileId) -> Option<Rc<FileText>> {
+        if let Some(kept) = self.texts.borrow().get(&f) {
+            return kept.clone();
+        }
+        let file = &self.index.files[f as usize];
+        file.indexed_text(self.ctx.host).map(|t| Rc::new(FileText::new(t, file.language)))
+    }
+
     /// A file's indexed text (`None`: it changed since it was indexed).
     fn text(&self, f: FileId) -> Option<Rc<FileText>> {
         self.texts
@@ -815,7 +825,7 @@ impl<'a> Plan<'a> {
         let before = found.unsafe_sites.len();
         let owners = if member { self.concrete_owners() } else { None };
         // `may_carry` per type, asked once (the same types stop many chains).
-        let mut carries: HashMap<SymId, bool> = HashMap::default();
+        let carries: RefCell<HashMap<SymId, bool>> = RefCell::default();
         let mut judged: BTreeSet<(FileId, Pos)> = BTreeSet::new();
         // What the renamed declarations are: macros are a namespace of their own, and where a
         // language keeps fields and methods apart, a use of one is none of the other.
@@ -838,17 +848,23 @@ impl<'a> Plan<'a> {
             let resolved = || -> &BTreeSet<Pos> {
                 sites_here.get_or_init(|| index.sites_in_file(f).into_iter().map(|r| r.pos).collect())
             };
-            // Stops on a value of proven types none of which can carry the renamed member.
-            let elsewhere: BTreeSet<(u32, u32)> = match &owners {
-                Some(owners) if file.language.checks_members() => index.file_stats()[f as usize]
-                    .known_stops
-                    .iter()
-                    .filter(|(_, _, types)| {
-                        types.iter().all(|&t| !*carries.entry(t).or_insert_with(|| self.may_carry(t, owners)))
-                    })
-                    .map(|&(k, seg, _)| (k, seg))
-                    .collect(),
-                _ => BTreeSet::new(),
+            // Stops on a value of proven types none of which can carry the renamed member, judged
+            // for a file only when it writes the name (judging a type reads its members).
+            let stops_elsewhere = std::cell::OnceCell::new();
+            let elsewhere = || -> &BTreeSet<(u32, u32)> {
+                stops_elsewhere.get_or_init(|| match &owners {
+                    Some(owners) if file.language.checks_members() => index.file_stats()[f as usize]
+                        .known_stops
+                        .iter()
+                        .filter(|(_, _, types)| {
+                            types
+                                .iter()
+                                .all(|&t| !*carries.borrow_mut().entry(t).or_insert_with(|| self.may_carry(t, owners)))
+                        })
+                        .map(|&(k, seg, _)| (k, seg))
+                        .collect(),
+                    _ => BTreeSet::new(),
+                })
             };
             let stats = &index.file_stats()[f as usize];
             // Paths whose head was proven to be something else (`MatchKind::All` with `MatchKind`
@@ -881,7 +897,7 @@ impl<'a> Plan<'a> {
                                     MemberSite::Read => renames_methods,
                                     MemberSite::Either => false,
                                 };
-                            (*p, other_kind || elsewhere.contains(&(k as u32, i as u32)))
+                            (*p, other_kind || elsewhere().contains(&(k as u32, i as u32)))
                         })
                         .collect()
                 } else if !(chain.path_head && file.language.module_path_head(&self.old))
@@ -1008,7 +1024,7 @@ impl<'a> Plan<'a> {
         let member = self.group.keys().any(|&g| owner_type(index, g).is_some());
         for &f in visible {
             let file = &index.files[f as usize];
-            let Some(file_text) = self.text(f) else { continue };
+            let Some(file_text) = self.text_passing(f) else { continue };
             let text = &file_text.text;
             if !text.contains(&self.old) {
                 continue;

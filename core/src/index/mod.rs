@@ -617,12 +617,11 @@ impl Index {
     }
 
     /// The sites in `file`, by position, then target: from the graph when it is read, else from
-    /// the blocks of the snapshot's sites by file that hold them.
+    /// the blocks of the snapshot's sites by file that hold them (a question about many files asks
+    /// in file order, and reads each block once).
     pub(crate) fn sites_in_file(&self, file: FileId) -> Vec<RefSite> {
-        let stored = self
-            .few_site_reads()
-            .then(|| self.without_graph(|image| image.sites_in_file(file, self.files.len(), self.syms.len())));
-        if let Some(mut sites) = stored.flatten() {
+        let stored = self.without_graph(|image| image.sites_in_file(file, self.files.len(), self.syms.len()));
+        if let Some(mut sites) = stored {
             // As the graph orders them: by position and target, then in its order.
             sites.sort_unstable_by(|a, b| (a.pos, a.target).cmp(&(b.pos, b.target)).then_with(|| a.cmp(b)));
             return sites;
@@ -632,7 +631,7 @@ impl Index {
     }
 
     /// Whether a question has read few enough sites from the snapshot's blocks to read more there:
-    /// one about many (a ranking by use counts, a rename through many files) reads the graph once
+    /// one about many (a ranking by use counts, the calls of many functions) reads the graph once
     /// instead of a block at a time.
     fn few_site_reads(&self) -> bool {
         self.site_reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < SITE_READS_BEFORE_GRAPH
