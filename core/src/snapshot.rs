@@ -71,12 +71,12 @@ impl SnapshotFile {
 // `index.bin` is a sectioned file (see `sectioned`): each section is read (and checked against its
 // blake3) only when a question needs it. A warm `symbols` reads the file list, the name and kind
 // columns and the facts of the files it answers; a `refs` the blocks of sites that hold its target;
-// a `callees` the blocks of call sites by caller that hold its function; `orient`, `search` and
-// `explore` the kinds, the use counts and the dependency lists; the hierarchy tools the type
-// relations; `symbols --imports` and `graph --depends-on` the import bindings; a `context` the facts
-// of the files it shows. What still reads the graph: an update in place, the artifact, `impact`,
-// `review` and `rename_preview`. Facts are one blob per file (with its own blake3 in the file list)
-// so that a question about three files decodes three.
+// a `callees` the blocks of sites by file that hold its function's; `goto`, `impact`, `review` and
+// `rename_preview` those of the files they look at; `orient`, `search` and `explore` the kinds, the
+// use counts and the dependency lists; the hierarchy tools the type relations; `symbols --imports`
+// and `graph --depends-on` the import bindings; a `context` the facts of the files it shows. What
+// still reads the graph: an update in place and the artifact. Facts are one blob per file (with its
+// own blake3 in the file list) so that a question about three files decodes three.
 
 /// The sections, in file order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,14 +111,14 @@ pub(crate) enum Section {
     /// The graph's sites, as fixed-width records in the graph's order (by target): the graph reads
     /// them whole, `refs` and `callers` the blocks of one target.
     Sites,
-    /// The key (`site_key::TARGET`) of the first site and the blake3 of each block of `Sites`
+    /// The key (`site_key::target`) of the first site and the blake3 of each block of `Sites`
     /// (`Vec<(u64, [u8; 32])>`).
     SiteBlocks,
     /// The sites again, by file, then by enclosing declaration (file-level code first), then in the
     /// graph's order, read a block at a time: `callees` reads the sites of one caller, `goto`,
     /// `rename_preview` and `impact` those of one file, not the graph.
     FileSites,
-    /// The key (`site_key::FILE`) of the first site and the blake3 of each block of `FileSites`.
+    /// The key (`site_key::file`) of the first site and the blake3 of each block of `FileSites`.
     FileSiteBlocks,
     /// Per file, the files it depends on and what made each (`Vec<Vec<(FileId, DepVia)>>`).
     Deps,
@@ -241,7 +241,7 @@ pub(crate) fn encode(parts: &Parts) -> Result<Vec<u8>, String> {
         + parts.files.len() * 256
         + columns.iter().map(|c| c.len()).sum::<usize>()
         + parts.traits.len() * 3
-        + parts.graph.sites() * 2 * SITE_LEN
+        + parts.graph.refs.len() * 2 * SITE_LEN
         + parts.deps.iter().map(|d| 1 + d.len() * 6).sum::<usize>();
     // Every section is written into the file's bytes after room for the header (the facts straight
     // there, never held twice), in `Section::ALL` order; then the header is filled in.
@@ -309,7 +309,7 @@ fn graph_sections(parts: &Parts) -> Result<Vec<Vec<u8>>, String> {
     fn postcard<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, String> {
         postcard::to_allocvec(value).map_err(|e| e.to_string())
     }
-    let sites = parts.graph.refs();
+    let sites = &parts.graph.refs;
     let mut site_bytes = Vec::with_capacity(sites.len() * SITE_LEN);
     for r in sites {
         write_site(&mut site_bytes, r);
@@ -341,11 +341,32 @@ fn graph_sections(parts: &Parts) -> Result<Vec<Vec<u8>>, String> {
 pub(crate) struct Image {
     file: SectionFile,
     damage: std::sync::Mutex<Option<String>>,
-    site_blocks: std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
-    file_blocks: std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
-    /// The last block of sites by file read, checked (by its number): a question that reads the
-    /// sites of many files in file order reads each block once.
-    last_file_block: std::sync::Mutex<Option<(usize, Arc<Vec<u8>>)>>,
+    by_target: SiteTable,
+    by_file: SiteTable,
+}
+
+/// What an image keeps of one order of its sites: its table of blocks, read once, and the last
+/// block read (checked), so that a question about neighbouring keys (the files of a rename, in
+/// order) reads each block once.
+#[derive(Default)]
+struct SiteTable {
+    blocks: std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
+    last: std::sync::Mutex<Option<(usize, Arc<Vec<u8>>)>>,
+}
+
+impl SiteTable {
+    /// Block `b`, from `read` unless it is the one read last.
+    fn block(&self, b: usize, read: impl FnOnce() -> Result<Vec<u8>, String>) -> Result<Arc<Vec<u8>>, String> {
+        let mut last = self.last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match &*last {
+            Some((kept, bytes)) if *kept == b => Ok(bytes.clone()),
+            _ => {
+                let bytes = Arc::new(read()?);
+                *last = Some((b, bytes.clone()));
+                Ok(bytes)
+            }
+        }
+    }
 }
 
 impl std::fmt::Debug for Image {
@@ -428,13 +449,8 @@ impl Image {
             return Err("its sites are cut short".into());
         }
         let sites: Vec<RefSite> = bytes.chunks_exact(SITE_LEN).map(read_site).collect();
-        let fits = sites.iter().all(|r| {
-            (r.file as usize) < files
-                && (r.target as usize) < symbols
-                && r.enclosing.is_none_or(|e| (e as usize) < symbols)
-        });
-        if !fits {
-            return Err("its sites do not fit its files".into());
+        if !sites.iter().all(|r| site_fits(r, files, symbols)) {
+            return Err(SITES_DO_NOT_FIT.into());
         }
         if !sites.windows(2).all(|w| w[0] < w[1]) {
             return Err("its sites are out of order".into());
@@ -455,7 +471,7 @@ impl Image {
     /// against its blake3), with every id checked against the index's `files` and `symbols`.
     pub(crate) fn sites_of(&self, target: u32, files: usize, symbols: usize) -> Result<Vec<RefSite>, String> {
         let key = u64::from(target);
-        self.sites_by(&BY_TARGET, &self.site_blocks, key..key + 1, files, symbols)
+        self.sites_by(&BY_TARGET, &self.by_target, key..key + 1, files, symbols)
     }
 
     /// The sites of code in `file` within declaration `within` (`None`: file-level code), in the
@@ -468,44 +484,26 @@ impl Image {
         symbols: usize,
     ) -> Result<Vec<RefSite>, String> {
         let key = site_key::file_within(file, within);
-        self.sites_by(&BY_FILE, &self.file_blocks, key..key + 1, files, symbols)
+        self.sites_by(&BY_FILE, &self.by_file, key..key + 1, files, symbols)
     }
 
     /// The sites in `file`, by enclosing declaration (file-level code first), then in the graph's
     /// order, read as `sites_of` reads.
     pub(crate) fn sites_in_file(&self, file: u32, files: usize, symbols: usize) -> Result<Vec<RefSite>, String> {
         let keys = site_key::file_within(file, None)..(u64::from(file) + 1) << 32;
-        self.sites_by(&BY_FILE, &self.file_blocks, keys, files, symbols)
-    }
-
-    /// Block `b` of the records of `index`, checked against `hash`: the last block of sites by file
-    /// read is kept.
-    fn site_block(&self, index: &SiteIndex, b: usize, hash: &[u8; 32]) -> Result<Arc<Vec<u8>>, String> {
-        let read = || self.file.block(index.records as usize, SITE_BLOCKS, b, hash).map(Arc::new);
-        if index.records != Section::FileSites {
-            return read();
-        }
-        let mut last = self.last_file_block.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        match &*last {
-            Some((kept, bytes)) if *kept == b => Ok(bytes.clone()),
-            _ => {
-                let bytes = read()?;
-                *last = Some((b, bytes.clone()));
-                Ok(bytes)
-            }
-        }
+        self.sites_by(&BY_FILE, &self.by_file, keys, files, symbols)
     }
 
     /// The sites of a section of site records sorted by `index.key` whose key is in `keys`.
     fn sites_by(
         &self,
         index: &SiteIndex,
-        table: &std::sync::OnceLock<Result<Vec<SiteBlock>, String>>,
+        table: &SiteTable,
         keys: std::ops::Range<u64>,
         files: usize,
         symbols: usize,
     ) -> Result<Vec<RefSite>, String> {
-        let blocks = table.get_or_init(|| {
+        let blocks = table.blocks.get_or_init(|| {
             let blocks: Vec<SiteBlock> = self.decoded(index.blocks)?;
             let fits = SITE_BLOCKS.fit(self.file.entry(index.records as usize).len, blocks.len())
                 && blocks.windows(2).all(|w| w[0].0 <= w[1].0);
@@ -516,15 +514,12 @@ impl Image {
         let end = blocks.partition_point(|b| b.0 < keys.end);
         let mut out: Vec<RefSite> = Vec::new();
         for (i, (_, hash)) in blocks.iter().enumerate().take(end).skip(first) {
-            let bytes = self.site_block(index, i, hash)?;
+            let bytes = table.block(i, || self.file.block(index.records as usize, SITE_BLOCKS, i, hash))?;
             for record in bytes.chunks_exact(SITE_LEN) {
                 let r = read_site(record);
                 if keys.contains(&(index.key)(&r)) {
-                    let fits = (r.file as usize) < files
-                        && (r.target as usize) < symbols
-                        && r.enclosing.is_none_or(|e| (e as usize) < symbols);
-                    if !fits {
-                        return Err("its sites do not fit its files".into());
+                    if !site_fits(&r, files, symbols) {
+                        return Err(SITES_DO_NOT_FIT.into());
                     }
                     out.push(r);
                 }
@@ -605,9 +600,8 @@ pub(crate) fn open(host: &dyn Host, options_key: &str, cap: u64) -> Result<Optio
     let image = Image {
         file: SectionFile::open(file, &FORMAT).map_err(rejection)?,
         damage: std::sync::Mutex::new(None),
-        site_blocks: std::sync::OnceLock::new(),
-        file_blocks: std::sync::OnceLock::new(),
-        last_file_block: std::sync::Mutex::new(None),
+        by_target: SiteTable::default(),
+        by_file: SiteTable::default(),
     };
     let meta: Meta = postcard::from_bytes(&image.section(Section::Meta).map_err(damaged)?)
         .map_err(|e| damaged(format!("undecodable snapshot meta: {e}")))?;
@@ -706,6 +700,14 @@ fn write_site(out: &mut Vec<u8>, r: &RefSite) {
     }
     out.push(u8::from(r.call) | u8::from(r.import) << 1 | u8::from(r.alias) << 2);
 }
+
+/// Whether a site names a file of `files` and symbols of `symbols` only: a crafted snapshot (its
+/// checksums are no secret) must not make a lookup go out of range.
+fn site_fits(r: &RefSite, files: usize, symbols: usize) -> bool {
+    (r.file as usize) < files && (r.target as usize) < symbols && r.enclosing.is_none_or(|e| (e as usize) < symbols)
+}
+
+const SITES_DO_NOT_FIT: &str = "its sites do not fit its files";
 
 fn read_site(record: &[u8]) -> RefSite {
     let field = |i: usize| u32::from_le_bytes(record[i * 4..i * 4 + 4].try_into().expect("4 bytes"));

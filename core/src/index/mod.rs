@@ -242,23 +242,6 @@ pub(crate) struct GraphParts {
     unresolved_refs: u64,
 }
 
-impl Graph {
-    /// What the snapshot stores of this graph beside its sites and the sections named above.
-    pub fn parts(&self) -> GraphParts {
-        GraphParts { resolved_refs: self.resolved_refs, unresolved_refs: self.unresolved_refs }
-    }
-
-    /// Its reference sites, by target: the graph's order.
-    pub fn refs(&self) -> &[RefSite] {
-        &self.refs
-    }
-
-    /// Its reference sites.
-    pub fn sites(&self) -> usize {
-        self.refs.len()
-    }
-}
-
 /// One file's counters as `resolve::FileRefs` is encoded (without its sites and bindings, which the
 /// graph holds), borrowed.
 #[derive(Serialize)]
@@ -275,6 +258,11 @@ pub(crate) struct StoredFileStats<'a> {
 }
 
 impl Graph {
+    /// What the snapshot stores of this graph beside its sites and the sections named above.
+    pub fn parts(&self) -> GraphParts {
+        GraphParts { resolved_refs: self.resolved_refs, unresolved_refs: self.unresolved_refs }
+    }
+
     /// Its import bindings as the snapshot stores them, borrowed.
     pub fn imports_parts(&self) -> StoredImports<'_> {
         StoredImports { bindings: &self.import_bindings, unbound: self.unbound_imports }
