@@ -283,7 +283,7 @@ impl<'a> Plan<'a> {
             }
         }
         // A Rust impl member whose type the index doesn't declare (`impl U16 for u16`) is linked
-        // to its trait's member by the trait's name, in the same crate folder.
+        // to its trait's member by the trait's name, in the same Cargo package.
         let root_sym = index.symbol(self.root);
         if let Some(trait_name) = root_sym.impl_trait.as_ref().and_then(|t| t.last()) {
             for t in self.rust_traits_named(trait_name, index.file_of(self.root)) {
@@ -327,10 +327,10 @@ impl<'a> Plan<'a> {
         for m in trait_members {
             let owner = owner_type(index, m).expect("a trait member");
             let trait_name = index.symbol(owner).name.clone();
-            let home = crate_folder(&index.files[index.file_of(owner) as usize].path).to_string();
+            let home = index.rust_package(&index.files[index.file_of(owner) as usize].path);
             for id in index.named(&self.old) {
                 let file = &index.files[index.file_of(id) as usize];
-                if file.language != Language::Rust || crate_folder(&file.path) != home {
+                if file.language != Language::Rust || index.rust_package(&file.path) != home {
                     continue;
                 }
                 let s = index.symbol(id);
@@ -342,14 +342,14 @@ impl<'a> Plan<'a> {
         group
     }
 
-    /// Rust traits of this name in the crate folder of `file`.
+    /// Rust traits of this name in the Cargo package of `file`.
     fn rust_traits_named(&self, name: &str, file: FileId) -> Vec<SymId> {
         let index = self.index;
-        let home = crate_folder(&index.files[file as usize].path);
+        let home = index.rust_package(&index.files[file as usize].path);
         let mut traits = index.named(name);
         traits.retain(|&t| {
             index.traits()[t as usize].kind() == SymbolKind::Trait
-                && crate_folder(&index.files[index.file_of(t) as usize].path) == home
+                && index.rust_package(&index.files[index.file_of(t) as usize].path) == home
         });
         traits
     }
@@ -625,11 +625,11 @@ impl<'a> Plan<'a> {
         let mut seen = own.clone();
         for &f in &own {
             let file = &index.files[f as usize];
-            // Macro invocations use names without import edges: a Rust crate's files all can.
+            // Macro invocations use names without import edges: a Cargo package's files all can.
             if file.language == Language::Rust {
-                let home = crate_folder(&file.path);
+                let home = index.rust_package(&file.path);
                 for (g, other) in index.files.iter().enumerate() {
-                    if other.language == Language::Rust && crate_folder(&other.path) == home {
+                    if other.language == Language::Rust && index.rust_package(&other.path) == home {
                         seen.insert(g as FileId);
                     }
                 }
@@ -1177,11 +1177,6 @@ fn shadowed_by_local(facts: &crate::facts::FileFacts, enclosing: Option<u32>, na
     facts.locals.iter().any(|l| l.scope.is_none() && l.name == name && l.seen_at(at))
 }
 
-/// The folder a Rust file's crate is taken to live in: its path's first segment.
-fn crate_folder(path: &str) -> &str {
-    path.split('/').next().unwrap_or(path)
-}
-
 /// The type a member belongs to (its container, or the type of its impl block or Go receiver).
 fn owner_type(index: &Index, id: SymId) -> Option<SymId> {
     super::hierarchy::owner_type(index, id)
@@ -1721,6 +1716,27 @@ mod tests {
         let r = preview(&mut s, "src/lib.rs::Push::push", "bump");
         assert!(!r.safe);
         assert!(r.unsafe_sites.iter().any(|u| (u.line, u.column) == (7, 21)), "{:?}", r.unsafe_sites);
+    }
+
+    #[test]
+    fn a_trait_member_is_renamed_in_its_own_package_of_a_workspace() {
+        // Two packages of one workspace folder declare a trait of one name, each implemented for
+        // a type no file declares (linked to its trait by name): the other package's is another
+        // trait's member.
+        let lib = |n: u32, ty: &str| {
+            format!("pub trait Shape {{\n    fn area(&self) -> u32;\n}}\n\nimpl Shape for {ty} {{\n    fn area(&self) -> u32 {{\n        {n}\n    }}\n}}\n")
+        };
+        let (_dir, mut s) = repo(&[
+            ("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n"),
+            ("crates/a/Cargo.toml", "[package]\nname = \"a\"\n"),
+            ("crates/a/src/lib.rs", &lib(1, "u16")),
+            ("crates/b/Cargo.toml", "[package]\nname = \"b\"\n"),
+            ("crates/b/src/lib.rs", &lib(2, "u32")),
+        ]);
+        assert_eq!(
+            safe_edits(&mut s, "crates/a/src/lib.rs::Shape::area", "size"),
+            ["crates/a/src/lib.rs:2:8-12 definition", "crates/a/src/lib.rs:6:8-12 implementation"]
+        );
     }
 
     #[test]

@@ -386,6 +386,8 @@ pub(crate) struct Index {
     pub by_path: HashMap<String, FileId>,
     pub skipped: Vec<SkippedFile>,
     pub other_files: u64,
+    /// The folders of the Cargo packages (`modules::rust_packages`).
+    rust_packages: Vec<String>,
     /// Global symbol id → (file, local index).
     pub syms: Vec<(FileId, u32)>,
     // Per symbol: its name, lower-cased name (case-insensitive lookups without allocating per
@@ -502,6 +504,7 @@ impl Index {
             by_path,
             skipped,
             other_files,
+            rust_packages: modules::rust_packages(configs),
             syms,
             names: OnceLock::new(),
             names_lower: OnceLock::new(),
@@ -527,6 +530,12 @@ impl Index {
             let _ = index.graph.set(graph);
         }
         index
+    }
+
+    /// The folder of the Cargo package a Rust file is in (the nearest manifest's, else the path's
+    /// first segment): the files its macros and trait implementations reach without imports.
+    pub fn rust_package<'p>(&self, path: &'p str) -> &'p str {
+        modules::rust_package_of(&self.rust_packages, path)
     }
 
     /// The resolved graph (read from the snapshot on first use after a warm start).

@@ -304,6 +304,26 @@ pub(crate) struct RustModules {
     pub uncompiled: HashSet<FileId>,
 }
 
+/// The folders of the repository's Cargo packages (of every `Cargo.toml`), sorted.
+pub(crate) fn rust_packages(configs: &ConfigTexts) -> Vec<String> {
+    let mut dirs: Vec<String> =
+        configs.keys().filter(|p| p.rsplit('/').next() == Some("Cargo.toml")).map(|p| dir_of(p).to_string()).collect();
+    dirs.sort();
+    dirs
+}
+
+/// The nearest of the package folders `packages` that holds `path`, if one does.
+fn package_holding<'p>(packages: &[String], path: &'p str) -> Option<&'p str> {
+    let holds = |dir: &String| dir.is_empty() || path.strip_prefix(dir.as_str()).is_some_and(|r| r.starts_with('/'));
+    packages.iter().filter(|d| holds(d)).map(String::len).max().map(|len| &path[..len])
+}
+
+/// The folder of the Cargo package a Rust file is in: the nearest of `packages` holding it, else
+/// (no manifest above it) its path's first segment.
+pub(crate) fn rust_package_of<'p>(packages: &[String], path: &'p str) -> &'p str {
+    package_holding(packages, path).unwrap_or_else(|| path.split('/').next().unwrap_or(path))
+}
+
 impl RustModules {
     /// The file of `owner`'s child module `name` (`mod name;`).
     pub fn child(&self, owner: RustOwner, name: &str) -> Option<FileId> {
@@ -414,12 +434,9 @@ impl RustModules {
         // Files of a package that no `mod` anywhere names and none of its crates reaches are
         // compiled by nobody (`// mod transducer;`): cargo builds only what a crate root reaches.
         let declared: HashSet<&str> = files.iter().flat_map(|f| f.facts.mods.iter().map(|d| d.name.as_str())).collect();
-        let manifests: Vec<&str> = configs.keys().filter(|p| p.ends_with("Cargo.toml")).map(|p| dir_of(p)).collect();
-        let in_package = |path: &str| {
-            let holds = |dir: &str| dir.is_empty() || path.strip_prefix(dir).is_some_and(|r| r.starts_with('/'));
-            let nearest = manifests.iter().copied().filter(|dir| holds(dir)).max_by_key(|dir| dir.len());
-            nearest.is_some_and(|dir| packages.iter().any(|p| p == dir))
-        };
+        let manifests = rust_packages(configs);
+        let in_package =
+            |path: &str| package_holding(&manifests, path).is_some_and(|dir| packages.iter().any(|p| p == dir));
         for (fid, f) in files.iter().enumerate() {
             let module = match f.path.strip_suffix("/mod.rs") {
                 Some(dir) => dir.rsplit('/').next(),
