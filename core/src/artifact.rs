@@ -13,6 +13,7 @@
 
 use std::collections::BTreeMap;
 
+use rusqlite::serialize::Data;
 use rusqlite::{params, Connection, MAIN_DB};
 use rustc_hash::FxHashMap as HashMap;
 
@@ -98,9 +99,13 @@ CREATE INDEX unresolved_rows_name ON unresolved_rows(name);
 CREATE INDEX unresolved_rows_file ON unresolved_rows(file_id);
 ";
 
+/// Files whose texts are read and held at once to count their code lines.
+const COUNT_BATCH: usize = 256;
+
 /// A database built from an index.
 pub(crate) struct Built {
-    pub bytes: Vec<u8>,
+    /// The database, read-only and in memory: its bytes are lent to the writer uncopied.
+    pub db: Connection,
     /// Rows per table, in `TABLES` order.
     pub rows: BTreeMap<String, u64>,
     pub fingerprint: String,
@@ -151,8 +156,26 @@ pub(crate) fn build(index: &Index, host: &dyn Host, code_lines: &HashMap<String,
             db.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)).map_err(|e| sql_error(&e))?;
         rows.insert(table.to_string(), n as u64);
     }
-    let bytes = db.serialize(MAIN_DB).map_err(|e| sql_error(&e))?.to_vec();
-    Ok(Built { bytes, rows, fingerprint, fan_in: fans.fan_in })
+    let db = read_only(db).map_err(|e| sql_error(&e))?;
+    Ok(Built { db, rows, fingerprint, fan_in: fans.fan_in })
+}
+
+/// A built database moved into a read-only in-memory one that owns its bytes (whose `serialize`
+/// then lends them, uncopied), the builder's pages freed: the database is held once, not three
+/// times (pages, serialized copy, copy opened for queries).
+fn read_only(mut db: Connection) -> rusqlite::Result<Connection> {
+    // (A `:memory:` database is not one of memdb's, so its bytes come out as a copy it owns.)
+    let bytes = match db.serialize(MAIN_DB)? {
+        Data::Owned(bytes) => Ok(bytes),
+        Data::Shared(bytes) => Err(bytes.to_vec()),
+    };
+    drop(db);
+    let mut out = Connection::open_in_memory()?;
+    match bytes {
+        Ok(bytes) => out.deserialize(MAIN_DB, bytes, true)?,
+        Err(copy) => out.deserialize_read_exact(MAIN_DB, &copy[..], copy.len(), true)?,
+    }
+    Ok(out)
 }
 
 /// Fan-in (distinct callers; a file's top level counts as one) and fan-out (distinct callees) of
@@ -211,14 +234,16 @@ fn insert_rows(
     // Code lines: from the previous artifact for contents it counted, else read and counted now.
     let to_count: Vec<usize> =
         (0..index.files.len()).filter(|&i| !known_code_lines.contains_key(&index.files[i].hash)).collect();
-    let texts: Vec<(usize, Option<String>)> =
-        to_count.into_iter().map(|i| (i, index.files[i].indexed_text(host))).collect();
-    let counted: HashMap<usize, u64> = crate::map_maybe_parallel(texts, |(i, text)| {
-        (i, text.map(|t| crate::api::count_lines(index.files[i].language, &t).code))
-    })
-    .into_iter()
-    .filter_map(|(i, c)| Some((i, c?)))
-    .collect();
+    // A batch of texts at a time: read here (the host is this thread's), counted in parallel.
+    let mut counted: HashMap<usize, u64> = HashMap::default();
+    for batch in to_count.chunks(COUNT_BATCH) {
+        let texts: Vec<(usize, Option<String>)> =
+            batch.iter().map(|&i| (i, index.files[i].indexed_text(host))).collect();
+        let counts = crate::map_maybe_parallel(texts, |(i, text)| {
+            (i, text.map(|t| crate::api::count_lines(index.files[i].language, &t).code))
+        });
+        counted.extend(counts.into_iter().filter_map(|(i, c)| Some((i, c?))));
+    }
     {
         let mut files = tx.prepare("INSERT INTO files VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?;
         for (i, f) in index.files.iter().enumerate() {
@@ -347,54 +372,49 @@ pub(crate) struct Written {
     pub rows: BTreeMap<String, u64>,
     pub fingerprint: String,
     pub built_at: String,
-    /// The database's bytes (for the caller to open without reading them back).
-    pub bytes: Vec<u8>,
 }
 
 /// Builds the artifact of `index` and writes its three files under `dir` (root-relative), each
 /// atomically (a temp file, then a rename), the database first: a reader sees a whole old or
-/// new database, and the database names its own index fingerprint.
+/// new database, and the database names its own index fingerprint. Also gives the database
+/// written, read-only in memory (for the caller to query without reading it back).
 pub(crate) fn write(
     index: &Index,
     host: &dyn Host,
     dir: &str,
     code_lines: &HashMap<String, u64>,
-) -> Result<Written, Error> {
-    let built = build(index, host, code_lines)?;
+) -> Result<(Written, Connection), Error> {
+    let mut built = build(index, host, code_lines)?;
     if dir == crate::store::DIR || dir.starts_with(&format!("{}/", crate::store::DIR)) {
         // Artifacts are not for commits: the folder's own .gitignore says so.
         crate::store::ensure_gitignore(host).map_err(Error::Io)?;
     }
     let built_at = iso_time(host.now_ms());
-    let db_hash = blake3::hash(&built.bytes).to_hex().to_string();
+    let report = report(index, &built, &built_at);
+    let bytes = built.db.serialize(MAIN_DB).map_err(|e| sql_error(&e))?;
+    let db_hash = blake3::hash(&bytes).to_hex().to_string();
     let files: BTreeMap<&str, &str> = index.files.iter().map(|f| (f.path.as_str(), f.hash.as_str())).collect();
     let manifest = serde_json::json!({
         "schemaVersion": SCHEMA_VERSION,
         "coreVersion": crate::VERSION,
         "builtAt": built_at,
         "indexFingerprint": built.fingerprint,
-        "database": { "path": DB_FILE, "bytes": built.bytes.len(), "blake3": db_hash },
+        "database": { "path": DB_FILE, "bytes": bytes.len(), "blake3": db_hash },
         "rowCounts": built.rows,
         "files": files,
     });
     let manifest = serde_json::to_string_pretty(&manifest).expect("a manifest encodes") + "\n";
-    let report = report(index, &built, &built_at);
     let mut written = Vec::new();
-    for (name, bytes) in
-        [(DB_FILE, &built.bytes[..]), (MANIFEST_FILE, manifest.as_bytes()), (REPORT_FILE, report.as_bytes())]
+    for (name, bytes) in [(DB_FILE, &bytes[..]), (MANIFEST_FILE, manifest.as_bytes()), (REPORT_FILE, report.as_bytes())]
     {
         let path = join(dir, name);
         host.write_file_atomic(&path, bytes).map_err(|e| Error::Io(format!("cannot write {path}: {e}")))?;
         written.push((path, bytes.len() as u64));
     }
-    Ok(Written {
-        dir: dir.to_string(),
-        files: written,
-        rows: built.rows,
-        fingerprint: built.fingerprint,
-        built_at,
-        bytes: built.bytes,
-    })
+    drop(bytes);
+    let written =
+        Written { dir: dir.to_string(), files: written, rows: built.rows, fingerprint: built.fingerprint, built_at };
+    Ok((written, built.db))
 }
 
 fn join(dir: &str, name: &str) -> String {

@@ -131,10 +131,7 @@ pub(crate) fn artifact_build(ctx: &Ctx, req: ArtifactBuildRequest) -> Result<Art
     let previous = (dir == artifact::DIR).then(|| read_cache(ctx, index).ok().flatten()).flatten();
     let counts = previous.as_ref().map(|c| known_counts(&c.db.files())).unwrap_or_default();
     drop(previous);
-    let written = artifact::write(index, ctx.host, &dir, &counts)?;
-    if dir == artifact::DIR {
-        *ctx.artifact.borrow_mut() = open_written(ctx, &written)?;
-    }
+    let written = write_artifact(ctx, &dir, &counts)?;
     Ok(ArtifactBuildResponse {
         dir: written.dir,
         files: written.files.into_iter().map(|(path, bytes)| ArtifactFile { path, bytes }).collect(),
@@ -239,10 +236,21 @@ fn known_counts(files: &[(String, String, Option<i64>)]) -> HashMap<String, u64>
     files.iter().filter_map(|(_, hash, code)| Some((hash.clone(), u64::try_from((*code)?).ok()?))).collect()
 }
 
-fn open_written(ctx: &Ctx, written: &artifact::Written) -> Result<Option<Cache>, Error> {
-    let stat = ctx.host.lstat(&db_path()).map_err(|e| Error::Io(format!("cannot stat the artifact: {e}")))?;
-    let db = sql::guard(artifact::open(&written.bytes)?, artifact::readable)?;
-    Ok(Some(Cache { key: (stat.size, stat.mtime_ms), db }))
+/// Writes the artifact of the index under `dir`. In the artifacts folder, the database written is
+/// kept open for queries (keyed by its file's stat) in place of the one kept before, which is
+/// dropped first: the two are never held at once.
+fn write_artifact(ctx: &Ctx, dir: &str, counts: &HashMap<String, u64>) -> Result<artifact::Written, Error> {
+    let ours = dir == artifact::DIR;
+    if ours {
+        ctx.artifact.borrow_mut().take();
+    }
+    let (written, db) = artifact::write(ctx.index(), ctx.host, dir, counts)?;
+    if ours {
+        let stat = ctx.host.lstat(&db_path()).map_err(|e| Error::Io(format!("cannot stat the artifact: {e}")))?;
+        *ctx.artifact.borrow_mut() =
+            Some(Cache { key: (stat.size, stat.mtime_ms), db: sql::guard(db, artifact::readable)? });
+    }
+    Ok(written)
 }
 
 /// Opens the artifact for a query: fresh, or rebuilt first when writing is allowed and the change
@@ -315,8 +323,7 @@ fn current_artifact(ctx: &Ctx) -> Result<ArtifactState, Error> {
         )));
     }
     // (`read_cache` has checked that the folder stays inside the root.)
-    let written = artifact::write(index, ctx.host, artifact::DIR, &counts)?;
-    *ctx.artifact.borrow_mut() = open_written(ctx, &written)?;
+    let written = write_artifact(ctx, artifact::DIR, &counts)?;
     Ok(ArtifactState {
         path: db_path(),
         state: what.into(),
