@@ -252,34 +252,74 @@ fn insert_rows(
         }
     }
 
+    // The rows made of each file's facts (its declarations, what made its dependencies, what it
+    // left unresolved), one file's facts at a time: they are decoded once and not kept.
     {
         let mut symbols = tx.prepare(
             "INSERT INTO symbols VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         )?;
-        for id in 0..index.syms.len() as SymId {
-            let sym = index.symbol(id);
-            let fid = index.file_of(id);
-            let path = path_of(fid);
+        let mut deps = tx.prepare("INSERT INTO file_deps VALUES (?1, ?2, ?3, ?4)")?;
+        let mut unresolved = tx.prepare("INSERT INTO unresolved_rows VALUES (?1, ?2, ?3, ?4, ?5)")?;
+        let qualified = index.qualified();
+        let graph = index.graph();
+        let file_stats = index.file_stats();
+        for (fid, f) in index.files.iter().enumerate() {
+            let facts = f.facts.passing();
+            let path = f.path.as_str();
             let secret = crate::sensitive::classify(path).is_some();
-            let container = sym.container.map(|c| handle(index.global(fid, c)));
-            symbols.execute(params![
-                handle(id),
-                path,
-                sym.name,
-                &index.qualified()[id as usize],
-                sym.kind.as_str(),
-                sym.name_pos.line,
-                sym.name_pos.col,
-                sym.end.line,
-                sym.exported,
-                container,
-                crate::api::signature(index, id),
-                sym.doc.as_deref().filter(|_| !secret),
-                fans.fan_in.get(&id).copied().unwrap_or(0),
-                fans.fan_out.get(&id).copied().unwrap_or(0),
-                id,
-                fid,
-            ])?;
+            for (local, sym) in facts.symbols.iter().enumerate() {
+                let id = f.sym_base + local as SymId;
+                let container = sym.container.map(|c| handle(f.sym_base + c));
+                symbols.execute(params![
+                    handle(id),
+                    path,
+                    sym.name,
+                    &qualified[id as usize],
+                    sym.kind.as_str(),
+                    sym.name_pos.line,
+                    sym.name_pos.col,
+                    sym.end.line,
+                    sym.exported,
+                    container,
+                    crate::api::signature_in(path, sym),
+                    sym.doc.as_deref().filter(|_| !secret),
+                    fans.fan_in.get(&id).copied().unwrap_or(0),
+                    fans.fan_out.get(&id).copied().unwrap_or(0),
+                    id,
+                    fid as u32,
+                ])?;
+            }
+            for &(to, via) in &graph.dep_via[fid] {
+                let (kind, raw) = match via {
+                    DepVia::Import(i) => {
+                        let imp = &facts.imports[i as usize];
+                        (if imp.reexport { "reexport" } else { "import" }, Some(imp.module.as_str()))
+                    }
+                    DepVia::Mod(i) => ("mod", Some(facts.mods[i as usize].name.as_str())),
+                    DepVia::Use => ("use", None),
+                };
+                deps.execute(params![path, path_of(to), kind, raw])?;
+            }
+            let stats = &file_stats[fid];
+            for &(k, seg) in &stats.unresolved {
+                let Some(chain) = facts.refs.get(k as usize) else { continue };
+                let Some((name, pos)) = chain.segments.get(seg as usize) else { continue };
+                let last = seg as usize + 1 == chain.segments.len();
+                let kind = if (chain.call && last) || chain.calls_at.binary_search(&seg).is_ok() {
+                    "call"
+                } else if seg > 0 || chain.receiver.is_some() || chain.opaque_head {
+                    "member"
+                } else {
+                    "name"
+                };
+                unresolved.execute(params![fid as i64, pos.line, pos.col, name, kind])?;
+            }
+            for &(i, j) in &stats.unbound_imports {
+                let Some(item) = facts.imports.get(i as usize).and_then(|i| i.items.get(j as usize)) else {
+                    continue;
+                };
+                unresolved.execute(params![fid as i64, item.pos.line, item.pos.col, item.name, "import"])?;
+            }
         }
     }
     {
@@ -289,23 +329,6 @@ fn insert_rows(
             refs.execute(params![r.target, r.file, r.pos.line, r.pos.col, r.kind(), r.enclosing])?;
             if r.call && !r.import {
                 calls.execute(params![r.enclosing, r.target, r.file, r.pos.line, r.pos.col])?;
-            }
-        }
-    }
-    {
-        let mut deps = tx.prepare("INSERT INTO file_deps VALUES (?1, ?2, ?3, ?4)")?;
-        for (fid, list) in index.graph().dep_via.iter().enumerate() {
-            let facts = &index.files[fid].facts;
-            for &(to, via) in list {
-                let (kind, raw) = match via {
-                    DepVia::Import(i) => {
-                        let imp = &facts.imports[i as usize];
-                        (if imp.reexport { "reexport" } else { "import" }, Some(imp.module.as_str()))
-                    }
-                    DepVia::Mod(i) => ("mod", Some(facts.mods[i as usize].name.as_str())),
-                    DepVia::Use => ("use", None),
-                };
-                deps.execute(params![path_of(fid as u32), path_of(to), kind, raw])?;
             }
         }
     }
@@ -320,31 +343,6 @@ fn insert_rows(
                 TypeRelKind::Implements => "implements",
             };
             relations.execute(params![handle(sub), handle(sup), kind])?;
-        }
-    }
-    {
-        let mut unresolved = tx.prepare("INSERT INTO unresolved_rows VALUES (?1, ?2, ?3, ?4, ?5)")?;
-        for (fid, stats) in index.file_stats().iter().enumerate() {
-            let f = &index.files[fid];
-            for &(k, seg) in &stats.unresolved {
-                let Some(chain) = f.facts.refs.get(k as usize) else { continue };
-                let Some((name, pos)) = chain.segments.get(seg as usize) else { continue };
-                let last = seg as usize + 1 == chain.segments.len();
-                let kind = if (chain.call && last) || chain.calls_at.binary_search(&seg).is_ok() {
-                    "call"
-                } else if seg > 0 || chain.receiver.is_some() || chain.opaque_head {
-                    "member"
-                } else {
-                    "name"
-                };
-                unresolved.execute(params![fid as i64, pos.line, pos.col, name, kind])?;
-            }
-            for &(i, j) in &stats.unbound_imports {
-                let Some(item) = f.facts.imports.get(i as usize).and_then(|i| i.items.get(j as usize)) else {
-                    continue;
-                };
-                unresolved.execute(params![fid as i64, item.pos.line, item.pos.col, item.name, "import"])?;
-            }
         }
     }
     Ok(())

@@ -209,11 +209,15 @@ impl SymbolInfo {
 /// A declaration's signature (its first line), or nothing for a secrets file: the line of
 /// `TOKEN = "…"` is the secret.
 pub(crate) fn signature(index: &Index, id: SymId) -> &str {
-    let path = &index.files[index.file_of(id) as usize].path;
+    signature_in(&index.files[index.file_of(id) as usize].path, index.symbol(id))
+}
+
+/// `signature` of a declaration `sym` of the file at `path`.
+pub(crate) fn signature_in<'s>(path: &str, sym: &'s crate::facts::Symbol) -> &'s str {
     if crate::sensitive::classify(path).is_some() {
         ""
     } else {
-        &index.symbol(id).signature
+        &sym.signature
     }
 }
 
