@@ -466,7 +466,7 @@ fn report(index: &Index, built: &Built, built_at: &str) -> String {
     if !top.is_empty() {
         let _ = writeln!(md, "\n## Most called\n\n| declaration | kind | callers |\n|---|---|---:|");
         for (n, id) in top.into_iter().take(10) {
-            let _ = writeln!(md, "| `{}` | {} | {n} |", &index.handle(id), index.symbol(id).kind.as_str());
+            let _ = writeln!(md, "| `{}` | {} | {n} |", &index.handle(id), index.traits()[id as usize].kind().as_str());
         }
     }
     let mut depended: Vec<(usize, usize)> =

@@ -786,6 +786,12 @@ impl LazyFacts {
         })
     }
 
+    /// Whether the facts are decoded and kept (made here, or read and kept by `get`).
+    #[cfg(test)]
+    pub(crate) fn is_kept(&self) -> bool {
+        self.0.facts.get().is_some()
+    }
+
     /// The number of symbols, without decoding stored facts.
     pub(crate) fn symbol_count(&self) -> u32 {
         match (self.0.facts.get(), &self.0.stored) {
@@ -1675,6 +1681,29 @@ mod tests {
             assert_eq!(refs(&mut next, "pkg0/m0.py::shared"), expected_refs);
             assert!(next.take_notes().is_empty());
         }
+    }
+
+    #[test]
+    fn an_artifact_reads_each_files_facts_once_and_keeps_none() {
+        let (dir, mut cold) = indexed(2_000);
+        let cold_rows = artifact(&mut cold);
+        assert_eq!(cold_rows["symbols"], 5_998, "{cold_rows:?}");
+        drop(cold);
+        std::fs::remove_dir_all(dir.path().join(".codegraph/artifacts")).unwrap();
+        let bytes = std::fs::read(dir.path().join(FILE)).unwrap();
+        let facts = held_by(&bytes, &[Section::Facts]);
+        let (mut warm, read) = open(dir.path());
+        assert_eq!(artifact(&mut warm), cold_rows);
+        // Every file's facts, decoded once for all the rows made of them: not a pass per table.
+        let by_artifact = read.load(Ordering::Relaxed);
+        assert!(
+            by_artifact < bytes.len() as u64 + facts / 2,
+            "an artifact build read {by_artifact} of the snapshot's {} bytes ({facts} of facts)",
+            bytes.len()
+        );
+        // …and not kept: a database of the whole index is held while they are read.
+        assert_eq!(warm.facts_kept(), 0);
+        assert!(warm.take_notes().is_empty());
     }
 
     #[test]

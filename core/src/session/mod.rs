@@ -335,6 +335,13 @@ impl Session {
         Ok(ParseOnly { files, bytes, nodes, walk_ms, read_ms, parse_ms, total_ms: clock.total() })
     }
 
+    /// How many files' facts the index holds decoded (all after a cold build; after a warm start,
+    /// those read and kept).
+    #[cfg(test)]
+    pub(crate) fn facts_kept(&self) -> usize {
+        self.index.as_ref().map_or(0, |i| i.files.iter().filter(|f| f.facts.is_kept()).count())
+    }
+
     /// What went wrong with the persisted index since the last call: a snapshot rejected as damaged
     /// (and rebuilt), a snapshot or lexical index that could not be written. Each is reported once.
     pub fn take_notes(&mut self) -> Vec<String> {
