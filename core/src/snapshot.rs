@@ -1707,6 +1707,20 @@ mod tests {
     }
 
     #[test]
+    fn a_warm_session_builds_its_lexical_index_keeping_only_the_facts_it_answers_with() {
+        let (dir, mut cold) = indexed(2_000);
+        let cold_search = search(&mut cold, "model number");
+        drop(cold);
+        std::fs::remove_file(dir.path().join(".codegraph").join(crate::text::STORE_NAME)).unwrap();
+        let (mut warm, _) = open(dir.path());
+        assert_eq!(search(&mut warm, "model number"), cold_search);
+        // Every file is cut into chunks with its facts looked at once (all 2,000 were kept).
+        let answered: std::collections::BTreeSet<&str> = cold_search.hits.iter().map(|h| h.path.as_str()).collect();
+        assert!(warm.facts_kept() <= answered.len(), "{} files' facts kept", warm.facts_kept());
+        assert!(warm.take_notes().is_empty());
+    }
+
+    #[test]
     fn a_file_touched_but_unchanged_is_read_once_and_its_new_stat_kept() {
         let (dir, mut cold) = indexed(3);
         let expected = symbols(&mut cold, "helper_1");

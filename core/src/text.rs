@@ -363,6 +363,9 @@ impl Draft {
     }
 }
 
+/// Files read and cut into chunks at once while the index is built.
+const BUILD_BATCH: usize = 512;
+
 /// Kinds that get a chunk of their own.
 fn chunked(kind: SymbolKind) -> bool {
     kind.is_type() || kind.is_callable() || kind == SymbolKind::Module
@@ -387,7 +390,8 @@ fn cut_file(index: &Index, fid: FileId, text: Option<&str>) -> Vec<Draft> {
     let file = &index.files[fid as usize];
     // The words of a secrets file must not be findable: only its path and declarations are indexed.
     let text = text.filter(|_| crate::sensitive::classify(&file.path).is_none());
-    let facts = &file.facts;
+    // Looked at once: an index built over every file keeps none of their facts.
+    let facts = file.facts.passing();
     let mut drafts = vec![Draft::default()];
     drafts[0].add(&file.path, PATH);
     // chunk of each symbol (by local index), and the owner chunk of every line.
@@ -467,23 +471,34 @@ impl Built {
 }
 
 impl TextIndex {
-    /// Builds the index from the files' current bytes (`contents[f]` for file `f`; None when it could
-    /// not be read or no longer matches the indexed hash).
-    pub(crate) fn build(index: &Index, contents: Vec<Option<String>>) -> TextIndex {
+    /// Builds the index from the files' current bytes, asked of `contents` a batch of files at a
+    /// time (`contents(range)[i]` for file `range.start + i`; None when it could not be read or no
+    /// longer matches the indexed hash): a batch's texts and counts are held, not every file's.
+    pub(crate) fn build(
+        index: &Index,
+        mut contents: impl FnMut(std::ops::Range<usize>) -> Vec<Option<String>>,
+    ) -> TextIndex {
+        let files = index.files.len();
         let mut built = Built {
             chunks: Vec::new(),
             terms: HashMap::default(),
             postings: Vec::new(),
-            file_chunks: vec![Vec::new(); index.files.len()],
+            file_chunks: vec![Vec::new(); files],
             live: 0,
             total_len: 0.0,
-            stale: contents.iter().map(Option::is_none).collect(),
+            stale: vec![false; files],
         };
-        let work: Vec<(FileId, Option<String>)> =
-            contents.into_iter().enumerate().map(|(i, c)| (i as FileId, c)).collect();
-        for (fid, drafts) in crate::map_maybe_parallel(work, |(fid, text)| (fid, cut_file(index, fid, text.as_deref())))
-        {
-            built.add_file(fid, drafts);
+        for start in (0..files).step_by(BUILD_BATCH) {
+            let range = start..(start + BUILD_BATCH).min(files);
+            let work: Vec<(FileId, Option<String>)> =
+                range.clone().zip(contents(range)).map(|(i, c)| (i as FileId, c)).collect();
+            for (fid, content) in &work {
+                built.stale[*fid as usize] = content.is_none();
+            }
+            let cut = crate::map_maybe_parallel(work, |(fid, text)| (fid, cut_file(index, fid, text.as_deref())));
+            for (fid, drafts) in cut {
+                built.add_file(fid, drafts);
+            }
         }
         TextIndex { repr: Repr::Built(built), save_failure: None }
     }
@@ -716,12 +731,10 @@ pub(crate) fn text_index<'i>(host: &dyn crate::host::Host, index: &'i Index, per
         let paths: Vec<String> = index.files.iter().map(|f| f.path.clone()).collect();
         // A file larger than it was indexed has changed: it is not read past its indexed size.
         let cap = index.files.iter().map(|f| f.size).max().unwrap_or(0);
-        let contents = host
-            .read_files(&paths, cap)
-            .into_iter()
-            .zip(&index.files)
-            .map(|(bytes, f)| f.as_indexed(bytes.ok()?))
-            .collect();
+        let contents = |range: std::ops::Range<usize>| {
+            let read = host.read_files(&paths[range.clone()], cap);
+            read.into_iter().zip(&index.files[range]).map(|(bytes, f)| f.as_indexed(bytes.ok()?)).collect()
+        };
         let mut text = TextIndex::build(index, contents);
         // An index built while files were changing describes neither version: not kept. A failed
         // write only means the next process builds it again; the session reports why.
@@ -1080,7 +1093,9 @@ pub(crate) mod tests {
         let index = s.index().unwrap();
         let contents = files.iter().map(|(_, t)| Some(t.to_string()));
         let by_path: HashMap<&str, Option<String>> = files.iter().map(|f| f.0).zip(contents).collect();
-        let built = TextIndex::build(index, index.files.iter().map(|f| by_path[f.path.as_str()].clone()).collect());
+        let built = TextIndex::build(index, |range| {
+            index.files[range].iter().map(|f| by_path[f.path.as_str()].clone()).collect()
+        });
         let Repr::Built(b) = &built.repr else { panic!("built") };
         let bytes = encode("key", b).unwrap();
         let file = SectionFile::open(Box::new(bytes), &FORMAT).unwrap();
