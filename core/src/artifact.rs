@@ -99,9 +99,6 @@ CREATE INDEX unresolved_rows_name ON unresolved_rows(name);
 CREATE INDEX unresolved_rows_file ON unresolved_rows(file_id);
 ";
 
-/// Files whose texts are read and held at once to count their code lines.
-const COUNT_BATCH: usize = 256;
-
 /// A database built from an index.
 pub(crate) struct Built {
     /// The database, read-only and in memory: its bytes are lent to the writer uncopied.
@@ -234,16 +231,8 @@ fn insert_rows(
     // Code lines: from the previous artifact for contents it counted, else read and counted now.
     let to_count: Vec<usize> =
         (0..index.files.len()).filter(|&i| !known_code_lines.contains_key(&index.files[i].hash)).collect();
-    // A batch of texts at a time: read here (the host is this thread's), counted in parallel.
-    let mut counted: HashMap<usize, u64> = HashMap::default();
-    for batch in to_count.chunks(COUNT_BATCH) {
-        let texts: Vec<(usize, Option<String>)> =
-            batch.iter().map(|&i| (i, index.files[i].indexed_text(host))).collect();
-        let counts = crate::map_maybe_parallel(texts, |(i, text)| {
-            (i, text.map(|t| crate::api::count_lines(index.files[i].language, &t).code))
-        });
-        counted.extend(counts.into_iter().filter_map(|(i, c)| Some((i, c?))));
-    }
+    let counted: HashMap<usize, u64> =
+        crate::api::count_files(index, host, &to_count).into_iter().filter_map(|(i, c)| Some((i, c?.code))).collect();
     {
         let mut files = tx.prepare("INSERT INTO files VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")?;
         for (i, f) in index.files.iter().enumerate() {

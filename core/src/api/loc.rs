@@ -96,10 +96,7 @@ pub(crate) fn loc(ctx: &Ctx, req: LocRequest) -> Result<LocResponse, Error> {
         index.files.iter().map(|f| blake3::Hash::from_hex(&f.hash).ok().map(|h| *h.as_bytes())).collect();
     let missing: Vec<usize> =
         (0..index.files.len()).filter(|&i| hashes[i].is_none_or(|h| !stored.contains_key(&h))).collect();
-    let texts: Vec<(usize, Option<String>)> =
-        missing.iter().map(|&i| (i, index.files[i].indexed_text(ctx.host))).collect();
-    let counted: Vec<(usize, Option<LineCounts>)> =
-        crate::map_maybe_parallel(texts, |(i, text)| (i, text.map(|t| count_lines(index.files[i].language, &t))));
+    let counted = count_files(index, ctx.host, &missing);
     let mut new = false;
     for (i, counts) in counted {
         if let (Some(c), Some(h)) = (counts, hashes[i]) {
@@ -191,6 +188,27 @@ fn triple_quoted(literal: &str) -> bool {
 
 /// Counts a text's lines: blank (whitespace only), comment (every other character inside a
 /// comment, a Python docstring or triple-quoted string), code (the rest).
+/// The line counts of the files `files` as indexed (None for a file whose bytes no longer match),
+/// a batch of texts at a time: read here (the host is this thread's), counted in parallel.
+pub(crate) fn count_files(
+    index: &crate::index::Index,
+    host: &dyn crate::host::Host,
+    files: &[usize],
+) -> Vec<(usize, Option<LineCounts>)> {
+    let mut out = Vec::with_capacity(files.len());
+    for batch in files.chunks(COUNT_BATCH) {
+        let texts: Vec<(usize, Option<String>)> =
+            batch.iter().map(|&i| (i, index.files[i].indexed_text(host))).collect();
+        out.extend(crate::map_maybe_parallel(texts, |(i, text)| {
+            (i, text.map(|t| count_lines(index.files[i].language, &t)))
+        }));
+    }
+    out
+}
+
+/// Files whose texts are read and held at once to be counted.
+const COUNT_BATCH: usize = 256;
+
 pub(crate) fn count_lines(language: Language, text: &str) -> LineCounts {
     let bytes = text.as_bytes();
     let mut comment = vec![false; bytes.len()];
