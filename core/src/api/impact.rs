@@ -592,11 +592,15 @@ fn still_used(index: &Index, path: &str, c: &DeclChange, moved_to: Option<&str>)
     let mut sites: Vec<Site> = Vec::new();
     for (fid, file) in index.files.iter().enumerate() {
         let fid = fid as FileId;
+        let near = Some(fid) == own || own.is_some_and(|o| index.file_edges().imports[fid as usize].contains(&o));
+        // A member is used only where its type can be seen: its file and the files importing it.
+        if !top_level && !near {
+            continue;
+        }
         // Every file's imports are looked at once: no file's facts are kept.
         let facts = file.facts.passing();
         let from_it: Vec<&crate::facts::Import> =
             facts.imports.iter().filter(|i| module_names(&i.module, path)).collect();
-        let near = Some(fid) == own || own.is_some_and(|o| index.file_edges().imports[fid as usize].contains(&o));
         if !near && from_it.is_empty() {
             continue;
         }

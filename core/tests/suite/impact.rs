@@ -222,6 +222,37 @@ fn impact_of_each_kind_of_commit() {
 }
 
 #[test]
+fn a_removed_method_breaks_where_its_type_is_seen_not_every_call_of_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let cart = "class Cart:\n    def total(self):\n        return 1\n\n    def count(self):\n        return 2\n";
+    write(d, "shop/__init__.py", "");
+    write(d, "shop/cart.py", cart);
+    write(
+        d,
+        "shop/pay.py",
+        "from shop.cart import Cart\n\n\ndef pay(c: Cart):\n    return c.total()\n\n\ndef pay_any(x):\n    return x.total()\n",
+    );
+    // A file that cannot see Cart calls a `total` of its own values.
+    write(d, "books/report.py", "def summary(r):\n    return r.total()\n");
+    git(d, &["init", "-q"]);
+    commit(d, "base");
+    write(d, "shop/cart.py", &cart.replace("    def total(self):\n        return 1\n\n", ""));
+    commit(d, "remove total");
+    let mut s = open(d.to_path_buf());
+    let r = last_commit(&mut s);
+    assert_eq!(changed(&r), [("shop/cart.py::Cart::total".to_string(), "removed".to_string())]);
+    let broken: Vec<&Value> =
+        r["diagnostics"].as_array().unwrap().iter().filter(|d| d["kind"] == "removedStillReferenced").collect();
+    assert_eq!(broken.len(), 1, "{r:#}");
+    assert_eq!(
+        broken[0]["sites"],
+        json!([{ "path": "shop/pay.py", "line": 5, "column": 14 }, { "path": "shop/pay.py", "line": 9, "column": 14 }]),
+        "{r:#}"
+    );
+}
+
+#[test]
 fn the_files_form_counts_dependents_and_gates_on_them() {
     let dir = base_repo();
     let mut s = open(dir.path().to_path_buf());
