@@ -771,16 +771,42 @@ impl LazyFacts {
         }
     }
 
+    /// `passing`, for a look that needs only facts whose encoding holds something: `wanted` is
+    /// asked of stored facts' plain bytes before they are decoded, and facts it refuses are not
+    /// (None). A look for a name in every file then decodes only the files whose bytes hold it
+    /// (strings are stored as written). Facts at hand are given as they are.
+    pub(crate) fn passing_if(&self, wanted: impl FnOnce(&[u8]) -> bool) -> Option<Arc<FileFacts>> {
+        if let Some(facts) = self.0.facts.get() {
+            return Some(facts.clone());
+        }
+        let plain = self.stored_part().and_then(|packed| unpack_plain(&packed));
+        if plain.as_deref().is_ok_and(|plain| !wanted(plain)) {
+            return None;
+        }
+        Some(Arc::new(self.checked(plain.and_then(|plain| decode_plain(&plain)))))
+    }
+
     /// The stored facts, decoded (see `get`).
     fn decoded(&self) -> FileFacts {
+        self.checked(self.stored_part().and_then(|packed| unpack_facts(&packed)))
+    }
+
+    /// The stored facts' bytes as packed, checked.
+    fn stored_part(&self) -> Result<Vec<u8>, String> {
         let s = self.0.stored.as_ref().expect("facts without a snapshot are set when made");
-        let decoded =
-            s.image.part(Section::Facts, s.offset, s.len, &s.hash).and_then(|b| unpack_facts(&b)).and_then(|f| {
-                (f.symbols.len() == s.symbols as usize && symbol_indices_fit(&f))
-                    .then_some(f)
-                    .ok_or_else(|| "facts that do not fit the file list".to_string())
-            });
-        decoded.unwrap_or_else(|why| {
+        s.image.part(Section::Facts, s.offset, s.len, &s.hash)
+    }
+
+    /// Decoded stored facts that fit the file list. Else the image is marked damaged, and they
+    /// read as as many nameless symbols as the file list says (see `get`).
+    fn checked(&self, decoded: Result<FileFacts, String>) -> FileFacts {
+        let s = self.0.stored.as_ref().expect("facts without a snapshot are set when made");
+        let fitting = decoded.and_then(|f| {
+            (f.symbols.len() == s.symbols as usize && symbol_indices_fit(&f))
+                .then_some(f)
+                .ok_or_else(|| "facts that do not fit the file list".to_string())
+        });
+        fitting.unwrap_or_else(|why| {
             s.image.mark_damaged(why);
             FileFacts { symbols: vec![nameless_symbol(); s.symbols as usize], ..FileFacts::default() }
         })
@@ -840,10 +866,24 @@ fn len_u32(len: usize) -> Result<u32, String> {
     u32::try_from(len).map_err(|_| format!("{len} bytes of facts are more than a snapshot holds"))
 }
 
-/// The facts `pack_facts` stored. A length no LZ4 blocks of this size can expand to (LZ4 writes at
-/// most 255 bytes a byte) is refused before anything is allocated for it.
+/// The facts `pack_facts` stored.
 pub(crate) fn unpack_facts(packed: &[u8]) -> Result<FileFacts, String> {
-    let undecodable = |why: &dyn std::fmt::Display| format!("undecodable facts: {why}");
+    decode_plain(&unpack_plain(packed)?)
+}
+
+fn undecodable(why: &dyn std::fmt::Display) -> String {
+    format!("undecodable facts: {why}")
+}
+
+/// The facts of plain bytes (`unpack_plain`).
+fn decode_plain(plain: &[u8]) -> Result<FileFacts, String> {
+    postcard::from_bytes::<FileFacts>(plain).map_err(|e| undecodable(&e))
+}
+
+/// The plain (postcard) bytes of facts `pack_facts` stored. A length no LZ4 blocks of this size
+/// can expand to (LZ4 writes at most 255 bytes a byte) is refused before anything is allocated for
+/// it.
+fn unpack_plain(packed: &[u8]) -> Result<Vec<u8>, String> {
     let (len, mut blocks) = packed.split_first_chunk::<4>().ok_or_else(|| undecodable(&"no length"))?;
     let len = u32::from_le_bytes(*len) as usize;
     if len > blocks.len().saturating_mul(255) + 16 {
@@ -863,7 +903,7 @@ pub(crate) fn unpack_facts(packed: &[u8]) -> Result<FileFacts, String> {
     if !blocks.is_empty() {
         return Err(undecodable(&format_args!("{} bytes after the last block", blocks.len())));
     }
-    postcard::from_bytes::<FileFacts>(&plain).map_err(|e| undecodable(&e))
+    Ok(plain)
 }
 
 /// Whether every symbol index of stored facts names one of the file's symbols: a crafted snapshot
@@ -1795,6 +1835,38 @@ mod tests {
         let mut short = packed.clone();
         short.truncate(packed.len() - 1);
         assert!(unpack_facts(&short).is_err());
+    }
+
+    #[test]
+    fn facts_looked_for_are_decoded_only_when_their_bytes_hold_what_is_looked_for() {
+        let (dir, mut cold) = indexed(3);
+        assert_eq!(symbols(&mut cold, "helper_1").symbols.len(), 1);
+        drop(cold);
+        let key = DiscoveryOptions::default().file_set_key();
+        let opened = |dir: &std::path::Path| match super::open(&StdHost::new(dir), &key, u64::MAX) {
+            Ok(s) => s.expect("a snapshot"),
+            Err(r) => panic!("{}", r.why),
+        };
+        let holds = |what: &'static str| move |plain: &[u8]| memchr::memmem::find(plain, what.as_bytes()).is_some();
+        let stored = opened(dir.path());
+        let m1 = stored.files.iter().find(|f| f.path == "pkg0/m1.py").unwrap();
+        assert!(m1.facts.passing_if(holds("helper_2")).is_none());
+        let found = m1.facts.passing_if(holds("helper_1")).expect("decoded");
+        let names: Vec<&str> = found.symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["Model1", "save_1", "helper_1"]);
+        assert!(!m1.facts.is_kept() && stored.image.damage().is_none());
+        // Facts that fail their check are not asked about: they are given as nameless symbols, and
+        // the image is marked damaged (the session then rebuilds), as any read of them does.
+        let (offset, len) = facts_of(&std::fs::read(dir.path().join(FILE)).unwrap(), "pkg0/m1.py");
+        let mut bytes = std::fs::read(dir.path().join(FILE)).unwrap();
+        bytes[offset + len / 2] ^= 0xff;
+        let damaged = recrafted(&bytes, |_| {});
+        std::fs::write(dir.path().join(FILE), damaged).unwrap();
+        let stored = opened(dir.path());
+        let m1 = stored.files.iter().find(|f| f.path == "pkg0/m1.py").unwrap();
+        let given = m1.facts.passing_if(holds("helper_2")).expect("given, damaged");
+        assert_eq!(given.symbols.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["", "", ""]);
+        assert!(stored.image.damage().is_some());
     }
 
     #[test]

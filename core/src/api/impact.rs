@@ -589,6 +589,7 @@ fn worktree_differs(host: &dyn crate::host::Host, head: &changes::Side) -> Resul
 fn still_used(index: &Index, path: &str, c: &DeclChange, moved_to: Option<&str>) -> Vec<ImpactDiagnostic> {
     let own = index.by_path.get(path).copied();
     let top_level = !c.qualified.contains("::");
+    let stem = module_stem(path);
     let mut sites: Vec<Site> = Vec::new();
     for (fid, file) in index.files.iter().enumerate() {
         let fid = fid as FileId;
@@ -597,10 +598,15 @@ fn still_used(index: &Index, path: &str, c: &DeclChange, moved_to: Option<&str>)
         if !top_level && !near {
             continue;
         }
-        // Every file's imports are looked at once: no file's facts are kept.
-        let facts = file.facts.passing();
+        // Each file's facts are looked at once and not kept, and decoded only when their bytes hold
+        // the name (every use writes it) and, away from the declaration's file and importers,
+        // the module's (where an import of it may be).
+        let holds = |plain: &[u8], what: &str| memchr::memmem::find(plain, what.as_bytes()).is_some();
+        let Some(facts) = file.facts.passing_if(|plain| holds(plain, &c.name) && (near || holds(plain, stem))) else {
+            continue;
+        };
         let from_it: Vec<&crate::facts::Import> =
-            facts.imports.iter().filter(|i| module_names(&i.module, path)).collect();
+            facts.imports.iter().filter(|i| module_names(&i.module, stem)).collect();
         if !near && from_it.is_empty() {
             continue;
         }
@@ -657,15 +663,20 @@ fn still_used(index: &Index, path: &str, c: &DeclChange, moved_to: Option<&str>)
     }]
 }
 
-/// Whether an import's module text can name the file at `path` (its stem is the module's last
-/// segment: `./util`, `pkg.util`, `crate::util`).
-fn module_names(module: &str, path: &str) -> bool {
+/// Whether an import's module text can name a file of this stem (`module_stem`): it is the
+/// module's last segment (`./util`, `pkg.util`, `crate::util`).
+fn module_names(module: &str, stem: &str) -> bool {
+    module.rsplit(['/', '.', ':']).find(|s| !s.is_empty()).is_some_and(|last| last == stem)
+}
+
+/// The name a module's file is imported by (`module_names`): its stem, or its folder's for an
+/// `index`, `__init__`, `mod` or `lib` file.
+fn module_stem(path: &str) -> &str {
     let file = path.rsplit('/').next().unwrap_or(path);
     let stem = file.split('.').next().unwrap_or(file);
-    let stem = if matches!(stem, "index" | "__init__" | "mod" | "lib") {
+    if matches!(stem, "index" | "__init__" | "mod" | "lib") {
         path.rsplit('/').nth(1).unwrap_or(stem)
     } else {
         stem
-    };
-    module.rsplit(['/', '.', ':']).find(|s| !s.is_empty()).is_some_and(|last| last == stem)
+    }
 }
