@@ -600,16 +600,15 @@ fn still_used(index: &Index, path: &str, c: &DeclChange, moved_to: Option<&str>)
         }
         // Each file's facts are looked at once and not kept, and decoded only when their bytes hold
         // the name (every use writes it) and, away from the declaration's file and importers,
-        // the module's (where an import of it may be).
+        // the module's (an import of it, or a path through it).
         let holds = |plain: &[u8], what: &str| memchr::memmem::find(plain, what.as_bytes()).is_some();
         let Some(facts) = file.facts.passing_if(|plain| holds(plain, &c.name) && (near || holds(plain, stem))) else {
             continue;
         };
         let from_it: Vec<&crate::facts::Import> =
             facts.imports.iter().filter(|i| module_names(&i.module, stem)).collect();
-        if !near && from_it.is_empty() {
-            continue;
-        }
+        // The name alone means the declaration only where the module can be in scope.
+        let bare = near || !from_it.is_empty();
         // Names the module is bound to here (`import * as util`, Go's `util.` package name).
         let aliases: BTreeSet<&str> =
             from_it.iter().flat_map(|i| &i.items).filter(|it| it.name != c.name).map(|it| it.alias.as_str()).collect();
@@ -621,11 +620,13 @@ fn still_used(index: &Index, path: &str, c: &DeclChange, moved_to: Option<&str>)
             let seg = &chain.segments;
             let hit = if top_level {
                 match seg.as_slice() {
-                    [(first, pos), ..] if *first == c.name && chain.receiver.is_none() => Some(*pos),
-                    [(module, _), (name, pos), ..] if *name == c.name && aliases.contains(module.as_str()) => {
-                        Some(*pos)
-                    }
-                    _ => None,
+                    [(first, pos), ..] if *first == c.name && chain.receiver.is_none() && bare => Some(*pos),
+                    // Through the module: by a name it is bound to (`util.helper`), or along a
+                    // path that names it (`crate::runtime::context::helper`, `pkg.util.helper`).
+                    _ => seg
+                        .windows(2)
+                        .find(|w| w[1].0 == c.name && (aliases.contains(w[0].0.as_str()) || w[0].0 == stem))
+                        .map(|w| w[1].1),
                 }
             } else {
                 // A member: an unproven `x.name` in a file that sees its type.

@@ -253,6 +253,37 @@ fn a_removed_method_breaks_where_its_type_is_seen_not_every_call_of_its_name() {
 }
 
 #[test]
+fn a_removed_function_still_called_along_a_path_through_its_module_breaks_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "Cargo.toml", "[package]\nname = \"paths\"\n");
+    let util = "pub fn helper() -> u32 {\n    1\n}\n\npub fn other() -> u32 {\n    2\n}\n";
+    write(d, "src/util.rs", util);
+    write(
+        d,
+        "src/lib.rs",
+        "mod b;\nmod util;\n\npub fn run() -> u32 {\n    crate::util::helper() + util::other()\n}\n",
+    );
+    // A module that names util only along paths, and one whose own `helper` is no use of it.
+    write(d, "src/b.rs", "pub fn go() -> u32 {\n    crate::util::helper() + 1\n}\n\nfn helper() -> u32 {\n    3\n}\n");
+    git(d, &["init", "-q"]);
+    commit(d, "base");
+    write(d, "src/util.rs", &util.replace("pub fn helper() -> u32 {\n    1\n}\n\n", ""));
+    commit(d, "remove helper");
+    let mut s = open(d.to_path_buf());
+    let r = last_commit(&mut s);
+    assert_eq!(changed(&r), [("src/util.rs::helper".to_string(), "removed".to_string())]);
+    let broken: Vec<&Value> =
+        r["diagnostics"].as_array().unwrap().iter().filter(|d| d["kind"] == "removedStillReferenced").collect();
+    assert_eq!(broken.len(), 1, "{r:#}");
+    assert_eq!(
+        broken[0]["sites"],
+        json!([{ "path": "src/b.rs", "line": 2, "column": 18 }, { "path": "src/lib.rs", "line": 5, "column": 18 }]),
+        "{r:#}"
+    );
+}
+
+#[test]
 fn the_files_form_counts_dependents_and_gates_on_them() {
     let dir = base_repo();
     let mut s = open(dir.path().to_path_buf());
