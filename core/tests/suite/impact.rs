@@ -221,65 +221,61 @@ fn impact_of_each_kind_of_commit() {
     assert!(r["diagnostics"].as_array().unwrap().iter().any(|d| d["kind"] == "worktreeDiffers"), "{r:#}");
 }
 
-#[test]
-fn a_removed_method_breaks_where_its_type_is_seen_not_every_call_of_its_name() {
+/// Commits `files`, then the text of one of them with `removed` taken out, and gives the impact
+/// of that last commit, checking that it removed `handle` and nothing else changed, and the sites
+/// of its one `removedStillReferenced` diagnostic.
+fn removal(files: &[(&str, &str)], (path, removed): (&str, &str), handle: &str) -> Value {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let cart = "class Cart:\n    def total(self):\n        return 1\n\n    def count(self):\n        return 2\n";
-    write(d, "shop/__init__.py", "");
-    write(d, "shop/cart.py", cart);
-    write(
-        d,
-        "shop/pay.py",
-        "from shop.cart import Cart\n\n\ndef pay(c: Cart):\n    return c.total()\n\n\ndef pay_any(x):\n    return x.total()\n",
-    );
-    // A file that cannot see Cart calls a `total` of its own values.
-    write(d, "books/report.py", "def summary(r):\n    return r.total()\n");
+    for (p, text) in files {
+        write(d, p, text);
+    }
     git(d, &["init", "-q"]);
     commit(d, "base");
-    write(d, "shop/cart.py", &cart.replace("    def total(self):\n        return 1\n\n", ""));
-    commit(d, "remove total");
-    let mut s = open(d.to_path_buf());
-    let r = last_commit(&mut s);
-    assert_eq!(changed(&r), [("shop/cart.py::Cart::total".to_string(), "removed".to_string())]);
+    let text = files.iter().find(|(p, _)| *p == path).expect("a file of the commit").1;
+    write(d, path, &text.replace(removed, ""));
+    commit(d, "remove");
+    let r = last_commit(&mut open(d.to_path_buf()));
+    assert_eq!(changed(&r), [(handle.to_string(), "removed".to_string())]);
     let broken: Vec<&Value> =
         r["diagnostics"].as_array().unwrap().iter().filter(|d| d["kind"] == "removedStillReferenced").collect();
     assert_eq!(broken.len(), 1, "{r:#}");
+    broken[0]["sites"].clone()
+}
+
+#[test]
+fn a_removed_method_breaks_where_its_type_is_seen_not_every_call_of_its_name() {
+    let cart = "class Cart:\n    def total(self):\n        return 1\n\n    def count(self):\n        return 2\n";
+    let pay = "from shop.cart import Cart\n\n\ndef pay(c: Cart):\n    return c.total()\n\n\ndef pay_any(x):\n    return x.total()\n";
+    let files = [
+        ("shop/__init__.py", ""),
+        ("shop/cart.py", cart),
+        ("shop/pay.py", pay),
+        // A file that cannot see Cart calls a `total` of its own values.
+        ("books/report.py", "def summary(r):\n    return r.total()\n"),
+    ];
+    let removed = ("shop/cart.py", "    def total(self):\n        return 1\n\n");
     assert_eq!(
-        broken[0]["sites"],
-        json!([{ "path": "shop/pay.py", "line": 5, "column": 14 }, { "path": "shop/pay.py", "line": 9, "column": 14 }]),
-        "{r:#}"
+        removal(&files, removed, "shop/cart.py::Cart::total"),
+        json!([{ "path": "shop/pay.py", "line": 5, "column": 14 }, { "path": "shop/pay.py", "line": 9, "column": 14 }])
     );
 }
 
 #[test]
 fn a_removed_function_still_called_along_a_path_through_its_module_breaks_there() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    write(d, "Cargo.toml", "[package]\nname = \"paths\"\n");
     let util = "pub fn helper() -> u32 {\n    1\n}\n\npub fn other() -> u32 {\n    2\n}\n";
-    write(d, "src/util.rs", util);
-    write(
-        d,
-        "src/lib.rs",
-        "mod b;\nmod util;\n\npub fn run() -> u32 {\n    crate::util::helper() + util::other()\n}\n",
-    );
-    // A module that names util only along paths, and one whose own `helper` is no use of it.
-    write(d, "src/b.rs", "pub fn go() -> u32 {\n    crate::util::helper() + 1\n}\n\nfn helper() -> u32 {\n    3\n}\n");
-    git(d, &["init", "-q"]);
-    commit(d, "base");
-    write(d, "src/util.rs", &util.replace("pub fn helper() -> u32 {\n    1\n}\n\n", ""));
-    commit(d, "remove helper");
-    let mut s = open(d.to_path_buf());
-    let r = last_commit(&mut s);
-    assert_eq!(changed(&r), [("src/util.rs::helper".to_string(), "removed".to_string())]);
-    let broken: Vec<&Value> =
-        r["diagnostics"].as_array().unwrap().iter().filter(|d| d["kind"] == "removedStillReferenced").collect();
-    assert_eq!(broken.len(), 1, "{r:#}");
+    let lib = "mod b;\nmod util;\n\npub fn run() -> u32 {\n    crate::util::helper() + util::other()\n}\n";
+    let files = [
+        ("Cargo.toml", "[package]\nname = \"paths\"\n"),
+        ("src/util.rs", util),
+        ("src/lib.rs", lib),
+        // A module that names util only along paths, and one whose own `helper` is no use of it.
+        ("src/b.rs", "pub fn go() -> u32 {\n    crate::util::helper() + 1\n}\n\nfn helper() -> u32 {\n    3\n}\n"),
+    ];
+    let removed = ("src/util.rs", "pub fn helper() -> u32 {\n    1\n}\n\n");
     assert_eq!(
-        broken[0]["sites"],
-        json!([{ "path": "src/b.rs", "line": 2, "column": 18 }, { "path": "src/lib.rs", "line": 5, "column": 18 }]),
-        "{r:#}"
+        removal(&files, removed, "src/util.rs::helper"),
+        json!([{ "path": "src/b.rs", "line": 2, "column": 18 }, { "path": "src/lib.rs", "line": 5, "column": 18 }])
     );
 }
 
