@@ -622,11 +622,12 @@ fn still_used(index: &Index, path: &str, c: &DeclChange, moved_to: Option<&str>)
                 match seg.as_slice() {
                     [(first, pos), ..] if *first == c.name && chain.receiver.is_none() && bare => Some(*pos),
                     // Through the module: by a name it is bound to (`util.helper`), or along a
-                    // path that names it (`crate::runtime::context::helper`, `pkg.util.helper`).
-                    _ => seg
-                        .windows(2)
-                        .find(|w| w[1].0 == c.name && (aliases.contains(w[0].0.as_str()) || w[0].0 == stem))
-                        .map(|w| w[1].1),
+                    // path that names it, where the module is in scope (`pkg.util.helper`) or the
+                    // path starts from a crate or module (`crate::runtime::context::helper`).
+                    _ => {
+                        let through = |m: &str| aliases.contains(m) || (m == stem && (bare || chain.path_head));
+                        seg.windows(2).find(|w| w[1].0 == c.name && through(&w[0].0)).map(|w| w[1].1)
+                    }
                 }
             } else {
                 // A member: an unproven `x.name` in a file that sees its type.

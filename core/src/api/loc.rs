@@ -186,8 +186,6 @@ fn triple_quoted(literal: &str) -> bool {
     body.starts_with("\"\"\"") || body.starts_with("\'\'\'")
 }
 
-/// Counts a text's lines: blank (whitespace only), comment (every other character inside a
-/// comment, a Python docstring or triple-quoted string), code (the rest).
 /// The line counts of the files `files` as indexed (None for a file whose bytes no longer match),
 /// a batch of texts at a time: read here (the host is this thread's), counted in parallel.
 pub(crate) fn count_files(
@@ -209,6 +207,8 @@ pub(crate) fn count_files(
 /// Files whose texts are read and held at once to be counted.
 const COUNT_BATCH: usize = 256;
 
+/// Counts a text's lines: blank (whitespace only), comment (every other character inside a
+/// comment, a Python docstring or triple-quoted string), code (the rest).
 pub(crate) fn count_lines(language: Language, text: &str) -> LineCounts {
     let bytes = text.as_bytes();
     let mut comment = vec![false; bytes.len()];

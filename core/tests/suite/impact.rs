@@ -264,18 +264,20 @@ fn a_removed_method_breaks_where_its_type_is_seen_not_every_call_of_its_name() {
 #[test]
 fn a_removed_function_still_called_along_a_path_through_its_module_breaks_there() {
     let util = "pub fn helper() -> u32 {\n    1\n}\n\npub fn other() -> u32 {\n    2\n}\n";
-    let lib = "mod b;\nmod util;\n\npub fn run() -> u32 {\n    crate::util::helper() + util::other()\n}\n";
+    let lib = "mod b;\nmod c;\nmod util;\n\npub fn run() -> u32 {\n    crate::util::helper() + util::other()\n}\n";
     let files = [
         ("Cargo.toml", "[package]\nname = \"paths\"\n"),
         ("src/util.rs", util),
         ("src/lib.rs", lib),
         // A module that names util only along paths, and one whose own `helper` is no use of it.
         ("src/b.rs", "pub fn go() -> u32 {\n    crate::util::helper() + 1\n}\n\nfn helper() -> u32 {\n    3\n}\n"),
+        // A value's field named like the module: no path through it.
+        ("src/c.rs", "pub fn field(x: &crate::Wrap) -> u32 {\n    x.util.helper()\n}\n"),
     ];
     let removed = ("src/util.rs", "pub fn helper() -> u32 {\n    1\n}\n\n");
     assert_eq!(
         removal(&files, removed, "src/util.rs::helper"),
-        json!([{ "path": "src/b.rs", "line": 2, "column": 18 }, { "path": "src/lib.rs", "line": 5, "column": 18 }])
+        json!([{ "path": "src/b.rs", "line": 2, "column": 18 }, { "path": "src/lib.rs", "line": 6, "column": 18 }])
     );
 }
 
