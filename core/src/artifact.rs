@@ -158,8 +158,9 @@ pub(crate) fn build(index: &Index, host: &dyn Host, code_lines: &HashMap<String,
 }
 
 /// A built database moved into a read-only in-memory one that owns its bytes (whose `serialize`
-/// then lends them, uncopied), the builder's pages freed: the database is held once, not three
-/// times (pages, serialized copy, copy opened for queries).
+/// then lends them, uncopied), the builder's pages freed: the database is held twice while it is
+/// copied out of the pages, once after; before, four times over (the pages, a serialized copy, a
+/// copy of that, a copy opened for queries).
 fn read_only(mut db: Connection) -> rusqlite::Result<Connection> {
     // (A `:memory:` database is not one of memdb's, so its bytes come out as a copy it owns.)
     let bytes = match db.serialize(MAIN_DB)? {
@@ -378,27 +379,28 @@ pub(crate) fn write(
     }
     let built_at = iso_time(host.now_ms());
     let report = report(index, &built, &built_at);
-    let bytes = built.db.serialize(MAIN_DB).map_err(|e| sql_error(&e))?;
-    let db_hash = blake3::hash(&bytes).to_hex().to_string();
+    let db_bytes = built.db.serialize(MAIN_DB).map_err(|e| sql_error(&e))?;
+    let db_hash = blake3::hash(&db_bytes).to_hex().to_string();
     let files: BTreeMap<&str, &str> = index.files.iter().map(|f| (f.path.as_str(), f.hash.as_str())).collect();
     let manifest = serde_json::json!({
         "schemaVersion": SCHEMA_VERSION,
         "coreVersion": crate::VERSION,
         "builtAt": built_at,
         "indexFingerprint": built.fingerprint,
-        "database": { "path": DB_FILE, "bytes": bytes.len(), "blake3": db_hash },
+        "database": { "path": DB_FILE, "bytes": db_bytes.len(), "blake3": db_hash },
         "rowCounts": built.rows,
         "files": files,
     });
     let manifest = serde_json::to_string_pretty(&manifest).expect("a manifest encodes") + "\n";
     let mut written = Vec::new();
-    for (name, bytes) in [(DB_FILE, &bytes[..]), (MANIFEST_FILE, manifest.as_bytes()), (REPORT_FILE, report.as_bytes())]
+    for (name, bytes) in
+        [(DB_FILE, &db_bytes[..]), (MANIFEST_FILE, manifest.as_bytes()), (REPORT_FILE, report.as_bytes())]
     {
         let path = join(dir, name);
         host.write_file_atomic(&path, bytes).map_err(|e| Error::Io(format!("cannot write {path}: {e}")))?;
         written.push((path, bytes.len() as u64));
     }
-    drop(bytes);
+    drop(db_bytes);
     let written =
         Written { dir: dir.to_string(), files: written, rows: built.rows, fingerprint: built.fingerprint, built_at };
     Ok((written, built.db))

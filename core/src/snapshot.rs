@@ -773,7 +773,7 @@ impl LazyFacts {
 
     /// `passing`, for a look that needs only facts whose encoding holds something: `wanted` is
     /// asked of stored facts' plain bytes before they are decoded, and facts it refuses are not
-    /// (None). A look for a name in every file then decodes only the files whose bytes hold it
+    /// decoded (None). A look for a name in every file then decodes only the files whose bytes hold it
     /// (strings are stored as written). Facts at hand are given as they are.
     pub(crate) fn passing_if(&self, wanted: impl FnOnce(&[u8]) -> bool) -> Option<Arc<FileFacts>> {
         if let Some(facts) = self.0.facts.get() {
