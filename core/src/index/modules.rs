@@ -203,6 +203,7 @@ impl PyModules {
     pub fn new(files: &[IndexedFile], by_path: &HashMap<String, FileId>) -> PyModules {
         let mut by_name = HashMap::default();
         let mut name_of = HashMap::default();
+        let mut namespaced = Vec::new();
         for (fid, f) in files.iter().enumerate() {
             if f.language != Language::Python {
                 continue;
@@ -234,7 +235,16 @@ impl PyModules {
             if name.is_empty() {
                 continue;
             }
+            if top > 0 {
+                // In a folder that is no package (no `__init__.py`: a namespace package), the
+                // module is also named by its path from the root (`shop/cart.py` is `shop.cart`).
+                namespaced.push((parts.join("."), fid));
+            }
             name_of.insert(fid, name.clone());
+            by_name.entry(name).or_insert(fid);
+        }
+        // After every file's own name: a path's name never takes a module's own.
+        for (name, fid) in namespaced {
             by_name.entry(name).or_insert(fid);
         }
         PyModules { by_name, name_of }

@@ -433,3 +433,23 @@ fn deep_chains_of_glob_re_exports_are_followed() {
     assert_eq!(goto(&mut s, "src/types.rs", 1, 31), [format!("{deepest}::EFD_CLOEXEC")]);
     assert_eq!(goto(&mut s, "src/types.rs", 1, 53), Vec::<String>::new());
 }
+
+#[test]
+fn python_modules_in_a_folder_without_init_are_named_by_their_path() {
+    // `shop/` is a namespace package (no `__init__.py`): Python imports `shop.cart` from the root.
+    let (_dir, mut s) = repo(&[
+        ("shop/cart.py", "class Cart:\n    def total(self):\n        return 1\n"),
+        ("shop/pay.py", "from shop.cart import Cart\n\n\ndef pay(c: Cart):\n    return c.total()\n"),
+        ("app/main.py", "import shop.cart as carts\n\n\ndef run():\n    return carts.Cart().total()\n"),
+    ]);
+    let r = call(&mut s, "refs", json!({ "handle": "shop/cart.py::Cart::total" }));
+    let sites: Vec<String> = r["refs"]
+        .as_array()
+        .expect("refs")
+        .iter()
+        .map(|r| format!("{}:{}:{}", r["path"].as_str().expect("path"), r["line"], r["column"]))
+        .collect();
+    assert_eq!(sites, ["app/main.py:5:25", "shop/pay.py:5:14"], "{r:#}");
+    let deps = call(&mut s, "deps", json!({ "file": "shop/pay.py" }));
+    assert_eq!(deps["files"].as_array().expect("files").len(), 1, "{deps:#}");
+}
