@@ -1379,11 +1379,18 @@ mod tests {
         // What a lookup reads besides the facts of the files it answers: the file list, the name
         // columns it matches on, and the kinds, counts and handle numbers that filter, rank and
         // name matches.
-        let lookup = [Section::Meta, Section::Files, Section::Names, Section::Lower, Section::Traits]
-            .into_iter()
-            .chain([Section::Counts, Section::HandleNumbers])
-            .map(|s| sections(&bytes)[s as usize].len)
-            .sum::<u64>();
+        let lookup = held_by(
+            &bytes,
+            &[
+                Section::Meta,
+                Section::Files,
+                Section::Names,
+                Section::Lower,
+                Section::Traits,
+                Section::Counts,
+                Section::HandleNumbers,
+            ],
+        );
 
         // The file list, the name columns and the facts of the one file that matches: not the
         // facts of the other 9,999 files, nor the graph, nor any site.
@@ -1440,11 +1447,18 @@ mod tests {
         let (mut warm, read) = open(dir.path());
         assert_eq!(orient(&mut warm), cold_orient);
         let by_orient = read.load(Ordering::Relaxed);
-        let map = [Section::Meta, Section::Files, Section::Qualified, Section::Traits, Section::Counts]
-            .into_iter()
-            .chain([Section::HandleNumbers, Section::Deps])
-            .map(|s| sections(&bytes)[s as usize].len)
-            .sum::<u64>();
+        let map = held_by(
+            &bytes,
+            &[
+                Section::Meta,
+                Section::Files,
+                Section::Qualified,
+                Section::Traits,
+                Section::Counts,
+                Section::HandleNumbers,
+                Section::Deps,
+            ],
+        );
         assert!(
             by_orient < map + few_files,
             "a warm orient read {by_orient} of the snapshot's {size} bytes, where its sections hold {map} ({graph} in the graph)"
@@ -1526,11 +1540,10 @@ mod tests {
         let bytes = std::fs::read(dir.path().join(FILE)).unwrap();
         let len = |s: Section| sections(&bytes)[s as usize].len;
         // (The file list; kinds and use counts weigh declarations, the dependency lists files.)
-        let columns = [Section::Meta, Section::Files, Section::Traits, Section::Counts, Section::HandleNumbers]
-            .into_iter()
-            .chain([Section::Deps])
-            .map(len)
-            .sum::<u64>();
+        let columns = held_by(
+            &bytes,
+            &[Section::Meta, Section::Files, Section::Traits, Section::Counts, Section::HandleNumbers, Section::Deps],
+        );
         let graph = held_by(&bytes, &[Section::Graph, Section::Sites]);
         let within = |what: &str, read: u64, bound: u64| {
             assert!(
