@@ -771,16 +771,17 @@ impl LazyFacts {
         }
     }
 
-    /// `passing`, for a look that needs only facts whose encoding holds something: `wanted` is
-    /// asked of stored facts' plain bytes before they are decoded, and facts it refuses are not
-    /// decoded (None). A look for a name in every file then decodes only the files whose bytes hold it
-    /// (strings are stored as written). Facts at hand are given as they are.
-    pub(crate) fn passing_if(&self, wanted: impl FnOnce(&[u8]) -> bool) -> Option<Arc<FileFacts>> {
+    /// `passing`, for a look that needs only facts that write every one of `words`: stored facts
+    /// whose plain bytes lack one are not decoded (None). Strings are stored as written, so a look
+    /// for a name in every file decodes only the files that write it. Facts at hand are given as
+    /// they are.
+    pub(crate) fn passing_holding(&self, words: &[&str]) -> Option<Arc<FileFacts>> {
         if let Some(facts) = self.0.facts.get() {
             return Some(facts.clone());
         }
         let plain = self.stored_part().and_then(|packed| unpack_plain(&packed));
-        if plain.as_deref().is_ok_and(|plain| !wanted(plain)) {
+        let holds = |plain: &[u8], word: &str| memchr::memmem::find(plain, word.as_bytes()).is_some();
+        if plain.as_deref().is_ok_and(|plain| !words.iter().all(|w| holds(plain, w))) {
             return None;
         }
         Some(Arc::new(self.checked(plain.and_then(|plain| decode_plain(&plain)))))
@@ -1860,24 +1861,24 @@ mod tests {
             Ok(s) => s.expect("a snapshot"),
             Err(r) => panic!("{}", r.why),
         };
-        let holds = |what: &'static str| move |plain: &[u8]| memchr::memmem::find(plain, what.as_bytes()).is_some();
         let stored = opened(dir.path());
         let m1 = stored.files.iter().find(|f| f.path == "pkg0/m1.py").unwrap();
-        assert!(m1.facts.passing_if(holds("helper_2")).is_none());
-        let found = m1.facts.passing_if(holds("helper_1")).expect("decoded");
+        assert!(m1.facts.passing_holding(&["helper_2"]).is_none());
+        assert!(m1.facts.passing_holding(&["helper_1", "helper_2"]).is_none());
+        let found = m1.facts.passing_holding(&["helper_1", "Model1"]).expect("decoded");
         let names: Vec<&str> = found.symbols.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["Model1", "save_1", "helper_1"]);
         assert!(!m1.facts.is_kept() && stored.image.damage().is_none());
         // Facts that fail their check are not asked about: they are given as nameless symbols, and
         // the image is marked damaged (the session then rebuilds), as any read of them does.
-        let (offset, len) = facts_of(&std::fs::read(dir.path().join(FILE)).unwrap(), "pkg0/m1.py");
         let mut bytes = std::fs::read(dir.path().join(FILE)).unwrap();
+        let (offset, len) = facts_of(&bytes, "pkg0/m1.py");
         bytes[offset + len / 2] ^= 0xff;
         let damaged = recrafted(&bytes, |_| {});
         std::fs::write(dir.path().join(FILE), damaged).unwrap();
         let stored = opened(dir.path());
         let m1 = stored.files.iter().find(|f| f.path == "pkg0/m1.py").unwrap();
-        let given = m1.facts.passing_if(holds("helper_2")).expect("given, damaged");
+        let given = m1.facts.passing_holding(&["helper_2"]).expect("given, damaged");
         assert_eq!(given.symbols.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["", "", ""]);
         assert!(stored.image.damage().is_some());
     }

@@ -601,10 +601,8 @@ fn still_used(index: &Index, path: &str, c: &DeclChange, moved_to: Option<&str>)
         // Each file's facts are looked at once and not kept, and decoded only when their bytes hold
         // the name (every use writes it) and, away from the declaration's file and importers,
         // the module's (an import of it, or a path through it).
-        let holds = |plain: &[u8], what: &str| memchr::memmem::find(plain, what.as_bytes()).is_some();
-        let Some(facts) = file.facts.passing_if(|plain| holds(plain, &c.name) && (near || holds(plain, stem))) else {
-            continue;
-        };
+        let words: &[&str] = if near { &[&c.name] } else { &[&c.name, stem] };
+        let Some(facts) = file.facts.passing_holding(words) else { continue };
         let from_it: Vec<&crate::facts::Import> =
             facts.imports.iter().filter(|i| module_names(&i.module, stem)).collect();
         // The name alone means the declaration only where the module can be in scope.

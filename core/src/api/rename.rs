@@ -843,8 +843,7 @@ impl<'a> Plan<'a> {
             let file = &index.files[f as usize];
             // Every visible file's facts are looked at once and not kept, and decoded only when
             // their bytes hold the name (all this looks at is where they write it).
-            let holds_name = |plain: &[u8]| memchr::memmem::find(plain, self.old.as_bytes()).is_some();
-            let Some(facts) = file.facts.passing_if(holds_name) else { continue };
+            let Some(facts) = file.facts.passing_holding(&[&self.old]) else { continue };
             // The positions the resolver proved, read for a file only when it writes the name.
             let sites_here = std::cell::OnceCell::new();
             let resolved = || -> &BTreeSet<Pos> {
