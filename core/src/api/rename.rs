@@ -617,31 +617,26 @@ impl<'a> Plan<'a> {
         out
     }
 
-    /// The files that can see the declarations: theirs, every file importing them (transitively),
-    /// and for Go the files of the same package; of the others, none that no build compiles.
+    /// The files that can see the declarations: theirs, those of their Cargo or Go package, every
+    /// file importing them (transitively); of the others, none that no build compiles.
     fn visible_files(&self) -> BTreeSet<FileId> {
         let index = self.index;
         let own: BTreeSet<FileId> = self.group.keys().map(|&g| index.file_of(g)).collect();
+        // The files that see a file's names without importing them: a Cargo package's (macro
+        // invocations use names without import edges) and a Go package's (its folder's).
+        let home = |f: usize| {
+            let file = &index.files[f];
+            match file.language {
+                Language::Rust => Some((Language::Rust, index.rust_package(&file.path))),
+                Language::Go => Some((Language::Go, file.path.rsplit_once('/').map_or("", |(d, _)| d))),
+                _ => None,
+            }
+        };
+        let homes: BTreeSet<(Language, &str)> = own.iter().filter_map(|&f| home(f as usize)).collect();
         let mut seen = own.clone();
-        for &f in &own {
-            let file = &index.files[f as usize];
-            // Macro invocations use names without import edges: a Cargo package's files all can.
-            if file.language == Language::Rust {
-                let home = index.rust_package(&file.path);
-                for (g, other) in index.files.iter().enumerate() {
-                    if other.language == Language::Rust && index.rust_package(&other.path) == home {
-                        seen.insert(g as FileId);
-                    }
-                }
-            }
-            if file.language == Language::Go {
-                let dir = file.path.rsplit_once('/').map_or("", |(d, _)| d);
-                for (g, other) in index.files.iter().enumerate() {
-                    if other.language == Language::Go && other.path.rsplit_once('/').map_or("", |(d, _)| d) == dir {
-                        seen.insert(g as FileId);
-                    }
-                }
-            }
+        if !homes.is_empty() {
+            let at_home = (0..index.files.len()).filter(|&g| home(g).is_some_and(|h| homes.contains(&h)));
+            seen.extend(at_home.map(|g| g as FileId));
         }
         let mut frontier: Vec<FileId> = seen.iter().copied().collect();
         while let Some(f) = frontier.pop() {

@@ -444,9 +444,9 @@ impl RustModules {
         // Files of a package that no `mod` anywhere names and none of its crates reaches are
         // compiled by nobody (`// mod transducer;`): cargo builds only what a crate root reaches.
         let declared: HashSet<&str> = files.iter().flat_map(|f| f.facts.mods.iter().map(|d| d.name.as_str())).collect();
-        let manifests = rust_packages(configs);
-        let in_package =
-            |path: &str| package_holding(&manifests, path).is_some_and(|dir| packages.iter().any(|p| p == dir));
+        let in_package = |path: &str| {
+            package_holding(&index.rust_packages, path).is_some_and(|dir| packages.iter().any(|p| p == dir))
+        };
         for (fid, f) in files.iter().enumerate() {
             let module = match f.path.strip_suffix("/mod.rs") {
                 Some(dir) => dir.rsplit('/').next(),
